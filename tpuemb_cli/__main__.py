@@ -1,5 +1,5 @@
 """``python -m tpuemb_cli``."""
 
-from tpuemb_cli.cli import main
+from tpuemb_cli.console import run
 
-main(prog_name="tpuemb")
+run()

@@ -325,11 +325,12 @@ def explain_command(path: str, message_type: str | None, max_bytes: int) -> None
 @main.command("rules")
 def rules_command() -> None:
     """List every rule: code, name, default severity and what it checks."""
-    from tpuemb_cli.rules import RULES
+    from tpuemb_cli.rules import all_rules
 
-    width = max(len(rule.name) for rule in RULES)
+    rules = all_rules()
+    width = max(len(rule.name) for rule in rules)
     click.echo(f"{'CODE':<6} {'NAME':<{width}} {'SEVERITY':<8} {'FIX':<6} SUMMARY")
-    for rule in RULES:
+    for rule in rules:
         click.echo(
             f"{rule.code:<6} {rule.name:<{width}} {rule.severity!s:<8} {rule.fixable:<6} "
             f"{rule.summary}"
@@ -340,10 +341,11 @@ def rules_command() -> None:
 @click.argument("key")
 def rule_command(key: str) -> None:
     """Print the documentation of one rule, by code (TE101) or name (negative-dynamic-tag)."""
-    from tpuemb_cli.rules import find
+    from tpuemb_cli.rules import find, load
 
-    rule = find(key)
-    if rule is None:
+    entry = find(key)
+    if entry is None:
         raise click.BadParameter(f"no rule {key!r}; `tpuemb rules` lists them", param_hint="KEY")
+    rule = load(entry.code)
     click.echo(f"# {rule.code} {rule.name} ({rule.severity})\n")
     click.echo(rule.doc.strip())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from tpuemb_cli.rules import RULES, RULESET_VERSION
+from tpuemb_cli.rules import RULESET_VERSION, all_rules
 
 
 def _anchor(rule_code: str, name: str) -> str:
@@ -25,12 +25,13 @@ def render() -> str:
         "| code | name | severity | fix | summary |",
         "|---|---|---|---|---|",
     ]
-    for rule in RULES:
+    rules = all_rules()
+    for rule in rules:
         link = f"[{rule.name}](#{_anchor(rule.code, rule.name)})"
         lines.append(
             f"| {rule.code} | {link} | {rule.severity} | {rule.fixable} | {rule.summary} |"
         )
-    for rule in RULES:
+    for rule in rules:
         summary, _, body = rule.doc.strip().partition("\n")
         lines += [
             "",

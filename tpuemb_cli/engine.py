@@ -20,7 +20,7 @@ from tpuemb_cli.paths import FieldPath, render
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.rules import BY_CODE, BY_NAME, RULES
+from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, load
 from tpuemb_cli.rules.base import STANDALONE, TRAINING_MODES, Rule, Site
 from tpuemb_cli.settings import Settings
 
@@ -55,13 +55,36 @@ class Engine:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
         self.enabled = self.settings.enabled()
-        rules = [rule for rule in RULES if rule.code in self.enabled]
-        self.optimizer_rules = tuple(r for r in rules if r.check_optimizer is not None)
-        self.config_rules = tuple(r for r in rules if r.check_config is not None)
-        self.spec_rules = tuple(r for r in rules if r.check_spec is not None)
-        self.graph_rules = tuple(r for r in rules if r.check_graph is not None)
-        self.superseded = frozenset(code for r in self.spec_rules for code in r.supersedes)
+        self._entries = tuple(entry for entry in CATALOG if entry.code in self.enabled)
+        self.superseded = frozenset(
+            code for entry in self._entries if "spec" in entry.runs for code in entry.supersedes
+        )
+        self._loaded: dict[str, tuple[Rule, ...]] = {}
         self.config_use: ConfigUse | None = None
+
+    def _rules(self, kind: str) -> tuple[Rule, ...]:
+        """The enabled rules whose checks run on ``kind``, their modules imported on first use."""
+        rules = self._loaded.get(kind)
+        if rules is None:
+            rules = tuple(load(entry.code) for entry in self._entries if kind in entry.runs)
+            self._loaded[kind] = rules
+        return rules
+
+    @property
+    def optimizer_rules(self) -> tuple[Rule, ...]:
+        return self._rules("optimizer")
+
+    @property
+    def config_rules(self) -> tuple[Rule, ...]:
+        return self._rules("config")
+
+    @property
+    def spec_rules(self) -> tuple[Rule, ...]:
+        return self._rules("spec")
+
+    @property
+    def graph_rules(self) -> tuple[Rule, ...]:
+        return self._rules("graph")
 
     def lint(self, document: Document, expected: Expected | None = None) -> list[Finding]:
         """Findings for ``document``; with ``expected`` (a compiled spec), drift findings too."""
@@ -86,7 +109,7 @@ class Engine:
             )
 
         for problem in document.problems:
-            rule = BY_NAME[problem.rule]
+            entry = BY_NAME[problem.rule]
             position = None
             if source_map is not None:
                 position = (
@@ -97,9 +120,9 @@ class Engine:
             findings.append(
                 Finding(
                     document.name,
-                    rule.code,
-                    rule.name,
-                    overrides.get(rule.code, rule.severity),
+                    entry.code,
+                    entry.name,
+                    overrides.get(entry.code, entry.severity),
                     problem.message,
                     problem.path,
                     problem.fix,
@@ -142,14 +165,14 @@ class Engine:
         for refused in problems:
             if refused.code not in self.enabled or refused.code in off:
                 continue
-            rule = BY_CODE[refused.code]
+            entry = BY_CODE[refused.code]
             assert source_map is not None  # suppression comments exist only in text
             kept.append(
                 Finding(
                     document.name,
-                    rule.code,
-                    rule.name,
-                    overrides.get(rule.code, rule.severity),
+                    entry.code,
+                    entry.name,
+                    overrides.get(entry.code, entry.severity),
                     refused.message,
                     (),
                     refused.fix,
@@ -185,9 +208,9 @@ class Engine:
     def _drift(self, config: TPUEmbeddingConfiguration, expected: Expected, emit: Emit) -> None:
         from tpuemb_cli.spec.drift import differences
 
-        rule = BY_CODE["TE730"]
-        if rule.code not in self.enabled:
+        if "TE730" not in self.enabled:
             return
+        rule = load("TE730")
         spec = expected.document
         for path, description in differences(config, expected.compiled.config):
             spec_path = expected.compiled.spec_path(path)

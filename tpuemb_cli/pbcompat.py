@@ -21,7 +21,9 @@ def is_repeated(field: FieldDescriptor) -> bool:
 def is_map_entry(field: FieldDescriptor) -> bool:
     """A map field (``map<K, V>``), which protobuf stores as repeated key/value entries."""
     message = field.message_type
-    return message is not None and bool(message.GetOptions().map_entry)
+    # has_options first: GetOptions() imports descriptor_pb2 and builds an options message,
+    # several milliseconds that a file without maps (every embedding config) would pay.
+    return message is not None and message.has_options and bool(message.GetOptions().map_entry)
 
 
 def enum_type(field: FieldDescriptor) -> EnumDescriptor:

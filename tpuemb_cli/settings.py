@@ -103,9 +103,9 @@ class Settings(NamedTuple):
 
 
 def _rule_codes() -> tuple[Any, ...]:
-    from tpuemb_cli.rules import RULES
+    from tpuemb_cli.rules import CATALOG
 
-    return RULES
+    return CATALOG
 
 
 def selector_codes(selector: str) -> set[str]:

@@ -20,7 +20,7 @@ from urllib.parse import quote
 from tpuemb_cli import __version__
 from tpuemb_cli.findings import Finding, Severity
 from tpuemb_cli.formatters import Report
-from tpuemb_cli.rules import RULES, RULESET_VERSION
+from tpuemb_cli.rules import RULESET_VERSION, all_rules
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/tpuemb/tpuemb"
@@ -102,7 +102,8 @@ def _result(finding: Finding, index: dict[str, int], root: Path) -> dict[str, An
 
 def format_report(report: Report, color: bool) -> str:
     root = repo_root(Path.cwd())
-    index = {rule.code: number for number, rule in enumerate(RULES)}
+    rules = all_rules()
+    index = {rule.code: number for number, rule in enumerate(rules)}
     log = {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -114,7 +115,7 @@ def format_report(report: Report, color: bool) -> str:
                         "version": __version__,
                         "semanticVersion": __version__,
                         "informationUri": INFORMATION_URI,
-                        "rules": [_rule(rule) for rule in RULES],
+                        "rules": [_rule(rule) for rule in rules],
                         "properties": {"rulesetVersion": RULESET_VERSION},
                     }
                 },

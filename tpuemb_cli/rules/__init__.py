@@ -1,192 +1,176 @@
-"""The rule catalog: every rule module, listed explicitly (no discovery magic).
+"""The rule catalog: every rule, listed explicitly (no discovery magic), and loaded only when used.
 
-Each module's docstring is the rule's user documentation; ``tpuemb rule CODE`` prints it.
+Each rule is a module of this package (named after the rule: ``dynamic-tag-gap`` is
+``dynamic_tag_gap.py``) whose docstring is its user documentation (``tpuemb rule CODE``). The
+catalog below repeats what the engine must know before it imports a module -- code, name, default
+severity, fix safety, which documents its checks run on, which findings it supersedes -- so that a
+run imports only the rules its documents can trigger: a config never needs the spec and graph
+rules, about forty modules. tests/test_catalog.py checks every entry against its module.
 """
 
 from __future__ import annotations
 
-from tpuemb_cli.rules import (
-    accumulator_dtype_mismatch,
-    accumulator_num_required,
-    accumulator_reduction_type,
-    accumulator_shape_mismatch,
-    adagrad_momentum_epsilon_not_positive,
-    adagrad_momentum_exponent_not_positive,
-    adam_beta_out_of_range,
-    adam_epsilon_not_positive,
-    cores_not_multiple_of_hosts,
-    cudnn_backprop_mismatch,
-    cudnn_num_proj,
-    cudnn_params_size,
-    cudnn_rnn_invalid_attribute,
-    cudnn_skip_input_size,
-    cudnn_state_shape,
-    deprecated_allow_zero_accumulator,
-    duplicate_feature_name,
-    duplicate_field,
-    duplicate_table_name,
-    dynamic_tag_gap,
-    embedding_config_mismatch,
-    embedding_op_malformed_config,
-    empty_table_name,
-    ftrl_negative_regularization,
-    ftrl_positive_lr_power,
-    gradient_clipping_without_accumulation,
-    gradient_count_mismatch,
-    gradient_shape_mismatch,
-    ineffective_weight_decay_multiplier,
-    invalid_core_count,
-    invalid_learning_rate,
-    invalid_simulated_quantization,
-    invalid_spmd_sharding,
-    invalid_suppression,
-    invalid_syntax,
-    invalid_table_size,
-    invalid_value,
-    invalid_weight_decay,
-    learning_rate_count_mismatch,
-    learning_rate_input_type,
-    low_dimensional_packing_dimension,
-    missing_learning_rate,
-    missing_optimization_parameters,
-    missing_optimizer_algorithm,
-    negative_dynamic_tag,
-    negative_input_shape,
-    non_finite_float,
-    non_lazy_adam_without_accumulation,
-    oneof_conflict,
-    pinned_clipping_range,
-    pipelining_outside_training,
-    reversed_clipping_range,
-    spec_drift,
-    spec_dropped_weight_decay,
-    spec_duplicate_table_name,
-    spec_invalid_clipping,
-    spec_invalid_feature,
-    spec_invalid_optimizer_argument,
-    spec_invalid_quantization,
-    spec_invalid_table,
-    spec_invalid_topology,
-    spec_missing_optimizer,
-    spec_optimizer_override,
-    spec_pinned_tag,
-    spec_undefined_schedule,
-    spec_undefined_table,
-    spec_unused_schedule,
-    spec_unused_table,
-    table_id_out_of_range,
-    undeclared_enum_value,
-    unknown_activation_shapes,
-    unknown_enum_value,
-    unknown_field,
-    unspecified_mode,
-    unused_suppression,
-    unused_table,
-    value_out_of_range,
-    vocabulary_below_num_hosts,
-    zero_learning_rate,
-)
-from tpuemb_cli.rules.base import Rule
+import importlib
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from tpuemb_cli.findings import Severity
+
+if TYPE_CHECKING:
+    from tpuemb_cli.rules.base import Rule
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
 RULESET_VERSION = "1"
 
-_MODULES = (
+
+class Entry(NamedTuple):
+    """A rule as the catalog lists it, before its module is imported."""
+
+    code: str
+    name: str
+    severity: Severity
+    fixable: str  # "safe", "unsafe" or "no"
+    # The documents its checks run on: "config" (check_config), "optimizer" (check_optimizer, on
+    # every OptimizationParameters), "spec" (check_spec), "graph" (check_graph); none for the
+    # rules the loader or the engine reports.
+    runs: tuple[str, ...] = ()
+    supersedes: tuple[str, ...] = ()
+
+    @property
+    def module(self) -> str:
+        return f"{__name__}.{self.name.replace('-', '_')}"
+
+
+CATALOG: tuple[Entry, ...] = (
     # Parsing (reported by the loader)
-    invalid_syntax,
-    unknown_field,
-    oneof_conflict,
-    unknown_enum_value,
-    value_out_of_range,
-    duplicate_field,
-    invalid_value,
+    Entry("TE001", "invalid-syntax", ERROR, "no", ()),
+    Entry("TE002", "unknown-field", ERROR, "no", ()),
+    Entry("TE003", "oneof-conflict", ERROR, "no", ()),
+    Entry("TE004", "unknown-enum-value", ERROR, "no", ()),
+    Entry("TE005", "value-out-of-range", ERROR, "no", ()),
+    Entry("TE006", "duplicate-field", ERROR, "no", ()),
+    Entry("TE007", "invalid-value", ERROR, "no", ()),
     # Learning rates and dynamic tags
-    negative_dynamic_tag,
-    dynamic_tag_gap,
-    missing_learning_rate,
-    invalid_learning_rate,
-    zero_learning_rate,
+    Entry("TE101", "negative-dynamic-tag", ERROR, "no", ("optimizer",)),
+    Entry("TE102", "dynamic-tag-gap", ERROR, "safe", ("config",)),
+    Entry("TE103", "missing-learning-rate", WARNING, "no", ("optimizer",)),
+    Entry("TE104", "invalid-learning-rate", ERROR, "no", ("optimizer",)),
+    Entry("TE105", "zero-learning-rate", WARNING, "no", ("optimizer",)),
     # Optimizer algorithms
-    missing_optimizer_algorithm,
-    adam_beta_out_of_range,
-    adam_epsilon_not_positive,
-    non_lazy_adam_without_accumulation,
-    adagrad_momentum_epsilon_not_positive,
-    adagrad_momentum_exponent_not_positive,
-    ftrl_positive_lr_power,
-    ftrl_negative_regularization,
-    deprecated_allow_zero_accumulator,
-    non_finite_float,
+    Entry("TE201", "missing-optimizer-algorithm", ERROR, "no", ("optimizer",)),
+    Entry("TE202", "adam-beta-out-of-range", ERROR, "no", ("optimizer",)),
+    Entry("TE203", "adam-epsilon-not-positive", ERROR, "no", ("optimizer",)),
+    Entry("TE204", "non-lazy-adam-without-accumulation", ERROR, "no", ("optimizer",)),
+    Entry("TE205", "adagrad-momentum-epsilon-not-positive", ERROR, "no", ("optimizer",)),
+    Entry("TE206", "adagrad-momentum-exponent-not-positive", ERROR, "no", ("optimizer",)),
+    Entry("TE207", "ftrl-positive-lr-power", ERROR, "no", ("optimizer",)),
+    Entry("TE208", "ftrl-negative-regularization", ERROR, "no", ("optimizer",)),
+    Entry("TE209", "deprecated-allow-zero-accumulator", WARNING, "safe", ("optimizer",)),
+    Entry("TE210", "non-finite-float", ERROR, "no", ("optimizer",)),
     # Clipping, decay, accumulation, packing, quantization, enums
-    reversed_clipping_range,
-    pinned_clipping_range,
-    gradient_clipping_without_accumulation,
-    invalid_weight_decay,
-    ineffective_weight_decay_multiplier,
-    low_dimensional_packing_dimension,
-    invalid_simulated_quantization,
-    undeclared_enum_value,
+    Entry("TE301", "reversed-clipping-range", ERROR, "unsafe", ("optimizer",)),
+    Entry("TE302", "pinned-clipping-range", WARNING, "no", ("optimizer",)),
+    Entry("TE303", "gradient-clipping-without-accumulation", ERROR, "no", ("optimizer",)),
+    Entry("TE304", "invalid-weight-decay", ERROR, "no", ("optimizer",)),
+    Entry("TE305", "ineffective-weight-decay-multiplier", WARNING, "safe", ("optimizer",)),
+    Entry("TE306", "low-dimensional-packing-dimension", WARNING, "no", ("config",)),
+    Entry("TE307", "invalid-simulated-quantization", ERROR, "no", ("optimizer",)),
+    Entry("TE308", "undeclared-enum-value", ERROR, "no", ("config", "optimizer")),
     # Tables and features
-    empty_table_name,
-    duplicate_table_name,
-    invalid_table_size,
-    vocabulary_below_num_hosts,
-    missing_optimization_parameters,
-    unused_table,
-    table_id_out_of_range,
-    negative_input_shape,
-    duplicate_feature_name,
-    unknown_activation_shapes,
+    Entry("TE401", "empty-table-name", ERROR, "no", ("config",)),
+    Entry("TE402", "duplicate-table-name", ERROR, "no", ("config",)),
+    Entry("TE403", "invalid-table-size", ERROR, "no", ("config",)),
+    Entry("TE404", "vocabulary-below-num-hosts", WARNING, "no", ("config",)),
+    Entry("TE405", "missing-optimization-parameters", ERROR, "no", ("config",)),
+    Entry("TE406", "unused-table", WARNING, "no", ("config",)),
+    Entry("TE407", "table-id-out-of-range", ERROR, "no", ("config",)),
+    Entry("TE408", "negative-input-shape", ERROR, "no", ("config",)),
+    Entry("TE409", "duplicate-feature-name", WARNING, "no", ("config",)),
+    Entry("TE410", "unknown-activation-shapes", ERROR, "no", ("config",)),
     # Topology
-    unspecified_mode,
-    invalid_core_count,
-    cores_not_multiple_of_hosts,
-    pipelining_outside_training,
-    invalid_spmd_sharding,
+    Entry("TE501", "unspecified-mode", ERROR, "no", ("config",)),
+    Entry("TE502", "invalid-core-count", ERROR, "no", ("config",)),
+    Entry("TE503", "cores-not-multiple-of-hosts", WARNING, "no", ("config",)),
+    Entry("TE504", "pipelining-outside-training", WARNING, "no", ("config",)),
+    Entry("TE505", "invalid-spmd-sharding", ERROR, "no", ("config",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
-    spec_invalid_table,
-    spec_duplicate_table_name,
-    spec_undefined_table,
-    spec_unused_table,
-    spec_missing_optimizer,
-    spec_invalid_optimizer_argument,
-    spec_invalid_clipping,
-    spec_invalid_quantization,
-    spec_undefined_schedule,
-    spec_unused_schedule,
-    spec_pinned_tag,
-    spec_optimizer_override,
-    spec_dropped_weight_decay,
-    spec_invalid_feature,
-    spec_invalid_topology,
-    spec_drift,
+    Entry("TE701", "spec-invalid-table", ERROR, "no", ("spec",), supersedes=("TE403",)),
+    Entry("TE702", "spec-duplicate-table-name", ERROR, "no", ("spec",), supersedes=("TE402",)),
+    Entry("TE703", "spec-undefined-table", ERROR, "no", ("spec",)),
+    Entry("TE704", "spec-unused-table", WARNING, "no", ("spec",)),
+    Entry("TE705", "spec-missing-optimizer", ERROR, "no", ("spec",), supersedes=("TE405",)),
+    Entry(
+        "TE706",
+        "spec-invalid-optimizer-argument",
+        ERROR,
+        "no",
+        ("spec",),
+        supersedes=("TE202", "TE203", "TE204", "TE205", "TE206"),
+    ),
+    Entry(
+        "TE707",
+        "spec-invalid-clipping",
+        ERROR,
+        "no",
+        ("spec",),
+        supersedes=("TE301", "TE302", "TE303"),
+    ),
+    Entry("TE708", "spec-invalid-quantization", ERROR, "no", ("spec",), supersedes=("TE307",)),
+    Entry("TE711", "spec-undefined-schedule", ERROR, "no", ("spec",)),
+    Entry("TE712", "spec-unused-schedule", WARNING, "no", ("spec",)),
+    Entry("TE713", "spec-pinned-tag", ERROR, "no", ("spec",)),
+    Entry("TE721", "spec-optimizer-override", INFO, "no", ("spec",)),
+    Entry("TE722", "spec-dropped-weight-decay", WARNING, "no", ("spec",)),
+    Entry("TE723", "spec-invalid-feature", ERROR, "no", ("spec",), supersedes=("TE408", "TE410")),
+    Entry(
+        "TE724",
+        "spec-invalid-topology",
+        ERROR,
+        "no",
+        ("spec",),
+        supersedes=("TE502", "TE503", "TE505"),
+    ),
+    Entry("TE730", "spec-drift", ERROR, "no", ()),
     # Graphs: the ops that consume embedding configs, and gradient accumulators
-    embedding_op_malformed_config,
-    learning_rate_count_mismatch,
-    gradient_count_mismatch,
-    embedding_config_mismatch,
-    learning_rate_input_type,
-    gradient_shape_mismatch,
-    accumulator_dtype_mismatch,
-    accumulator_num_required,
-    accumulator_shape_mismatch,
-    accumulator_reduction_type,
-    cudnn_rnn_invalid_attribute,
-    cudnn_backprop_mismatch,
-    cudnn_skip_input_size,
-    cudnn_num_proj,
-    cudnn_state_shape,
-    cudnn_params_size,
+    Entry("TE801", "embedding-op-malformed-config", ERROR, "no", ("graph",)),
+    Entry("TE802", "learning-rate-count-mismatch", ERROR, "no", ("graph",)),
+    Entry("TE803", "gradient-count-mismatch", ERROR, "no", ("graph",)),
+    Entry("TE804", "embedding-config-mismatch", ERROR, "no", ("graph",)),
+    Entry("TE805", "learning-rate-input-type", ERROR, "no", ("graph",)),
+    Entry("TE806", "gradient-shape-mismatch", ERROR, "no", ("graph",)),
+    Entry("TE811", "accumulator-dtype-mismatch", ERROR, "no", ("graph",)),
+    Entry("TE812", "accumulator-num-required", ERROR, "no", ("graph",)),
+    Entry("TE813", "accumulator-shape-mismatch", ERROR, "no", ("graph",)),
+    Entry("TE814", "accumulator-reduction-type", ERROR, "no", ("graph",)),
+    Entry("TE821", "cudnn-rnn-invalid-attribute", ERROR, "no", ("graph",)),
+    Entry("TE822", "cudnn-backprop-mismatch", ERROR, "no", ("graph",)),
+    Entry("TE823", "cudnn-skip-input-size", ERROR, "no", ("graph",)),
+    Entry("TE824", "cudnn-num-proj", ERROR, "no", ("graph",)),
+    Entry("TE825", "cudnn-state-shape", ERROR, "no", ("graph",)),
+    Entry("TE826", "cudnn-params-size", ERROR, "no", ("graph",)),
     # Suppressions (reported by the engine)
-    invalid_suppression,
-    unused_suppression,
+    Entry("TE901", "invalid-suppression", WARNING, "no", ()),
+    Entry("TE902", "unused-suppression", WARNING, "safe", ()),
 )
-
-RULES: tuple[Rule, ...] = tuple(Rule.from_module(module) for module in _MODULES)
-BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
-BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+BY_CODE: dict[str, Entry] = {entry.code: entry for entry in CATALOG}
+BY_NAME: dict[str, Entry] = {entry.name: entry for entry in CATALOG}
 
 
-def find(key: str) -> Rule | None:
+@cache
+def load(code: str) -> Rule:
+    """The rule with ``code``, its module imported."""
+    from tpuemb_cli.rules.base import Rule
+
+    return Rule.from_module(importlib.import_module(BY_CODE[code].module))
+
+
+def all_rules() -> tuple[Rule, ...]:
+    """Every rule, in catalog order (imports every rule module: for docs, SARIF, `tpuemb rules`)."""
+    return tuple(load(entry.code) for entry in CATALOG)
+
+
+def find(key: str) -> Entry | None:
     """A rule by code (``TE101``, any case) or name (``negative-dynamic-tag``)."""
     return BY_CODE.get(key.upper()) or BY_NAME.get(key.lower())

@@ -1,0 +1,73 @@
+"""The console script's fast exit: exit codes, flushed output and files, as a normal exit gives."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tpuemb_cli.console import exit_code
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+GOOD = (EXAMPLES / "ranking_model.pbtxt").read_bytes()
+BAD = GOOD.replace(b"vocabulary_size: ", b"vocabulary_size: -", 1)
+
+
+def tpuemb(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tpuemb_cli", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_exit_codes_and_output(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.pbtxt", tmp_path / "bad.pbtxt"
+    good.write_bytes(GOOD)
+    bad.write_bytes(BAD)
+    assert tpuemb("check", str(good)).returncode == 0
+    result = tpuemb("check", "--format", "json", str(bad))
+    assert result.returncode == 1 and result.stderr == ""
+    assert json.loads(result.stdout)["findings"][0]["rule"] == "TE403"
+    missing = tpuemb("check", str(tmp_path / "nope.pbtxt"))
+    assert missing.returncode == 2 and "nope.pbtxt" in missing.stderr
+    usage = tpuemb("check", "--no-such-option")
+    assert usage.returncode == 2 and "No such option" in usage.stderr
+    assert tpuemb("--version").stdout.startswith("tpuemb, version ")
+
+
+def test_report_file_and_large_stdout_are_complete(tmp_path: Path) -> None:
+    # os._exit skips the interpreter's flushing: what tpuemb wrote must be there in full.
+    bad = tmp_path / "bad.pbtxt"
+    bad.write_bytes(BAD)
+    report = tmp_path / "report.sarif"
+    result = tpuemb(
+        "check", "--format", "sarif", "--output-file", str(report), "--format", "full", str(bad)
+    )
+    assert result.returncode == 1
+    assert json.loads(report.read_text())["runs"][0]["results"]
+    assert "TE403" in result.stdout and result.stdout.endswith("\n")
+    rules = tpuemb("rules")
+    assert rules.returncode == 0  # more than 8 KB: the last line arrives too
+    assert len(rules.stdout) > 8192 and rules.stdout.splitlines()[-1].startswith("TE902")
+
+
+def test_a_closed_pipe_is_exit_2_without_traceback(tmp_path: Path) -> None:
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "tpuemb_cli", "rules"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.close()  # the reader goes away before tpuemb writes
+    code = reader.wait(timeout=60)
+    # click reports a broken pipe with status 1, `check` with 2 (its report was lost)
+    assert code in (0, 1, 2) and b"Traceback" not in reader.stderr.read()
+
+
+@pytest.mark.parametrize(
+    ("code", "status"), [(None, 0), (0, 0), (1, 1), (2, 2), (256 + 3, 3), ("message", 1)]
+)
+def test_exit_code_matches_sys_exit(code: object, status: int) -> None:
+    assert exit_code(code) == status
