@@ -41,7 +41,9 @@ def test_directory_without_configs(tmp_path: Path) -> None:
 def test_unreadable_file(tmp_path: Path) -> None:
     path = tmp_path / "c.pbtxt"
     path.write_text(CLEAN)
-    with mock.patch.object(Path, "open", side_effect=PermissionError(13, "Permission denied")):
+    # (mocked: the suite may run as root, which chmod 000 does not stop)
+    denied = PermissionError(13, "Permission denied")
+    with mock.patch("tpuemb_cli.inputs.open", side_effect=denied, create=True):
         result = check(str(path))
     assert result.exit_code == 2
     assert result.stderr == f"tpuemb: error: {path}: cannot read: Permission denied\n"

@@ -303,12 +303,19 @@ class Resolver:
             self.fixed = read(config)
         self._by_folder: dict[Path, Settings] = {}
         self._by_file: dict[Path, Settings] = {}
+        self._by_dirname: dict[str, Settings] = {}
 
     def for_file(self, file: str | None) -> Settings:
         if self.fixed is not None:
             return self.fixed
-        folder = absolute(file).parent if file else absolute(".")
-        return self._for_folder(folder)
+        # Files of one folder share their settings: cached by the folder as spelled, so that a
+        # directory of a thousand files makes one absolute path, not a thousand.
+        dirname = os.path.dirname(file) if file else "."  # noqa: PTH120
+        cached = self._by_dirname.get(dirname)
+        if cached is None:
+            folder = absolute(file).parent if file else absolute(".")
+            cached = self._by_dirname[dirname] = self._for_folder(folder)
+        return cached
 
     def _for_folder(self, folder: Path) -> Settings:
         cached = self._by_folder.get(folder)

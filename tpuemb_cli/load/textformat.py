@@ -25,15 +25,20 @@ from tpuemb_cli.paths import FieldPath
 from tpuemb_cli.pbcompat import enum_type, is_map_entry, is_repeated
 from tpuemb_cli.source import Span
 
-# One pass over the text. Group 1: whitespace and comments; 2: identifier; 3: number; 4: string
-# (possibly unterminated); anything else is a one-character symbol. Identifiers and numbers are
+# One pass over the text; each match is the whitespace before a token (skipped within the match,
+# which halves the matches to loop over) and the token. Group 1: a comment; 2: identifier;
+# 3: number; 4: string (possibly unterminated); 5: any other non-space character, a symbol; or
+# the end of the text, so that trailing whitespace is one match (without it, the regex would
+# backtrack through the whitespace at every position: quadratic). Identifiers and numbers are
 # those of protobuf's tokenizer (text_format.Tokenizer._TOKEN).
 _TOKEN = re.compile(
-    r"""(\s+|\#[^\n]*)
+    r"""\s*
+      (?:(\#[^\n]*)
       |([a-zA-Z_][0-9a-zA-Z_+-]*)
       |((?:[0-9+-]|\.[0-9])[0-9a-zA-Z_.+-]*)
       |("[^"\n\\]*(?:\\.[^"\n\\]*)*(?:"|\\?$)|'[^'\n\\]*(?:\\.[^'\n\\]*)*(?:'|\\?$))
-      |(.)""",
+      |(\S)
+      |\Z)""",
     re.VERBOSE | re.MULTILINE,
 )
 _IDENT, _NUMBER, _STRING, _SYMBOL = 2, 3, 4, 5
@@ -65,12 +70,13 @@ def tokenize(text: str, comments: list[tuple[int, str]]) -> list[Token]:
     tokens: list[Token] = []
     append = tokens.append
     for match in _TOKEN.finditer(text):
-        kind = match.lastindex or 0
+        kind = match.lastindex
+        if kind is None:  # the end
+            break
         if kind == 1:
-            if text[match.start()] == "#":
-                comments.append((match.start(), match.group()))
+            comments.append((match.start(1), match.group(1)))
             continue
-        append((kind, match.group(), match.start(), match.end()))
+        append((kind, match.group(kind), match.start(kind), match.end()))
     # Three end sentinels: the parser looks up to two tokens ahead without bounds checks.
     end = (_END, "", len(text), len(text))
     tokens.extend((end, end, end))
