@@ -204,6 +204,16 @@ FORMAT_NAMES = ["full", "concise", "json", "json-lines", "sarif", "github", "tex
     metavar="SPEC",
     help="Also report where each config differs from what SPEC compiles to (drift).",
 )
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    envvar="TPUEMB_JOBS",
+    help="Processes to lint many files in; 0: one per available CPU. One process for a few "
+    "dozen files, with --fix or --diff, stdin, or configuration suppressions.",
+)
 @click.pass_context
 def check(
     ctx: click.Context,
@@ -226,6 +236,7 @@ def check(
     add_suppressions: bool,
     statistics: bool,
     spec: str | None,
+    jobs: int,
 ) -> None:
     """Lint configs, specs and graphs (.pbtxt .textproto .txtpb .prototxt .json .pb .binpb .yaml
     .yml), directories of them (a SavedModel's too), or - for stdin.
@@ -255,6 +266,7 @@ def check(
         add_suppressions=add_suppressions,
         statistics=statistics,
         spec=spec,
+        jobs=jobs,
     )
     _finish(_guarded(run.check, options, run.Streams.standard()))
 

@@ -18,6 +18,7 @@ from tpuemb_cli.load.formats import Format
 
 if TYPE_CHECKING:
     from tpuemb_cli.load import Document
+    from tpuemb_cli.settings import Settings
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -47,6 +48,7 @@ class CheckOptions(NamedTuple):
     add_suppressions: bool = False
     statistics: bool = False
     spec: str | None = None
+    jobs: int = 0  # processes to lint in; 0: one per available CPU (see parallel.py)
 
 
 class CompileOptions(NamedTuple):
@@ -124,10 +126,36 @@ def _statistics(findings: Sequence[Finding], streams: Streams) -> None:
         streams.out.write(f"{count:>5}  {code}  {'[*]' if fixable else '   '} {name}\n")
 
 
+class _Outcome(NamedTuple):
+    """What linting one file gave: its findings, its text when a report may quote it, or an
+    error (exit code 2)."""
+
+    findings: Sequence[Finding]
+    text: str | None
+    error: str | None
+
+
+def _workers(
+    tasks: Sequence[tuple[inputs.Input, Settings] | str], options: CheckOptions, fixing: bool
+) -> int:
+    """Processes to lint in: one when fixing (fixes write files and ask in order), reading stdin,
+    or when configuration suppressions are in use (which must see every file's findings to tell
+    which suppressed nothing); else as ``--jobs`` says, if there are enough files to pay."""
+    from tpuemb_cli.parallel import workers_for
+
+    if fixing:
+        return 1
+    for task in tasks:
+        if not isinstance(task, str) and (task[0].path is None or task[1].suppress):
+            return 1
+    return workers_for(len(tasks), options.jobs)
+
+
 def check(options: CheckOptions, streams: Streams) -> int:
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import load_bytes
-    from tpuemb_cli.settings import Resolver, Settings, SettingsError, expand
+    from tpuemb_cli.parallel import map_in_workers
+    from tpuemb_cli.settings import Resolver, SettingsError, expand
 
     try:
         resolver = Resolver(Path(options.config) if options.config else None, options.isolated)
@@ -182,37 +210,54 @@ def check(options: CheckOptions, streams: Streams) -> int:
     findings: list[Finding] = list(findings_from_spec)
     sources: dict[str, str] = {}
     failed = False
-    checked = 0
-    fail_levels: dict[str, Severity] = {}
+    # First, in order and here: which files, with which settings (cheap, and errors in order).
+    tasks: list[tuple[inputs.Input, Settings] | str] = []
     for item in inputs.expand(list(options.paths), options.stdin_filename):
         if isinstance(item, inputs.InputError):
-            error(streams, str(item))
-            failed = True
+            tasks.append(str(item))
             continue
         try:
             settings = resolver.for_file(
                 item.name if item.path is not None or options.stdin_filename else None
             )
         except SettingsError as problem:
-            error(streams, str(problem))
-            failed = True
+            tasks.append(str(problem))
             continue
-        if settings.excluded(item.name):
-            continue
+        if not settings.excluded(item.name):
+            tasks.append((item, settings))
+
+    def lint(task: tuple[inputs.Input, Settings] | str) -> _Outcome:
+        """Reads, loads and lints one file (in a worker process, when there are many)."""
+        if isinstance(task, str):
+            return _Outcome((), None, task)
+        item, settings = task
         try:
             data = inputs.read(item, options.max_bytes)
         except inputs.InputError as problem:
-            error(streams, str(problem))
-            failed = True
-            continue
+            return _Outcome((), None, str(problem))
         engine = engine_for(settings)
         document = load_bytes(data, item.name, None, options.message_type)
         found = engine.lint(document, expected)
         if fixer is not None:
             document, found = fixer.process(item, data, document, found, engine)
-        findings.extend(found)
-        if document.text is not None:
-            sources[item.name] = document.text
+        return _Outcome(found, document.text if found else None, None)
+
+    # The first file here, before any worker forks: it imports the rules the files need and fills
+    # the parser's caches once, and the workers inherit them.
+    outcomes = [lint(task) for task in tasks[:1]]
+    outcomes += map_in_workers(lint, tasks[1:], _workers(tasks, options, fixer is not None))
+    checked = 0
+    fail_levels: dict[str, Severity] = {}
+    for task, outcome in zip(tasks, outcomes, strict=True):
+        if outcome.error is not None:
+            error(streams, outcome.error)
+            failed = True
+            continue
+        assert not isinstance(task, str)
+        item, settings = task
+        findings.extend(outcome.findings)
+        if outcome.text is not None:
+            sources[item.name] = outcome.text
         checked += 1
         fail_levels[item.name] = fail_level or settings.fail_level
     for engine in engines.values():
