@@ -7,9 +7,12 @@ import math
 import pytest
 from google.protobuf import text_format
 
+from tpuemb_cli.load import textformat
 from tpuemb_cli.load.textformat import parse_text, proto_message_header
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+
+from .helpers import CONFIGS
 
 SAME_AS_PROTOBUF = [
     'table_descriptor { name: "a" vocabulary_size: 10 dimension: 4 }',
@@ -122,3 +125,46 @@ def test_proto_message_header() -> None:
     assert proto_message_header("# proto-file: x.proto\n# proto-message: A.B\nx: 1\n") == "A.B"
     assert proto_message_header("x: 1\n# proto-message: A.B\n") is None
     assert proto_message_header("") is None
+
+
+def _parse_everything(text: str) -> tuple[bytes, object, object, object]:
+    message = TPUEmbeddingConfiguration()
+    parsed = parse_text(text, message)
+    problems = [(p.rule, p.message, p.path, p.span) for p in parsed.problems]
+    return message.SerializeToString(deterministic=True), parsed.spans, problems, parsed.comments
+
+
+CHUNKED = [
+    # every fixture config, one line per chunk
+    *(p.read_text() for p in sorted(CONFIGS.glob("*.pbtxt"))),
+    # a list, adjacent strings and a skipped unknown field, each over many lines (and chunks)
+    "feature_descriptor { name: 'f'\n input_shape: [\n"
+    + ",\n".join(str(n) for n in range(300))
+    + "\n] }\n",
+    "table_descriptor { name:\n" + "\n".join(f'"part{n}"' for n in range(200)) + "\n}\n",
+    "no_such_field {\n"
+    + "\n".join(f"a{n}: [{n},\n{n}] b {{ c: 'x'\n }}" for n in range(100))
+    + "\n}\nnum_hosts: 2 # after\n",
+    # a syntax error early: the comments after it are still collected (suppressions)
+    "num_hosts: 1\n}\n" + "\n".join(f"# tpuemb: ignore[TE101] reason {n}" for n in range(100)),
+]
+
+
+@pytest.mark.parametrize("text", CHUNKED, ids=range(len(CHUNKED)))
+def test_chunked_tokenizing_changes_nothing(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The parser tokenizes a chunk of text at a time (64 KiB, to the end of a line); with a
+    # chunk of one character, every line is a chunk and every refill path runs.
+    whole = _parse_everything(text)
+    if "ignore[TE101]" in text:
+        assert len(whole[3]) == 100  # type: ignore[arg-type]
+    monkeypatch.setattr(textformat, "_CHUNK", 1)
+    assert _parse_everything(text) == whole
+
+
+def test_spans_can_be_left_out_and_found_again() -> None:
+    text = 'table_descriptor { name: "a" vocabulary_size: 10 dimension: 4 }'
+    assert parse_text(text, TPUEmbeddingConfiguration(), keep_spans=False).spans == {}
+    assert parse_text(text, TPUEmbeddingConfiguration()).spans[("table_descriptor", 0)] == (
+        0,
+        len(text),
+    )

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from tpuemb_cli.edits import Fix, TextEdit
 from tpuemb_cli.findings import Finding
 from tpuemb_cli.load import Document
+from tpuemb_cli.load.textformat import first_token_start
 from tpuemb_cli.settings import Settings, field_pattern, glob_matches, selector_codes
 from tpuemb_cli.source import SourceMap, Span
 
@@ -75,7 +76,7 @@ def parse(document: Document, settings: Settings) -> tuple[list[Directive], list
     if source is None or not document.comments:
         return [], []
     text = source.text
-    first_field = min((start for start, _ in source.spans.values()), default=len(text))
+    first_field = first_token_start(text)
     directives: list[Directive] = []
     problems: list[Problem] = []
     for offset, comment in document.comments:

@@ -16,7 +16,8 @@ from tpuemb_cli import schema
 from tpuemb_cli.load.formats import Format, detect_format
 from tpuemb_cli.load.problems import LoadProblem
 from tpuemb_cli.load.textformat import parse_text, proto_message_header
-from tpuemb_cli.source import SourceMap
+from tpuemb_cli.paths import FieldPath
+from tpuemb_cli.source import SourceMap, Span
 
 __all__ = ["Document", "Format", "LoadProblem", "detect_format", "load_bytes", "load_message"]
 
@@ -193,14 +194,19 @@ def _load(data: bytes, name: str, fmt: Format, message_type: str | None) -> Docu
         )
     type_name = message_type or _header_type(text) or text_type(text)
     message = schema.resolve(type_name)()
-    parsed = parse_text(text, message, MAX_DEPTH)
+    parsed = parse_text(text, message, MAX_DEPTH, keep_spans=False)
     ok = not any(p.fatal for p in parsed.problems)
+
+    def spans() -> dict[FieldPath, Span]:
+        # The same parse again, keeping spans: paid only by a file with a finding or a fix.
+        return parse_text(text, schema.resolve(type_name)(), MAX_DEPTH).spans
+
     return Document(
         name,
         fmt,
         type_name,
         message if ok else None,
-        SourceMap(text, parsed.spans),
+        SourceMap.lazy(text, spans),
         parsed.problems,
         parsed.comments,
         text,

@@ -65,11 +65,22 @@ class ParsedText:
         self.problems: list[LoadProblem] = []
 
 
-def tokenize(text: str, comments: list[tuple[int, str]]) -> list[Token]:
-    """Every significant token of ``text``, then an end sentinel; comments go to ``comments``."""
-    tokens: list[Token] = []
+# The parser tokenizes this many characters at a time (then to the end of the line: no token
+# spans a newline), so that its tokens take memory in proportion to a chunk, not to the file.
+_CHUNK = 1 << 16
+# Tokens the parser may read or consume between two checks that more are needed: a field's name,
+# `:`, a value of up to a few tokens, a separator, and two tokens of lookahead.
+_MARGIN = 16
+_NEVER = 1 << 62
+
+
+def _tokenize_range(
+    text: str, start: int, stop: int, comments: list[tuple[int, str]], tokens: list[Token]
+) -> None:
+    """Appends the significant tokens of ``text[start:stop]`` to ``tokens``; comments go to
+    ``comments``. ``stop`` must be the end of the text or just after a newline."""
     append = tokens.append
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN.finditer(text, start, stop):
         kind = match.lastindex
         if kind is None:  # the end
             break
@@ -77,10 +88,38 @@ def tokenize(text: str, comments: list[tuple[int, str]]) -> list[Token]:
             comments.append((match.start(1), match.group(1)))
             continue
         append((kind, match.group(kind), match.start(kind), match.end()))
-    # Three end sentinels: the parser looks up to two tokens ahead without bounds checks.
+
+
+def _end_sentinels(text: str) -> tuple[Token, Token, Token]:
+    # Three: the parser looks up to two tokens ahead without bounds checks.
     end = (_END, "", len(text), len(text))
-    tokens.extend((end, end, end))
+    return end, end, end
+
+
+def tokenize(text: str, comments: list[tuple[int, str]]) -> list[Token]:
+    """Every significant token of ``text``, then end sentinels; comments go to ``comments``."""
+    tokens: list[Token] = []
+    _tokenize_range(text, 0, len(text), comments, tokens)
+    tokens.extend(_end_sentinels(text))
     return tokens
+
+
+def first_token_start(text: str) -> int:
+    """The offset of the first token that is not a comment (the length of the text if none)."""
+    for match in _TOKEN.finditer(text):
+        kind = match.lastindex
+        if kind is None:
+            break
+        if kind != 1:
+            return match.start(kind)
+    return len(text)
+
+
+class _Discard(dict):  # type: ignore[type-arg]
+    """Spans not kept: the first parse of a file needs none unless there is a finding."""
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
 
 
 def proto_message_header(text: str) -> str | None:
@@ -195,12 +234,49 @@ class _ValueError(Exception):
 
 
 class _Parser:
-    def __init__(self, text: str, result: ParsedText, max_depth: int) -> None:
+    def __init__(self, text: str, result: ParsedText, max_depth: int, keep_spans: bool) -> None:
         self.text = text
         self.result = result
-        self.tokens = tokenize(text, result.comments)
-        self.pos = 0
+        if not keep_spans:
+            result.spans = _Discard()
         self.max_depth = max_depth
+        # A window on the tokens, refilled in place (``_more``) as the parse goes; ``pos`` indexes
+        # it. Past ``refill_at``, fewer than _MARGIN tokens are left in it.
+        self.tokens: list[Token] = []
+        self.pos = 0
+        self.tokenized = 0  # the text before this offset is tokenized
+        self.refill_at = -1
+        self._more()
+
+    def _more(self) -> None:
+        """Drops the tokens consumed (but the last, whose end offset the parser may read) and
+        tokenizes chunks of text until _MARGIN tokens are ahead or the text ends."""
+        tokens = self.tokens
+        drop = self.pos - 1
+        if drop > 0:
+            del tokens[:drop]
+            self.pos -= drop
+        text = self.text
+        while len(tokens) - self.pos < _MARGIN * 2:
+            start = self.tokenized
+            if start >= len(text):
+                tokens.extend(_end_sentinels(text))
+                self.refill_at = _NEVER  # the end is in the window
+                return
+            stop = text.find("\n", start + _CHUNK)
+            stop = len(text) if stop < 0 else stop + 1
+            _tokenize_range(text, start, stop, self.result.comments, tokens)
+            self.tokenized = stop
+        self.refill_at = len(tokens) - _MARGIN
+
+    def finish(self) -> None:
+        """Collects the comments of any text the parse did not reach (after a syntax error)."""
+        scratch: list[Token] = []
+        if self.tokenized < len(self.text):
+            _tokenize_range(
+                self.text, self.tokenized, len(self.text), self.result.comments, scratch
+            )
+            self.tokenized = len(self.text)
 
     # -- token helpers -------------------------------------------------------------------------
     def _expected(self, what: str) -> _SyntaxError:
@@ -247,6 +323,8 @@ class _Parser:
         spans = self.result.spans
         seen: set[str] = set()
         while True:
+            if self.pos > self.refill_at:
+                self._more()
             kind, name, start, end = tokens[self.pos]
             # Fast path for the common case, `name: value` of a singular scalar outside a oneof.
             # Anything unusual (an error, a string, a list) falls through to the general path.
@@ -340,6 +418,8 @@ class _Parser:
             container = getattr(message, name)
             if not self._try("]"):
                 while True:
+                    if self.pos > self.refill_at:
+                        self._more()
                     self._one_value(message, field, container, field_path, name_span, depth, True)
                     if self._try("]"):
                         break
@@ -490,6 +570,8 @@ class _Parser:
     def _string_bytes(self, field: FieldDescriptor) -> bytes:
         parts: list[bytes] = []
         while True:
+            if self.pos > self.refill_at:
+                self._more()
             kind, text, start, end = self.tokens[self.pos]
             if kind != _STRING:
                 if parts:
@@ -509,6 +591,8 @@ class _Parser:
             if self._try("["):
                 if not self._try("]"):
                     while True:
+                        if self.pos > self.refill_at:
+                            self._more()
                         self._skip_value(depth)
                         if self._try("]"):
                             break
@@ -525,6 +609,8 @@ class _Parser:
         elif kind == _STRING:
             while self.tokens[self.pos][0] == _STRING:
                 self.pos += 1
+                if self.pos > self.refill_at:
+                    self._more()
         elif kind in (_IDENT, _NUMBER):
             self.pos += 1
         else:
@@ -536,6 +622,8 @@ class _Parser:
             self._consume("<", "`{` or `:`")
         level = 1
         while level:
+            if self.pos > self.refill_at:
+                self._more()
             kind, text, _, _ = self.tokens[self.pos]
             if kind == _END:
                 raise _SyntaxError(f"`{opener[1]}` is never closed", (opener[2], opener[3]))
@@ -563,14 +651,23 @@ _TYPE_WORDS = {
 }
 
 
-def parse_text(text: str, message: Message, max_depth: int = 100) -> ParsedText:
-    """Parses ``text`` into ``message`` (which should be empty); never raises on bad input."""
+def parse_text(
+    text: str, message: Message, max_depth: int = 100, keep_spans: bool = True
+) -> ParsedText:
+    """Parses ``text`` into ``message`` (which should be empty); never raises on bad input.
+
+    Without ``keep_spans``, ``spans`` stays empty: a second parse finds them when needed, which
+    spares a clean file a map entry for every field (most of the memory of a large parse).
+    """
     result = ParsedText()
-    parser = _Parser(text, result, max_depth)
+    parser = _Parser(text, result, max_depth, keep_spans)
     try:
         parser.parse(message)
     except _SyntaxError as error:
         result.problems.append(
             LoadProblem("invalid-syntax", str(error), (), error.span, error.fix, fatal=True)
         )
+    parser.finish()
+    if not keep_spans:
+        result.spans = {}
     return result
