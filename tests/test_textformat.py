@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from google.protobuf import text_format
@@ -168,3 +169,16 @@ def test_spans_can_be_left_out_and_found_again() -> None:
         0,
         len(text),
     )
+
+
+def test_positions_from_a_second_parse_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Above SPANS_INLINE_LIMIT, positions come from a second parse when a finding needs them.
+    from tpuemb_cli import load
+    from tpuemb_cli.api import lint_string
+
+    text = (Path(__file__).parent.parent / "examples/mistakes/common_mistakes.pbtxt").read_text()
+    inline = lint_string(text, "a.pbtxt")
+    monkeypatch.setattr(load, "SPANS_INLINE_LIMIT", 0)
+    document = load.load_bytes(text.encode(), "a.pbtxt")
+    assert document.source_map is not None and document.source_map.spans == {}  # not yet
+    assert lint_string(text, "a.pbtxt") == inline and len(inline) > 5

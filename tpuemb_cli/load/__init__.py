@@ -22,6 +22,11 @@ from tpuemb_cli.source import SourceMap, Span
 __all__ = ["Document", "Format", "LoadProblem", "detect_format", "load_bytes", "load_message"]
 
 MAX_DEPTH = 100  # protobuf's own default recursion limit
+# Up to this much text, the text parser records every field's position as it goes. Above it, the
+# positions (a map entry per field: about eight times the text's size) are found by a second
+# parse, only for a file with a finding or a fix: a clean 100,000-table config stays within
+# memory, and a file with findings pays the second parse (about its parse time again).
+SPANS_INLINE_LIMIT = 8 * 1024 * 1024
 
 
 class Document(NamedTuple):
@@ -194,7 +199,8 @@ def _load(data: bytes, name: str, fmt: Format, message_type: str | None) -> Docu
         )
     type_name = message_type or _header_type(text) or text_type(text)
     message = schema.resolve(type_name)()
-    parsed = parse_text(text, message, MAX_DEPTH, keep_spans=False)
+    inline = len(text) <= SPANS_INLINE_LIMIT
+    parsed = parse_text(text, message, MAX_DEPTH, keep_spans=inline)
     ok = not any(p.fatal for p in parsed.problems)
 
     def spans() -> dict[FieldPath, Span]:
@@ -206,7 +212,7 @@ def _load(data: bytes, name: str, fmt: Format, message_type: str | None) -> Docu
         fmt,
         type_name,
         message if ok else None,
-        SourceMap.lazy(text, spans),
+        SourceMap(text, parsed.spans) if inline else SourceMap.lazy(text, spans),
         parsed.problems,
         parsed.comments,
         text,
