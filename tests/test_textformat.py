@@ -180,5 +180,15 @@ def test_positions_from_a_second_parse_are_the_same(monkeypatch: pytest.MonkeyPa
     inline = lint_string(text, "a.pbtxt")
     monkeypatch.setattr(load, "SPANS_INLINE_LIMIT", 0)
     document = load.load_bytes(text.encode(), "a.pbtxt")
-    assert document.source_map is not None and document.source_map.spans == {}  # not yet
+    source = document.source_map
+    assert source is not None and source.spans == {}  # not yet
     assert lint_string(text, "a.pbtxt") == inline and len(inline) > 5
+    # Located: the spans of a finding's path and its ancestors only, not one per field.
+    path = ("table_descriptor", 1, "optimization_parameters", "adam", "beta1")
+    source.locate([path])
+    assert set(source.spans) <= {path[:cut] for cut in range(len(path) + 1)}
+    assert source.exact_span(path) is not None
+    # A path not located (a fix's parent, say) makes the whole map: the same spans as inline.
+    full = parse_text(text, TPUEmbeddingConfiguration()).spans
+    assert source.exact_span(("table_descriptor", 0)) == full[("table_descriptor", 0)]
+    assert source.spans == full

@@ -103,7 +103,7 @@ class Engine:
                     message=violation.message,
                     path=path,
                     fix=violation.fix,
-                    position=source_map.position(path) if source_map is not None else None,
+                    position=None,  # found below, for the findings that are kept
                     autofix=_under(prefix, violation.autofix),
                 )
             )
@@ -111,12 +111,8 @@ class Engine:
         for problem in document.problems:
             entry = BY_NAME[problem.rule]
             position = None
-            if source_map is not None:
-                position = (
-                    source_map.position_of_span(problem.span)
-                    if problem.span is not None
-                    else source_map.position(problem.path)
-                )
+            if source_map is not None and problem.span is not None:
+                position = source_map.position_of_span(problem.span)
             findings.append(
                 Finding(
                     document.name,
@@ -152,6 +148,14 @@ class Engine:
 
         off = self.settings.ignored_for(document.name) if self.settings.per_file_ignores else set()
         selected = [f for f in findings if f.rule in self.enabled and f.rule not in off]
+        unplaced = [f.path for f in selected if f.position is None]
+        if source_map is not None and unplaced:
+            # All at once: a large text file's map then looks for these paths' spans only.
+            source_map.locate(unplaced)
+            selected = [
+                f if f.position is not None else f._replace(position=source_map.position(f.path))
+                for f in selected
+            ]
         if not document.comments and not self.settings.suppress:
             selected.sort(key=Finding.sort_key)
             return selected  # nothing can be suppressed: skip loading the machinery

@@ -178,7 +178,7 @@ def _load(data: bytes, name: str, fmt: Format, message_type: str | None) -> Docu
         parsed_yaml, raw = parse_yaml(text, message, MAX_DEPTH)
         yaml_value = parsed_yaml.value
         yaml_descriptor: Any = message.DESCRIPTOR
-        source = SourceMap.lazy(text, lambda: yaml_spans(yaml_value, yaml_descriptor, raw))
+        source = SourceMap.lazy(text, lambda _: yaml_spans(yaml_value, yaml_descriptor, raw))
         ok = not any(p.fatal for p in parsed_yaml.problems)
         return Document(
             name, fmt, type_name, message if ok else None, source, parsed_yaml.problems, text=text
@@ -192,7 +192,7 @@ def _load(data: bytes, name: str, fmt: Format, message_type: str | None) -> Docu
         parsed_json = parse_json(text, message, MAX_DEPTH)
         value = parsed_json.value
         descriptor: Any = message.DESCRIPTOR
-        source = SourceMap.lazy(text, lambda: json_spans(text, value, descriptor))
+        source = SourceMap.lazy(text, lambda _: json_spans(text, value, descriptor))
         ok = not any(p.fatal for p in parsed_json.problems)
         return Document(
             name, fmt, type_name, message if ok else None, source, parsed_json.problems, text=text
@@ -203,16 +203,17 @@ def _load(data: bytes, name: str, fmt: Format, message_type: str | None) -> Docu
     parsed = parse_text(text, message, MAX_DEPTH, keep_spans=inline)
     ok = not any(p.fatal for p in parsed.problems)
 
-    def spans() -> dict[FieldPath, Span]:
-        # The same parse again, keeping spans: paid only by a file with a finding or a fix.
-        return parse_text(text, schema.resolve(type_name)(), MAX_DEPTH).spans
+    def spans(wanted: frozenset[FieldPath] | None) -> dict[FieldPath, Span]:
+        # The same parse again, keeping the spans asked for: paid only by a file with a finding
+        # or a fix.
+        return parse_text(text, schema.resolve(type_name)(), MAX_DEPTH, wanted or True).spans
 
     return Document(
         name,
         fmt,
         type_name,
         message if ok else None,
-        SourceMap(text, parsed.spans) if inline else SourceMap.lazy(text, spans),
+        SourceMap(text, parsed.spans) if inline else SourceMap.lazy(text, spans, partial=True),
         parsed.problems,
         parsed.comments,
         text,

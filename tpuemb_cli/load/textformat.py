@@ -122,6 +122,18 @@ class _Discard(dict):  # type: ignore[type-arg]
         pass
 
 
+class _Wanted(dict):  # type: ignore[type-arg]
+    """Only the spans of some paths kept: the few a large file's findings point at."""
+
+    def __init__(self, wanted: frozenset[FieldPath]) -> None:
+        super().__init__()
+        self.wanted = wanted
+
+    def __setitem__(self, key: FieldPath, value: Span) -> None:
+        if key in self.wanted:
+            super().__setitem__(key, value)
+
+
 def proto_message_header(text: str) -> str | None:
     """The type named by a ``# proto-message: T`` comment before the first field, if any."""
     for line in text.splitlines():
@@ -234,11 +246,15 @@ class _ValueError(Exception):
 
 
 class _Parser:
-    def __init__(self, text: str, result: ParsedText, max_depth: int, keep_spans: bool) -> None:
+    def __init__(
+        self, text: str, result: ParsedText, max_depth: int, keep_spans: bool | frozenset[FieldPath]
+    ) -> None:
         self.text = text
         self.result = result
-        if not keep_spans:
+        if keep_spans is False:
             result.spans = _Discard()
+        elif keep_spans is not True:
+            result.spans = _Wanted(keep_spans)
         self.max_depth = max_depth
         # A window on the tokens, refilled in place (``_more``) as the parse goes; ``pos`` indexes
         # it. Past ``refill_at``, fewer than _MARGIN tokens are left in it.
@@ -652,12 +668,16 @@ _TYPE_WORDS = {
 
 
 def parse_text(
-    text: str, message: Message, max_depth: int = 100, keep_spans: bool = True
+    text: str,
+    message: Message,
+    max_depth: int = 100,
+    keep_spans: bool | frozenset[FieldPath] = True,
 ) -> ParsedText:
     """Parses ``text`` into ``message`` (which should be empty); never raises on bad input.
 
-    Without ``keep_spans``, ``spans`` stays empty: a second parse finds them when needed, which
-    spares a clean file a map entry for every field (most of the memory of a large parse).
+    ``keep_spans``: True for every field's span, a set of field paths for theirs only, False for
+    none -- a second parse finds them when needed, which spares a clean file a map entry for
+    every field (most of the memory of a large parse).
     """
     result = ParsedText()
     parser = _Parser(text, result, max_depth, keep_spans)
@@ -668,6 +688,6 @@ def parse_text(
             LoadProblem("invalid-syntax", str(error), (), error.span, error.fix, fatal=True)
         )
     parser.finish()
-    if not keep_spans:
-        result.spans = {}
+    if keep_spans is not True:
+        result.spans = dict(result.spans)
     return result
