@@ -2,7 +2,10 @@
 
     python fuzz/fuzz_loaders.py FORMAT [libFuzzer options]   # FORMAT: text, json, yaml, binary
 
-Each input is loaded as FORMAT and linted; anything but a clean return is a crash. libFuzzer
+Each input is loaded as FORMAT and linted; anything but a clean return is a crash. Text input is
+also checked differentially: parsed a line at a time (as the parser reads a large file, in
+chunks) it must give what it gives whole, and its findings must be placed the same whether
+positions are recorded during the parse or found afterwards (as for a large file). libFuzzer
 writes a crashing input as crash-<hash> in the working folder; keep it in fuzz/regressions/ --
 tests/test_fuzz_regressions.py replays every file there.
 """
@@ -14,11 +17,30 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
+    from tpuemb_cli import load
     from tpuemb_cli.engine import Engine
-    from tpuemb_cli.load import Format, load_bytes
+    from tpuemb_cli.load import Format, load_bytes, textformat
+    from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
 ENGINE = Engine()
 NAMES = {"text": "f.pbtxt", "json": "f.json", "yaml": "f.yaml", "binary": "f.pb"}
+
+
+def _parse(text: str) -> tuple[object, ...]:
+    message = TPUEmbeddingConfiguration()
+    parsed = textformat.parse_text(text, message)
+    problems = [(p.rule, p.message, p.path, p.span) for p in parsed.problems]
+    return message.SerializeToString(deterministic=True), parsed.spans, problems, parsed.comments
+
+
+def _same_in_chunks(text: str) -> None:
+    whole = _parse(text)
+    chunk, textformat._CHUNK = textformat._CHUNK, 1
+    try:
+        chunked = _parse(text)
+    finally:
+        textformat._CHUNK = chunk
+    assert chunked == whole, (chunked, whole)
 
 
 def main() -> None:
@@ -26,7 +48,15 @@ def main() -> None:
     name = NAMES[fmt]
 
     def one_input(data: bytes) -> None:
-        ENGINE.lint(load_bytes(data, name, Format(fmt)))
+        findings = ENGINE.lint(load_bytes(data, name, Format(fmt)))
+        if fmt == "text":
+            _same_in_chunks(data.decode("utf-8", errors="replace"))
+            limit, load.SPANS_INLINE_LIMIT = load.SPANS_INLINE_LIMIT, -1
+            try:
+                again = ENGINE.lint(load_bytes(data, name, Format(fmt)))
+            finally:
+                load.SPANS_INLINE_LIMIT = limit
+            assert again == findings, (again, findings)
 
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()
