@@ -19,3 +19,10 @@ def test_float32_overflow_json() -> None:
 
 def test_near_miss_int32_max() -> None:
     assert located("num_hosts: 2147483647\n", "TE005") == []
+
+
+def test_enum_number_beyond_int32() -> None:
+    # protobuf's ParseEnum takes any number for an open enum; assigning it then raised (fuzzing).
+    assert located("mode: 77777777777777777777\n", "TE005") == [("mode", 1, 7)]
+    assert located("mode: -2147483649\n", "TE005") == [("mode", 1, 7)]
+    assert located("mode: -2147483648\n", "TE005") == []  # an unknown value (TE308), in range

@@ -214,10 +214,21 @@ _INT_TYPES: dict[int, Callable[[str], Any]] = {
 }
 
 
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
+def _parse_enum(field: FieldDescriptor, text: str) -> int:
+    """protobuf's ParseEnum, which takes any number for an open (proto3) enum: enums are 32-bit,
+    and a larger number would make the assignment raise (found by fuzzing)."""
+    number: int = text_format.ParseEnum(field, text)
+    if not _INT32_MIN <= number <= _INT32_MAX:
+        raise ValueError(f"Enum value {text} is out of range for a 32-bit enum")
+    return number
+
+
 def _enum_parser(field: FieldDescriptor) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        number: int = text_format.ParseEnum(field, text)
-        return number
+        return _parse_enum(field, text)
 
     return parse
 
@@ -565,8 +576,7 @@ class _Parser:
 
     def _enum(self, field: FieldDescriptor, text: str) -> int:
         try:
-            number: int = text_format.ParseEnum(field, text)
-            return number
+            return _parse_enum(field, text)
         except ValueError:
             import difflib
 
