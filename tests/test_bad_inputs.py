@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from click.testing import CliRunner, Result
 
 from tpuemb_cli.cli import main
@@ -132,3 +133,18 @@ def test_a_hundred_thousand_tables(tmp_path: Path) -> None:
     result = check(str(path))
     assert (result.exit_code, rules(result)) == (0, [])
     assert time.monotonic() - started < 60
+
+
+def test_a_file_that_grows_after_stat_is_read_whole_or_refused(tmp_path: Path) -> None:
+    # tpuemb reads as many bytes as stat reported (plus one, to notice growth), then the rest.
+    from tpuemb_cli import inputs
+
+    path = tmp_path / "c.pbtxt"
+    path.write_text(CLEAN)
+    real = path.stat()
+    shrunk = os.stat_result((*real[:6], 10, *real[7:]))  # st_size: 10 bytes
+    item = inputs.Input(str(path), path)
+    with mock.patch("tpuemb_cli.inputs.os.stat", return_value=shrunk):
+        assert inputs.read(item) == CLEAN.encode()
+        with pytest.raises(inputs.InputError, match="grew past the limit"):
+            inputs.read(item, max_bytes=len(CLEAN) - 1)

@@ -84,10 +84,11 @@ def _tokenize_range(
         kind = match.lastindex
         if kind is None:  # the end
             break
+        begin, end = match.span(kind)
         if kind == 1:
-            comments.append((match.start(1), match.group(1)))
+            comments.append((begin, text[begin:end]))
             continue
-        append((kind, match.group(kind), match.start(kind), match.end()))
+        append((kind, text[begin:end], begin, end))
 
 
 def _end_sentinels(text: str) -> tuple[Token, Token, Token]:
