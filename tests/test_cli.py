@@ -142,7 +142,18 @@ def test_missing_file_exit_2_and_others_still_checked(clean: Path) -> None:
     result = invoke("check", "does/not/exist.pbtxt", str(clean))
     assert result.exit_code == 2
     assert result.stderr == "tpuemb: error: does/not/exist.pbtxt: no such file or directory\n"
-    assert result.stdout == "All checks passed (1 file checked).\n"
+    # not "All checks passed": one input was not checked at all
+    assert result.stdout == "No findings (1 file checked; 1 input could not be read).\n"
+
+
+def test_summary_with_findings_counts_unreadable_inputs(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pbtxt"
+    bad.write_text("num_hosts: -1\n")
+    result = invoke("check", "--format", "concise", "missing.pbtxt", str(bad))
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1].endswith(
+        "in 1 file (1 file checked; 1 input could not be read)."
+    )
 
 
 def test_empty_directory_exit_2(tmp_path: Path) -> None:

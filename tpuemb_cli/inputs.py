@@ -70,7 +70,15 @@ def _walk(directory: Path) -> Iterator[Path]:
 def read(item: Input, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """The input's bytes; raises InputError if it cannot be read or exceeds ``max_bytes``."""
     if item.path is None:
-        data = sys.stdin.buffer.read(max_bytes + 1)
+        # In pieces: read(max_bytes + 1) would allocate the whole limit (256 MiB) up front.
+        pieces, size = [], 0
+        while size <= max_bytes:
+            piece = sys.stdin.buffer.read(min(1 << 20, max_bytes + 1 - size))
+            if not piece:
+                break
+            pieces.append(piece)
+            size += len(piece)
+        data = b"".join(pieces)
         if len(data) > max_bytes:
             raise InputError(f"{item.name}: input is larger than the limit of {max_bytes} bytes")
         return data

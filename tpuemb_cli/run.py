@@ -246,12 +246,13 @@ def check(options: CheckOptions, streams: Streams) -> int:
     # the parser's caches once, and the workers inherit them.
     outcomes = [lint(task) for task in tasks[:1]]
     outcomes += map_in_workers(lint, tasks[1:], _workers(tasks, options, fixer is not None))
-    checked = 0
+    checked = unreadable = 0
     fail_levels: dict[str, Severity] = {}
     for task, outcome in zip(tasks, outcomes, strict=True):
         if outcome.error is not None:
             error(streams, outcome.error)
             failed = True
+            unreadable += 1
             continue
         assert not isinstance(task, str)
         item, settings = task
@@ -265,7 +266,7 @@ def check(options: CheckOptions, streams: Streams) -> int:
     if fixer is not None and not fixer.finish():
         failed = True
     fixable = sum(1 for f in findings if f.autofix is not None and f.autofix.safe)
-    report = formatters.Report(findings, checked, sources, fixable)
+    report = formatters.Report(findings, checked, sources, fixable, unreadable)
     if options.statistics:
         _statistics(findings, streams)
     elif not (options.diff or (options.add_suppressions and fixer is not None)):

@@ -18,13 +18,15 @@ class Report(NamedTuple):
 
     ``findings``: every finding, sorted; ``files_checked``: how many inputs were read;
     ``sources``: the text of each text input by file name, for formats that quote it;
-    ``fixable``: how many findings ``--fix`` (or ``--unsafe-fixes``) could fix.
+    ``fixable``: how many findings ``--fix`` (or ``--unsafe-fixes``) could fix;
+    ``unreadable``: how many inputs could not be read (each reported on stderr).
     """
 
     findings: Sequence[Finding]
     files_checked: int
     sources: Mapping[str, str] = {}
     fixable: int = 0
+    unreadable: int = 0
 
     def count(self, severity: Severity) -> int:
         return sum(1 for finding in self.findings if finding.severity is severity)
@@ -62,15 +64,20 @@ def plural(count: int, word: str) -> str:
 
 def summary(report: Report) -> str:
     """``Found 2 errors, 1 warning in 1 file (3 files checked).`` or ``All checks passed ...``."""
-    checked = plural(report.files_checked, "file")
+    checked = f"{plural(report.files_checked, 'file')} checked"
+    if report.unreadable:
+        # Not "all checks passed": some inputs were not checked at all.
+        checked += f"; {plural(report.unreadable, 'input')} could not be read"
+        if not report.findings:
+            return f"No findings ({checked})."
     if not report.findings:
-        return f"All checks passed ({checked} checked)."
+        return f"All checks passed ({checked})."
     counts = ", ".join(
         plural(report.count(severity), str(severity))
         for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
         if report.count(severity)
     )
-    line = f"Found {counts} in {plural(report.files_with_findings, 'file')} ({checked} checked)."
+    line = f"Found {counts} in {plural(report.files_with_findings, 'file')} ({checked})."
     if report.fixable:
         line += f"\n[*] {plural(report.fixable, 'finding')} fixable with `--fix`."
     return line
