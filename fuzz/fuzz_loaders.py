@@ -4,10 +4,10 @@
 
 Each input is loaded as FORMAT and linted; anything but a clean return is a crash. Text input is
 also checked differentially: parsed a line at a time (as the parser reads a large file, in
-chunks) it must give what it gives whole, and its findings must be placed the same whether
-positions are recorded during the parse or found afterwards (as for a large file). libFuzzer
-writes a crashing input as crash-<hash> in the working folder; keep it in fuzz/regressions/ --
-tests/test_fuzz_regressions.py replays every file there.
+chunks) it must give what it gives whole, and its findings must be placed where a parse that
+records every field's position places them (tpuemb finds positions by a second, partial
+parse). libFuzzer writes a crashing input as crash-<hash> in the working folder; keep it in
+fuzz/regressions/ -- tests/test_fuzz_regressions.py replays every file there.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from tpuemb_cli import load
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import Format, load_bytes, textformat
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+    from tpuemb_cli.source import SourceMap
 
 ENGINE = Engine()
 NAMES = {"text": "f.pbtxt", "json": "f.json", "yaml": "f.yaml", "binary": "f.pb"}
@@ -48,15 +48,15 @@ def main() -> None:
     name = NAMES[fmt]
 
     def one_input(data: bytes) -> None:
-        findings = ENGINE.lint(load_bytes(data, name, Format(fmt)))
+        document = load_bytes(data, name, Format(fmt))
+        findings = ENGINE.lint(document)
         if fmt == "text":
             _same_in_chunks(data.decode("utf-8", errors="replace"))
-            limit, load.SPANS_INLINE_LIMIT = load.SPANS_INLINE_LIMIT, -1
-            try:
-                again = ENGINE.lint(load_bytes(data, name, Format(fmt)))
-            finally:
-                load.SPANS_INLINE_LIMIT = limit
-            assert again == findings, (again, findings)
+            if document.text is not None and document.message is not None:
+                every = textformat.parse_text(document.text, type(document.message)()).spans
+                full = document._replace(source_map=SourceMap(document.text, every))
+                again = ENGINE.lint(full)
+                assert again == findings, (again, findings)
 
     atheris.Setup(sys.argv, one_input)
     atheris.Fuzz()

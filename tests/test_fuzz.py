@@ -15,12 +15,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tpuemb_cli import load
 from tpuemb_cli.cli import main
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.load import load_bytes, textformat
 from tpuemb_cli.load.textformat import parse_text
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+from tpuemb_cli.source import SourceMap
 
 from .helpers import DATA, TF_FIXTURES
 
@@ -117,18 +117,19 @@ def test_token_soup_never_raises(tokens: list[bytes], name: str) -> None:
 @FAST
 @given(st.lists(st.sampled_from(TOKENS), max_size=80))
 def test_text_parsed_in_chunks_or_with_late_positions_is_the_same(tokens: list[bytes]) -> None:
-    # A large text file is tokenized a chunk at a time and its positions found after linting;
-    # a chunk of one character and a limit of -1 take those paths on every input.
+    # A large text file is tokenized a chunk at a time (a chunk of one character takes that path
+    # on every input), and positions are found after linting, by a partial second parse.
     data = b" ".join(tokens)
     text = data.decode("utf-8", errors="replace")
     whole = parse_text(text, TPUEmbeddingConfiguration())
-    findings = ENGINE.lint(load_bytes(data, "c.pbtxt"))
-    with (
-        mock.patch.object(textformat, "_CHUNK", 1),
-        mock.patch.object(load, "SPANS_INLINE_LIMIT", -1),
-    ):
+    document = load_bytes(data, "c.pbtxt")
+    findings = ENGINE.lint(document)  # positions from a second, partial parse
+    if document.text is not None:
+        every = parse_text(document.text, TPUEmbeddingConfiguration()).spans
+        full = document._replace(source_map=SourceMap(document.text, every))
+        assert ENGINE.lint(full) == findings
+    with mock.patch.object(textformat, "_CHUNK", 1):
         chunked = parse_text(text, TPUEmbeddingConfiguration())
-        assert ENGINE.lint(load_bytes(data, "c.pbtxt")) == findings
     assert (chunked.spans, chunked.problems, chunked.comments) == (
         whole.spans,
         whole.problems,

@@ -171,24 +171,25 @@ def test_spans_can_be_left_out_and_found_again() -> None:
     )
 
 
-def test_positions_from_a_second_parse_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Above SPANS_INLINE_LIMIT, positions come from a second parse when a finding needs them.
+def test_positions_from_a_second_parse_are_the_same() -> None:
+    # Positions come from a second parse, for the findings' paths only; they are the ones a
+    # parse that records every field's position gives.
     from tpuemb_cli import load
-    from tpuemb_cli.api import lint_string
+    from tpuemb_cli.engine import Engine
+    from tpuemb_cli.source import SourceMap
 
     text = (Path(__file__).parent.parent / "examples/mistakes/common_mistakes.pbtxt").read_text()
-    inline = lint_string(text, "a.pbtxt")
-    monkeypatch.setattr(load, "SPANS_INLINE_LIMIT", 0)
     document = load.load_bytes(text.encode(), "a.pbtxt")
     source = document.source_map
     assert source is not None and source.spans == {}  # not yet
-    assert lint_string(text, "a.pbtxt") == inline and len(inline) > 5
-    # Located: the spans of a finding's path and its ancestors only, not one per field.
-    path = ("table_descriptor", 1, "optimization_parameters", "adam", "beta1")
-    source.locate([path])
-    assert set(source.spans) <= {path[:cut] for cut in range(len(path) + 1)}
-    assert source.exact_span(path) is not None
-    # A path not located (a fix's parent, say) makes the whole map: the same spans as inline.
     full = parse_text(text, TPUEmbeddingConfiguration()).spans
-    assert source.exact_span(("table_descriptor", 0)) == full[("table_descriptor", 0)]
+    findings = Engine().lint(document)
+    every = document._replace(source_map=SourceMap(text, full))
+    assert findings == Engine().lint(every) and len(findings) > 5
+    # Located: the spans of the findings' paths and their ancestors only, not one per field.
+    wanted = {f.path[:cut] for f in findings for cut in range(len(f.path) + 1)}
+    assert set(source.spans) <= wanted and len(source.spans) < len(full)
+    # A path not located (a fix's parent, say) makes the whole map: the same spans as in full.
+    name = ("table_descriptor", 0, "name")
+    assert source.exact_span(name) == full[name]
     assert source.spans == full

@@ -263,10 +263,13 @@ class _Parser:
     ) -> None:
         self.text = text
         self.result = result
+        # The paths looked for (with their ancestors), when looking for a few.
+        self.wanted: frozenset[FieldPath] | None = None
         if keep_spans is False:
             result.spans = _Discard()
         elif keep_spans is not True:
             result.spans = _Wanted(keep_spans)
+            self.wanted = keep_spans
         self.max_depth = max_depth
         # A window on the tokens, refilled in place (``_more``) as the parse goes; ``pos`` indexes
         # it. Past ``refill_at``, fewer than _MARGIN tokens are left in it.
@@ -511,6 +514,11 @@ class _Parser:
                 child = getattr(message, field.name)
                 child.SetInParent()
                 path = field_path
+            if self.wanted is not None and path not in self.wanted:
+                # Looking for a few paths, none in here: skip the tokens, keep the structure
+                # (the element counted, the oneof member set), so that the paths after it are
+                # the ones the first parse gave.
+                return self._skip_body(self.tokens[self.pos - 1], depth + 1)
             end = self._message_body(child, path, close, depth + 1)
             spans[path] = (span_start, end)
             return end
@@ -647,6 +655,10 @@ class _Parser:
         opener = self.tokens[self.pos]
         if not self._try("{"):
             self._consume("<", "`{` or `:`")
+        self._skip_body(opener, depth)
+
+    def _skip_body(self, opener: Token, depth: int) -> int:
+        """Skips a message's fields and its closer (the opener is consumed); returns its end."""
         level = 1
         while level:
             if self.pos > self.refill_at:
@@ -662,6 +674,7 @@ class _Parser:
                 elif text in "}>":
                     level -= 1
             self.pos += 1
+        return self.tokens[self.pos - 1][3]
 
     def _problem(self, rule: str, message: str, path: FieldPath, span: Span, fix: str) -> None:
         self.result.problems.append(LoadProblem(rule, message, path, span, fix))
