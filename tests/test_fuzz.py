@@ -117,7 +117,7 @@ def test_token_soup_never_raises(tokens: list[bytes], name: str) -> None:
 @FAST
 @given(st.lists(st.sampled_from(TOKENS), max_size=80))
 def test_text_parsed_in_chunks_or_with_late_positions_is_the_same(tokens: list[bytes]) -> None:
-    # A large text file is tokenized a chunk at a time (a chunk of one character takes that path
+    # A large text file is tokenized a chunk at a time (a chunk of one match takes that path
     # on every input), and positions are found after linting, by a partial second parse.
     data = b" ".join(tokens)
     text = data.decode("utf-8", errors="replace")

@@ -153,8 +153,8 @@ CHUNKED = [
 
 @pytest.mark.parametrize("text", CHUNKED, ids=range(len(CHUNKED)))
 def test_chunked_tokenizing_changes_nothing(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The parser tokenizes a chunk of text at a time (64 KiB, to the end of a line); with a
-    # chunk of one character, every line is a chunk and every refill path runs.
+    # The parser tokenizes a chunk of matches at a time (4096); with a chunk of one, every
+    # token is a refill and every refill path runs.
     whole = _parse_everything(text)
     if "ignore[TE101]" in text:
         assert len(whole[3]) == 100  # type: ignore[arg-type]
@@ -193,3 +193,22 @@ def test_positions_from_a_second_parse_are_the_same() -> None:
     name = ("table_descriptor", 0, "name")
     assert source.exact_span(name) == full[name]
     assert source.spans == full
+
+
+def test_the_token_window_stays_small_even_on_one_long_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Memory in proportion to a chunk, not the file: 3,000 tables on a single line.
+    table = 'table_descriptor { name: "t" vocabulary_size: 10 dimension: 4 } '
+    text = table * 3000
+    windows: list[int] = []
+    more = textformat._Parser._more
+
+    def measured(self: textformat._Parser) -> None:
+        more(self)
+        windows.append(len(self.tokens))
+
+    monkeypatch.setattr(textformat._Parser, "_more", measured)
+    parsed = parse_text(text, TPUEmbeddingConfiguration(), keep_spans=False)
+    assert parsed.problems == [] and len(windows) > 5
+    assert max(windows) <= textformat._CHUNK + 3 * textformat._MARGIN

@@ -12,8 +12,9 @@ them all. A syntax error stops the parse.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from google.protobuf import text_encoding, text_format
@@ -65,30 +66,35 @@ class ParsedText:
         self.problems: list[LoadProblem] = []
 
 
-# The parser tokenizes this many characters at a time (then to the end of the line: no token
-# spans a newline), so that its tokens take memory in proportion to a chunk, not to the file.
-_CHUNK = 1 << 16
+# The parser tokenizes this many matches at a time, so that its tokens take memory in proportion
+# to a chunk, not to the file (however long its lines).
+_CHUNK = 4096
 # Tokens the parser may read or consume between two checks that more are needed: a field's name,
 # `:`, a value of up to a few tokens, a separator, and two tokens of lookahead.
 _MARGIN = 16
 _NEVER = 1 << 62
 
 
-def _tokenize_range(
-    text: str, start: int, stop: int, comments: list[tuple[int, str]], tokens: list[Token]
-) -> None:
-    """Appends the significant tokens of ``text[start:stop]`` to ``tokens``; comments go to
-    ``comments``. ``stop`` must be the end of the text or just after a newline."""
+def _tokenize_some(
+    matches: Iterator[re.Match[str]],
+    text: str,
+    count: int,
+    comments: list[tuple[int, str]],
+    tokens: list[Token],
+) -> bool:
+    """Appends the significant tokens of the next ``count`` matches to ``tokens`` (comments go to
+    ``comments``); False when the text has ended."""
     append = tokens.append
-    for match in _TOKEN.finditer(text, start, stop):
+    for match in islice(matches, count):
         kind = match.lastindex
-        if kind is None:  # the end
-            break
+        if kind is None:  # the end: the pattern matches it once, always
+            return False
         begin, end = match.span(kind)
         if kind == 1:
             comments.append((begin, text[begin:end]))
             continue
         append((kind, text[begin:end], begin, end))
+    return True
 
 
 def _end_sentinels(text: str) -> tuple[Token, Token, Token]:
@@ -100,7 +106,9 @@ def _end_sentinels(text: str) -> tuple[Token, Token, Token]:
 def tokenize(text: str, comments: list[tuple[int, str]]) -> list[Token]:
     """Every significant token of ``text``, then end sentinels; comments go to ``comments``."""
     tokens: list[Token] = []
-    _tokenize_range(text, 0, len(text), comments, tokens)
+    matches = _TOKEN.finditer(text)
+    while _tokenize_some(matches, text, _NEVER, comments, tokens):
+        pass
     tokens.extend(_end_sentinels(text))
     return tokens
 
@@ -275,39 +283,36 @@ class _Parser:
         # it. Past ``refill_at``, fewer than _MARGIN tokens are left in it.
         self.tokens: list[Token] = []
         self.pos = 0
-        self.tokenized = 0  # the text before this offset is tokenized
+        self.matches: Iterator[re.Match[str]] | None = _TOKEN.finditer(text)  # None: all read
         self.refill_at = -1
         self._more()
 
     def _more(self) -> None:
         """Drops the tokens consumed (but the last, whose end offset the parser may read) and
-        tokenizes chunks of text until _MARGIN tokens are ahead or the text ends."""
+        tokenizes a chunk at a time until _MARGIN tokens are ahead or the text ends."""
         tokens = self.tokens
         drop = self.pos - 1
         if drop > 0:
             del tokens[:drop]
             self.pos -= drop
-        text = self.text
+        comments = self.result.comments
         while len(tokens) - self.pos < _MARGIN * 2:
-            start = self.tokenized
-            if start >= len(text):
-                tokens.extend(_end_sentinels(text))
+            if self.matches is None or not _tokenize_some(
+                self.matches, self.text, _CHUNK, comments, tokens
+            ):
+                self.matches = None
+                tokens.extend(_end_sentinels(self.text))
                 self.refill_at = _NEVER  # the end is in the window
                 return
-            stop = text.find("\n", start + _CHUNK)
-            stop = len(text) if stop < 0 else stop + 1
-            _tokenize_range(text, start, stop, self.result.comments, tokens)
-            self.tokenized = stop
         self.refill_at = len(tokens) - _MARGIN
 
     def finish(self) -> None:
         """Collects the comments of any text the parse did not reach (after a syntax error)."""
         scratch: list[Token] = []
-        if self.tokenized < len(self.text):
-            _tokenize_range(
-                self.text, self.tokenized, len(self.text), self.result.comments, scratch
-            )
-            self.tokenized = len(self.text)
+        if self.matches is not None:
+            while _tokenize_some(self.matches, self.text, _CHUNK, self.result.comments, scratch):
+                scratch.clear()
+            self.matches = None
 
     # -- token helpers -------------------------------------------------------------------------
     def _expected(self, what: str) -> _SyntaxError:
