@@ -1,6 +1,6 @@
 """The `tpuemb` console script and `python -m tpuemb_cli`: `cli.main` in a short-lived process.
 
-Two things a one-file run spent a third of its time on, which a process that exits right after
+Two things a one-file run spent a quarter of its time on, which a process that exits right after
 does not need (tests and the Python API call ``cli.main`` and the library, and keep both):
 
 - the cyclic garbage collector, which ran again and again over the tens of thousands of objects
