@@ -56,3 +56,19 @@ def float32_text(value: float) -> str:
         if struct.unpack("f", struct.pack("f", float(shortest)))[0] == single:
             break
     return repr(float(shortest))  # 10.0 rather than 1e+01; 1e-07 stays as it is
+
+
+def line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The start of the line ``start`` is on and the end (before its newline) of ``end``'s."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    return line_start, len(text) if line_end == -1 else line_end
+
+
+def whole_lines(text: str, start: int, end: int) -> TextEdit | None:
+    """Deletes the lines ``[start, end)`` stands on, newline included, when nothing else is on
+    them (a deleted field leaves no blank line); None when something is."""
+    line_start, line_end = line_bounds(text, start, end)
+    if text[line_start:start].strip() or text[end:line_end].strip():
+        return None
+    return TextEdit(line_start, min(line_end + 1, len(text)), "")

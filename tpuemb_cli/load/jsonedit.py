@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from tpuemb_cli.edits import DeleteField, Fix, SetValue, TextEdit, float32_text
+from tpuemb_cli.edits import DeleteField, Fix, SetValue, TextEdit, float32_text, whole_lines
 from tpuemb_cli.source import SourceMap
 
 _KEY = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*')
@@ -37,12 +37,7 @@ def _deletion(text: str, start: int, end: int) -> TextEdit:
             before -= 1
         if before > 0 and text[before - 1] == ",":
             start = before - 1
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end == -1 else line_end
-    if not text[line_start:start].strip() and not text[end:line_end].strip():
-        return TextEdit(line_start, min(line_end + 1, len(text)), "")
-    return TextEdit(start, end, "")
+    return whole_lines(text, start, end) or TextEdit(start, end, "")
 
 
 def text_edits(fix: Fix, source: SourceMap) -> list[TextEdit] | None:

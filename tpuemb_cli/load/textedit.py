@@ -3,7 +3,15 @@ other byte -- comments, order, spacing -- as it was."""
 
 from __future__ import annotations
 
-from tpuemb_cli.edits import DeleteField, Fix, SetValue, TextEdit, float32_text
+from tpuemb_cli.edits import (
+    DeleteField,
+    Fix,
+    SetValue,
+    TextEdit,
+    float32_text,
+    line_bounds,
+    whole_lines,
+)
 from tpuemb_cli.load.textformat import tokenize
 from tpuemb_cli.source import SourceMap
 
@@ -16,12 +24,6 @@ def literal(value: int | float | bool) -> str:
     return float32_text(value)
 
 
-def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    return line_start, len(text) if line_end == -1 else line_end
-
-
 def _deletion(text: str, start: int, end: int) -> TextEdit:
     """Delete a field: with its separator, and its whole line when nothing else is on it."""
     tail = end
@@ -29,9 +31,10 @@ def _deletion(text: str, start: int, end: int) -> TextEdit:
         tail += 1
     if tail < len(text) and text[tail] in ",;":
         end = tail + 1
-    line_start, line_end = _line_bounds(text, start, end)
-    if not text[line_start:start].strip() and not text[end:line_end].strip():
-        return TextEdit(line_start, min(line_end + 1, len(text)), "")
+    whole = whole_lines(text, start, end)
+    if whole is not None:
+        return whole
+    line_end = line_bounds(text, start, end)[1]
     while end < line_end and text[end] in " \t":
         end += 1
     return TextEdit(start, end, "")
