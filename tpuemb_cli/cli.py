@@ -207,6 +207,7 @@ FORMAT_NAMES = ["full", "concise", "json", "json-lines", "sarif", "github", "tex
 @click.option(
     "--jobs",
     "-j",
+    metavar="N",
     type=click.IntRange(min=0),
     default=0,
     show_default=True,
