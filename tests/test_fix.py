@@ -93,7 +93,7 @@ def test_safe_fixes_are_minimal_and_keep_everything_else(config: Path) -> None:
     result = invoke("check", "--fix", str(config))
     assert result.exit_code == 1  # the reversed clipping range is an error, and unsafe to fix
     assert config.read_text() == AFTER_SAFE
-    assert result.stderr == "tpuemb: fixed 1 file(s)\n"
+    assert result.stderr == "tpuemb: fixed 1 file\n"
     assert result.stdout.startswith(f"{config}:8:5: TE301 [error] the gradient clipping range")
     assert "fixable with `--fix`" not in result.stdout
 

@@ -43,15 +43,15 @@ def test_send_gradients_lists_every_problem() -> None:
     with pytest.raises(GuardError) as raised:
         check_send_gradients(config("shared_callable_lr"), gradients, rates)
     assert raised.value.problems == [
-        "3 gradient(s) for the config's 4 features",
-        "3 learning rate(s) for the config's 2 dynamic tag(s)",
+        "3 gradients for the config's 4 features",
+        "3 learning rates for the config's 2 dynamic tags",
         "learning rate 0 is float64, not float32",
         "learning rate 1 has shape [2], not a scalar",
         "learning rate 2 is nan, not a finite number",
         "gradient 1 has shape [8, 5], expected [8, 4]",
         "gradient 2 is float64, not float32",
     ]
-    assert str(raised.value).startswith("send_tpu_embedding_gradients: 7 problem(s):\n  - 3 grad")
+    assert str(raised.value).startswith("send_tpu_embedding_gradients: 7 problems:\n  - 3 grad")
 
 
 def test_send_gradients_with_spmd_multiplies_the_batch() -> None:

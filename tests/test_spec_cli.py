@@ -60,7 +60,7 @@ def test_explain_a_spec() -> None:
     rows = {line.split()[0]: line for line in lines[4:8]}
     assert "tag 0 (lr_warmup)" in rows["a"] and "tag 0 (lr_warmup)" in rows["b"]
     assert "tag 1 (lr_decay)" in rows["c"] and " 0.25 " in rows["d"]
-    assert lines[-1] == "mode training, 1 host(s), 8 core(s)"
+    assert lines[-1] == "mode training, 1 host, 8 cores"
 
 
 def test_explain_a_config_with_clipping_and_decay() -> None:

@@ -16,6 +16,7 @@ from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import (
     OptimizationParameters,
 )
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+from tpuemb_cli.words import plural
 
 COLUMNS = (
     "table",
@@ -121,9 +122,14 @@ def explain_document(document: Document) -> str:
             lines.append("  ".join("-" * w for w in widths))
     modes = TPUEmbeddingConfiguration.Mode
     mode = modes.Name(config.mode).lower() if config.mode in modes.values() else str(config.mode)
-    topology = f"mode {mode}, {config.num_hosts} host(s), {config.num_tensor_cores} core(s)"
+    topology = (
+        f"mode {mode}, {plural(config.num_hosts, 'host')}, "
+        f"{plural(config.num_tensor_cores, 'core')}"
+    )
     if config.spmd_sharding.enabled:
-        topology += f", SPMD {config.spmd_sharding.num_cores_per_replica} core(s) per replica"
+        topology += (
+            f", SPMD {plural(config.spmd_sharding.num_cores_per_replica, 'core')} per replica"
+        )
     if config.pipeline_execution_with_tensor_core:
         topology += ", pipelined"
     lines += ["", topology]

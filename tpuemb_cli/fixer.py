@@ -22,6 +22,7 @@ from tpuemb_cli.findings import Finding, Severity
 from tpuemb_cli.inputs import Input
 from tpuemb_cli.load import Document, Format, jsonedit, load_bytes, textedit
 from tpuemb_cli.paths import render
+from tpuemb_cli.words import plural
 
 if TYPE_CHECKING:
     from tpuemb_cli.engine import Engine
@@ -219,8 +220,8 @@ class Fixer:
                 self._note(f"{target}: cannot write suppressions: {problem.strerror or problem}")
                 self.ok = False
                 continue
-            self._note(f"{target}: added {len(entries)} suppression(s)")
+            self._note(f"{target}: added {plural(len(entries), 'suppression')}")
         if self.changed and not self.options.diff:
             verb = "added suppressions to" if self.options.add_suppressions else "fixed"
-            self._note(f"{verb} {len(self.changed)} file(s)")
+            self._note(f"{verb} {plural(len(self.changed), 'file')}")
         return self.ok

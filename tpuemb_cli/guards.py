@@ -19,6 +19,7 @@ from google.protobuf.message import Message
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 from tpuemb_cli.rules._cudnn import DIRECTIONS, GATES, INPUT_MODES, params_size
 from tpuemb_cli.rules._graph import activation_shapes, activations, distinct_tags
+from tpuemb_cli.words import plural
 
 
 class GuardError(ValueError):
@@ -27,7 +28,7 @@ class GuardError(ValueError):
     def __init__(self, what: str, problems: list[str]) -> None:
         self.problems = problems
         listed = "\n".join(f"  - {problem}" for problem in problems)
-        super().__init__(f"{what}: {len(problems)} problem(s):\n{listed}")
+        super().__init__(f"{what}: {plural(len(problems), 'problem')}:\n{listed}")
 
 
 def _shape(value: Any) -> tuple[int | None, ...] | None:
@@ -78,11 +79,12 @@ def check_send_gradients(
     problems: list[str] = []
     expected, what = activations(parsed)
     if len(gradients) != expected:
-        problems.append(f"{len(gradients)} gradient(s) for the config's {expected} {what}")
+        problems.append(f"{plural(len(gradients), 'gradient')} for the config's {expected} {what}")
     tags = distinct_tags(parsed)
     if len(learning_rates) != tags:
         problems.append(
-            f"{len(learning_rates)} learning rate(s) for the config's {tags} dynamic tag(s)"
+            f"{plural(len(learning_rates), 'learning rate')} for the config's "
+            f"{plural(tags, 'dynamic tag')}"
         )
     for index, rate in enumerate(learning_rates):
         shape, dtype = _shape(rate), _dtype(rate)

@@ -8,7 +8,7 @@ def test_zero_required() -> None:
     tensor.int_val.append(0)
     ((path, message),) = graph_findings(g, "TE812")
     assert path == "node[4].attr.value"
-    assert "requires 0 gradient(s)" in message
+    assert "requires 0 gradients" in message
 
 
 def test_near_miss() -> None:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 from tpuemb_cli.findings import Finding, Severity
+from tpuemb_cli.words import plural
 
 
 class Report(NamedTuple):
@@ -56,10 +57,6 @@ def get(name: str) -> Formatter:
     module = importlib.import_module(FORMATS[ALIASES.get(name, name)])
     formatter: Formatter = module.format_report
     return formatter
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def summary(report: Report) -> str:

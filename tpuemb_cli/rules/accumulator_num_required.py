@@ -38,6 +38,7 @@ from typing import Any
 
 from tpuemb_cli.findings import Severity, Violation
 from tpuemb_cli.rules._accumulator import TAKE, const_int
+from tpuemb_cli.words import plural
 
 CODE = "TE812"
 NAME = "accumulator-num-required"
@@ -54,7 +55,7 @@ def check_graph(view: Any) -> Iterator[Violation]:
             assert producer is not None
             yield Violation(
                 producer.path + ("attr", "value"),
-                f"{node.label} requires {value} gradient(s) (`num_required`, from "
+                f"{node.label} requires {plural(value, 'gradient')} (`num_required`, from "
                 f"{producer.label}); it must be at least 1",
                 "require at least one gradient",
             )

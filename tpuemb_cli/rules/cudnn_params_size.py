@@ -50,6 +50,7 @@ from tpuemb_cli.rules._cudnn import (
     shapes,
     string_attr,
 )
+from tpuemb_cli.words import plural
 
 CODE = "TE826"
 NAME = "cudnn-params-size"
@@ -94,7 +95,7 @@ def check_graph(view: Any) -> Iterator[Violation]:
             yield Violation(
                 node.path + ("input", 3),
                 f"{node.label}: params has {length} values, but a {direction} {mode} of "
-                f"{layers_x_dirs // directions} layer(s), {num_units} units and {input_size} "
-                f"input features needs {expected} in cuDNN's canonical layout",
+                f"{plural(layers_x_dirs // directions, 'layer')}, {num_units} units and "
+                f"{input_size} input features needs {expected} in cuDNN's canonical layout",
                 f"size params with CudnnRNNParamsSize ({expected})",
             )

@@ -47,6 +47,7 @@ from collections.abc import Iterator
 
 from tpuemb_cli.findings import Severity, Violation
 from tpuemb_cli.rules.base import OptimizationParameters, Site, fmt_float
+from tpuemb_cli.words import plural
 
 CODE = "TE307"
 NAME = "invalid-simulated-quantization"
@@ -60,8 +61,8 @@ def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Viol
     if quantization.enabled and quantization.num_buckets < 2:
         yield Violation(
             ("simulated_quantization", "num_buckets"),
-            f"simulated quantization is enabled with {quantization.num_buckets} bucket(s); it "
-            "needs at least 2",
+            "simulated quantization is enabled with "
+            f"{plural(quantization.num_buckets, 'bucket')}; it needs at least 2",
             "set `num_buckets` to the number of levels to simulate, for example 256",
         )
     limits = quantization.clipping_limits

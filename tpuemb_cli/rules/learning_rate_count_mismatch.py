@@ -42,6 +42,7 @@ from typing import Any
 
 from tpuemb_cli.findings import Severity, Violation
 from tpuemb_cli.rules._graph import SEND_OPS, config_of, distinct_tags, int_attr
+from tpuemb_cli.words import plural
 
 CODE = "TE802"
 NAME = "learning-rate-count-mismatch"
@@ -59,7 +60,8 @@ def check_graph(view: Any) -> Iterator[Violation]:
         if count != tags:
             yield Violation(
                 node.path + ("attr", attribute),
-                f"{node.label} feeds {count} learning rate(s) (`{attribute}`), but its config has "
-                f"{tags} distinct dynamic tag(s); tag i reads the i-th learning rate",
+                f"{node.label} feeds {plural(count, 'learning rate')} (`{attribute}`), but its "
+                f"config has {plural(tags, 'distinct dynamic tag')}; tag i reads the i-th "
+                "learning rate",
                 f"feed one learning rate per tag: `{attribute}: {tags}`",
             )

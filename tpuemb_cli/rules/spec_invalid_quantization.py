@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from tpuemb_cli.findings import Severity, Violation
 from tpuemb_cli.rules._spec import table_label
 from tpuemb_cli.rules.base import EmbeddingSpec, fmt_float
+from tpuemb_cli.words import plural
 
 CODE = "TE708"
 NAME = "spec-invalid-quantization"
@@ -60,7 +61,8 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
         if quantization.num_buckets < 2:
             yield Violation(
                 ("tables", index, "quantization", "num_buckets"),
-                f"{table_label(spec, index)} quantizes into {quantization.num_buckets} bucket(s); "
+                f"{table_label(spec, index)} quantizes into "
+                f"{plural(quantization.num_buckets, 'bucket')}; "
                 "TensorFlow requires at least 2",
                 "use the number of levels to simulate, for example 256",
             )
