@@ -85,6 +85,21 @@ def test_unused_configuration_suppression_is_reported(project: Path) -> None:
     ]
 
 
+def test_unused_configuration_suppression_is_reported_once_with_a_selection(
+    project: Path,
+) -> None:
+    # --ignore narrows every configuration's rules; the files of one configuration still share
+    # one engine, so a suppression that matched two files and suppressed nothing is one finding.
+    for name in ("a.json", "b.json"):
+        (project / name).write_text('{"mode": "TRAINING"}')
+    (project / ".tpuemb.toml").write_text(
+        '[[suppress]]\nfile = "*.json"\nrules = ["TE505"]\nreason = "x"\n'
+    )
+    findings = report("--ignore", "TE410", "a.json", "b.json")["findings"]
+    assert [f["field"] for f in findings if f["rule"] == "TE902"] == ["tool.tpuemb.suppress[0]"]
+    assert not [f for f in findings if f["rule"] == "TE410"]
+
+
 def test_configuration_suppression_needs_a_reason(project: Path) -> None:
     (project / ".tpuemb.toml").write_text('[[suppress]]\nfile = "a.json"\nrules = ["TE505"]\n')
     (project / "a.json").write_text("{}")

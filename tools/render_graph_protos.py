@@ -21,20 +21,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "data" / "tensorflow_2_21_graph_descriptors.json"
 TARGET = ROOT / "protos" / "tpuemb_cli" / "pb" / "framework"
-FILES = [
-    "types",
-    "tensor_shape",
-    "resource_handle",
-    "tensor",
-    "attr_value",
-    "full_type",
-    "node_def",
-    "op_def",
-    "function",
-    "versions",
-    "graph_debug_info",
-    "graph",
-]
+# Every framework file of the descriptors is mirrored; meta_graph and saved_model are not.
+FRAMEWORK = "tensorflow/core/framework/"
 SCALARS = {
     "TYPE_DOUBLE": "double",
     "TYPE_FLOAT": "float",
@@ -162,9 +150,10 @@ def render(file: dict[str, Any], source_name: str) -> str:
 def main() -> int:
     files = json.loads(SOURCE.read_text())
     TARGET.mkdir(parents=True, exist_ok=True)
-    for stem in FILES:
-        source_name = f"tensorflow/core/framework/{stem}.proto"
-        (TARGET / f"{stem}.proto").write_text(render(files[source_name], source_name))
+    for source_name in sorted(files):
+        if source_name.startswith(FRAMEWORK):
+            stem = Path(source_name).stem
+            (TARGET / f"{stem}.proto").write_text(render(files[source_name], source_name))
     return 0
 
 

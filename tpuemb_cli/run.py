@@ -172,16 +172,18 @@ def check(options: CheckOptions, streams: Streams) -> int:
     engines: dict[int, Engine] = {}
 
     def engine_for(settings: Settings) -> Engine:
-        # One engine per configuration file; the command line's selection goes on top.
+        # One engine per configuration file (keyed by the file's settings, not by the copy the
+        # command line's selection makes: that would make an engine per linted file).
         engine = engines.get(id(settings))
         if engine is None:
+            selected = settings
             if options.select is not None or options.extend_select or options.ignore:
-                settings = settings._replace(
+                selected = settings._replace(
                     select=tuple(options.select) if options.select is not None else settings.select,
                     extend_select=settings.extend_select + tuple(options.extend_select),
                     ignore=settings.ignore + tuple(options.ignore),
                 )
-            engine = engines[id(settings)] = Engine(settings)
+            engine = engines[id(settings)] = Engine(selected)
         return engine
 
     expected = None
@@ -209,7 +211,6 @@ def check(options: CheckOptions, streams: Streams) -> int:
         fixer = Fixer(options, streams)
     findings: list[Finding] = list(findings_from_spec)
     sources: dict[str, str] = {}
-    failed = False
     # First, in order and here: which files, with which settings (cheap, and errors in order).
     tasks: list[tuple[inputs.Input, Settings] | str] = []
     for item in inputs.expand(list(options.paths), options.stdin_filename):
@@ -251,7 +252,6 @@ def check(options: CheckOptions, streams: Streams) -> int:
     for task, outcome in zip(tasks, outcomes, strict=True):
         if outcome.error is not None:
             error(streams, outcome.error)
-            failed = True
             unreadable += 1
             continue
         assert not isinstance(task, str)
@@ -261,6 +261,7 @@ def check(options: CheckOptions, streams: Streams) -> int:
             sources[item.name] = outcome.text
         checked += 1
         fail_levels[item.name] = fail_level or settings.fail_level
+    failed = unreadable > 0
     for engine in engines.values():
         findings.extend(engine.unused_config_suppressions())
     if fixer is not None and not fixer.finish():
