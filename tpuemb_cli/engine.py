@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from google.protobuf.message import Message
 
 from tpuemb_cli.edits import Fix, TextEdit
-from tpuemb_cli.findings import Finding, Violation
+from tpuemb_cli.findings import Finding, Position, Violation
 from tpuemb_cli.load import Document
 from tpuemb_cli.paths import FieldPath, render
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, load
+from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, Entry, load
 from tpuemb_cli.rules.base import STANDALONE, TRAINING_MODES, Rule, Site
 from tpuemb_cli.settings import Settings
 
@@ -70,55 +70,42 @@ class Engine:
             self._loaded[kind] = rules
         return rules
 
-    @property
-    def optimizer_rules(self) -> tuple[Rule, ...]:
-        return self._rules("optimizer")
-
-    @property
-    def config_rules(self) -> tuple[Rule, ...]:
-        return self._rules("config")
-
-    @property
-    def spec_rules(self) -> tuple[Rule, ...]:
-        return self._rules("spec")
-
-    @property
-    def graph_rules(self) -> tuple[Rule, ...]:
-        return self._rules("graph")
+    def _stamp(
+        self,
+        rule: Entry | Rule,
+        file: str,
+        message: str,
+        path: FieldPath,
+        fix: str = "",
+        position: Position | None = None,
+        autofix: Fix | None = None,
+    ) -> Finding:
+        """A finding of ``rule``, at the severity the settings give it."""
+        severity = self.settings.severity.get(rule.code, rule.severity)
+        return Finding(file, rule.code, rule.name, severity, message, path, fix, position, autofix)
 
     def lint(self, document: Document, expected: Expected | None = None) -> list[Finding]:
         """Findings for ``document``; with ``expected`` (a compiled spec), drift findings too."""
         findings: list[Finding] = []
         source_map = document.source_map
-        overrides = self.settings.severity
 
         def emit(rule: Rule, prefix: FieldPath, violation: Violation) -> None:
-            path = prefix + violation.path
+            # No position yet: found below, all at once, for the findings that are kept.
+            path, autofix = prefix + violation.path, _under(prefix, violation.autofix)
             findings.append(
-                Finding(
-                    file=document.name,
-                    rule=rule.code,
-                    name=rule.name,
-                    severity=overrides.get(rule.code, rule.severity),
-                    message=violation.message,
-                    path=path,
-                    fix=violation.fix,
-                    position=None,  # found below, for the findings that are kept
-                    autofix=_under(prefix, violation.autofix),
+                self._stamp(
+                    rule, document.name, violation.message, path, violation.fix, None, autofix
                 )
             )
 
         for problem in document.problems:
-            entry = BY_NAME[problem.rule]
             position = None
             if source_map is not None and problem.span is not None:
                 position = source_map.position_of_span(problem.span)
             findings.append(
-                Finding(
+                self._stamp(
+                    BY_NAME[problem.rule],
                     document.name,
-                    entry.code,
-                    entry.name,
-                    overrides.get(entry.code, entry.severity),
                     problem.message,
                     problem.path,
                     problem.fix,
@@ -141,7 +128,7 @@ class Engine:
         if expected is not None and isinstance(message, TPUEmbeddingConfiguration):
             self._drift(message, expected, emit)
         if isinstance(message, OptimizationParameters):
-            for rule in self.optimizer_rules:
+            for rule in self._rules("optimizer"):
                 assert rule.check_optimizer is not None
                 for violation in rule.check_optimizer(message, STANDALONE):
                     emit(rule, (), violation)
@@ -169,14 +156,11 @@ class Engine:
         for refused in problems:
             if refused.code not in self.enabled or refused.code in off:
                 continue
-            entry = BY_CODE[refused.code]
             assert source_map is not None  # suppression comments exist only in text
             kept.append(
-                Finding(
+                self._stamp(
+                    BY_CODE[refused.code],
                     document.name,
-                    entry.code,
-                    entry.name,
-                    overrides.get(entry.code, entry.severity),
                     refused.message,
                     (),
                     refused.fix,
@@ -196,11 +180,9 @@ class Engine:
         for settings, index in self.config_use.unused():
             entry = settings.suppress[index]
             found.append(
-                Finding(
+                self._stamp(
+                    rule,
                     str(settings.path),
-                    rule.code,
-                    rule.name,
-                    self.settings.severity.get(rule.code, rule.severity),
                     f"the suppression of {', '.join(entry.rules)} for `{entry.file}` "
                     f"(field `{entry.field}`) suppresses nothing",
                     ("tool", "tpuemb", "suppress", index),
@@ -238,7 +220,7 @@ class Engine:
         from tpuemb_cli.rules._graph import CONFIG_OPS, config_of
 
         view = GraphView(graph, prefix)
-        for rule in self.graph_rules:
+        for rule in self._rules("graph"):
             assert rule.check_graph is not None
             for violation in rule.check_graph(view):
                 emit(rule, (), violation)
@@ -263,7 +245,7 @@ class Engine:
             self._lint_config(config, nested)
 
     def _lint_spec(self, spec: EmbeddingSpec, emit: Emit) -> None:
-        for rule in self.spec_rules:
+        for rule in self._rules("spec"):
             assert rule.check_spec is not None
             for violation in rule.check_spec(spec):
                 emit(rule, (), violation)
@@ -294,14 +276,14 @@ class Engine:
                 groups.setdefault(key, []).append(index)
         for indexes in groups.values():
             params = tables[indexes[0]].optimization_parameters
-            for rule in self.optimizer_rules:
+            for rule in self._rules("optimizer"):
                 assert rule.check_optimizer is not None
                 for violation in rule.check_optimizer(params, site):
                     for index in indexes:
                         emit(
                             rule, ("table_descriptor", index, "optimization_parameters"), violation
                         )
-        for rule in self.config_rules:
+        for rule in self._rules("config"):
             assert rule.check_config is not None
             for violation in rule.check_config(config):
                 emit(rule, (), violation)
