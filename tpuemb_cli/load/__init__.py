@@ -15,7 +15,7 @@ from google.protobuf.message import DecodeError, Message
 from tpuemb_cli import schema
 from tpuemb_cli.load.formats import Format, detect_format
 from tpuemb_cli.load.problems import LoadProblem
-from tpuemb_cli.load.textformat import parse_text, proto_message_header
+from tpuemb_cli.load.textformat import first_token_start, parse_text, proto_message_header
 from tpuemb_cli.paths import FieldPath
 from tpuemb_cli.source import SourceMap, Span
 
@@ -61,17 +61,9 @@ def _decode(data: bytes) -> tuple[str | None, LoadProblem | None]:
 
 def text_type(text: str) -> str:
     """GraphDef when the text starts like one (`node {`), else the default config type."""
-    # A loop, not a regular expression: a pattern like (whitespace | comment)* backtracks
-    # exponentially on long runs of blanks (found by fuzzing: fuzz/regressions/).
-    index, end = 0, len(text)
-    while index < end:
-        if text[index].isspace():
-            index += 1
-        elif text[index] == "#":
-            newline = text.find("\n", index)
-            index = end if newline == -1 else newline + 1
-        else:
-            break
+    # The tokenizer's own skipping of blanks and comments (an earlier pattern of the form
+    # (whitespace | comment)* backtracked exponentially: fuzz/regressions/).
+    index = first_token_start(text)
     for word in ("node", "library", "versions"):
         if text.startswith(word, index):
             rest = text[index + len(word) : index + len(word) + 64].lstrip()
