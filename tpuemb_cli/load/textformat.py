@@ -106,9 +106,7 @@ def _end_sentinels(text: str) -> tuple[Token, Token, Token]:
 def tokenize(text: str, comments: list[tuple[int, str]]) -> list[Token]:
     """Every significant token of ``text``, then end sentinels; comments go to ``comments``."""
     tokens: list[Token] = []
-    matches = _TOKEN.finditer(text)
-    while _tokenize_some(matches, text, _NEVER, comments, tokens):
-        pass
+    _tokenize_some(_TOKEN.finditer(text), text, _NEVER, comments, tokens)
     tokens.extend(_end_sentinels(text))
     return tokens
 
@@ -124,15 +122,9 @@ def first_token_start(text: str) -> int:
     return len(text)
 
 
-class _Discard(dict):  # type: ignore[type-arg]
-    """Spans not kept: the first parse of a file needs none unless there is a finding."""
-
-    def __setitem__(self, key: object, value: object) -> None:
-        pass
-
-
 class _Wanted(dict):  # type: ignore[type-arg]
-    """Only the spans of some paths kept: the few a large file's findings point at."""
+    """Only the spans of some paths kept: the few a large file's findings point at, or none (the
+    first parse of a file needs none unless there is a finding)."""
 
     def __init__(self, wanted: frozenset[FieldPath]) -> None:
         super().__init__()
@@ -274,7 +266,7 @@ class _Parser:
         # The paths looked for (with their ancestors), when looking for a few.
         self.wanted: frozenset[FieldPath] | None = None
         if keep_spans is False:
-            result.spans = _Discard()
+            result.spans = _Wanted(frozenset())
         elif keep_spans is not True:
             result.spans = _Wanted(keep_spans)
             self.wanted = keep_spans
