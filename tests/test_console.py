@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -75,3 +76,32 @@ def test_a_closed_pipe_gives_no_traceback(tmp_path: Path) -> None:
 )
 def test_exit_code_matches_sys_exit(code: object, status: int) -> None:
     assert exit_code(code) == status
+
+
+def test_a_one_file_check_imports_only_what_it_uses(tmp_path: Path) -> None:
+    # Start-up is most of a one-file run: the machinery for fixing, forking workers and writing
+    # files atomically (tempfile and its compression modules) is imported only when used.
+    config = tmp_path / "good.pbtxt"
+    config.write_bytes(GOOD)
+    code = (
+        "import sys\n"
+        "site = set(sys.modules)\n"  # what the interpreter's site hooks import is not ours
+        "from tpuemb_cli.cli.main import main\n"
+        f"sys.argv = ['tpuemb', 'check', {str(config)!r}]\n"
+        "try:\n    main(prog_name='tpuemb')\nexcept SystemExit:\n    pass\n"
+        "print(sorted(set(sys.modules) - site), file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    loaded = set(ast.literal_eval(result.stderr))
+    unwanted = {
+        "tempfile",
+        "tpuemb_cli.fix",
+        "tpuemb_cli.fix.atomic",
+        "tpuemb_cli.cli.parallel",
+        "tpuemb_cli.cli.fixing",
+        "tpuemb_cli.load.text_editor",
+        "tpuemb_cli.cli.convert",
+        "tpuemb_cli.cli.explain",
+    }
+    assert "tpuemb_cli.cli.check" in loaded
+    assert not unwanted & loaded

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from google.protobuf import text_format
 
+from tpuemb_cli.api import lint_string
 from tpuemb_cli.load import text_parser as textformat
 from tpuemb_cli.load import text_tokenizer
 from tpuemb_cli.load.text_parser import ParsedText, parse_text
@@ -16,6 +17,8 @@ from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
 from .helpers import CONFIGS
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
 
 SAME_AS_PROTOBUF = [
     'table_descriptor { name: "a" vocabulary_size: 10 dimension: 4 }',
@@ -108,6 +111,47 @@ def test_syntax_errors_are_fatal_problems(text: str, message: str) -> None:
     (problem,) = parsed.problems
     assert problem.fatal and problem.rule == "invalid-syntax"
     assert problem.message.startswith(message)
+
+
+UNCLOSED = [
+    ('table_descriptor {\n  name: "t"\n', 1),
+    ('table_descriptor {\n  name: "t"', 1),
+    ('table_descriptor {\n  name: "t"\n\n\n', 1),
+    ('table_descriptor {\n  name: "t"  # the end\n', 1),
+    ("mode: TRAINING\ntable_descriptor {\n  optimization_parameters {\n    adam {}\n  }\n", 2),
+    ("table_descriptor {\n  optimization_parameters <\n    adam {}\n", 2),
+]
+
+
+@pytest.mark.parametrize(("text", "opened"), UNCLOSED)
+def test_the_end_of_input_inside_a_message_is_placed_where_protobuf_places_it(
+    text: str, opened: int
+) -> None:
+    # protobuf points at the last token; pointing after it (on a line of its own, or past the last
+    # line) points at nothing the user wrote. The message names the line of the unclosed brace.
+    with pytest.raises(text_format.ParseError) as raised:
+        text_format.Parse(text, TPUEmbeddingConfiguration())
+    (finding,) = lint_string(text, "c.pbtxt")
+    assert finding.rule == "TE001" and finding.position is not None
+    assert (finding.position.line, finding.position.column) == (
+        raised.value.GetLine(),
+        raised.value.GetColumn(),
+    )
+    assert f"on line {opened}, found end of input" in finding.message
+    assert f"on line {opened} is never closed" in finding.fix
+
+
+def test_a_long_file_missing_its_last_brace() -> None:
+    # The 104-line example without its last line: protobuf says 103:16, the last value (`128`).
+    lines = (EXAMPLES / "ranking_model.pbtxt").read_text().splitlines(keepends=True)
+    assert lines[-1] == "}\n" and lines[-5] == "feature_descriptor {\n"
+    (finding,) = lint_string("".join(lines[:-1]), "c.pbtxt")
+    assert finding.position is not None
+    assert (finding.position.line, finding.position.column) == (len(lines) - 1, 16)
+    assert finding.message == (
+        "expected `}` to close `feature_descriptor[4]`, opened with `{` on line "
+        f"{len(lines) - 4}, found end of input"
+    )
 
 
 def test_nesting_limit() -> None:

@@ -8,8 +8,8 @@ def test_missing_colon_before_scalar() -> None:
     assert finding.message == "expected `:` after `dimension`, found `16`"
 
 
-def test_unclosed_message_points_at_end_of_input() -> None:
-    assert located('table_descriptor {\n  name: "a"\n', "TE001") == [("", 3, 1)]
+def test_unclosed_message_points_at_its_last_token_as_protobuf_does() -> None:
+    assert located('table_descriptor {\n  name: "a"\n', "TE001") == [("", 2, 9)]
 
 
 def test_unterminated_string() -> None:

@@ -227,7 +227,6 @@ def _lint_all(
     expected: Expected | None,
     changes: FileChanges | None,
 ) -> list[_Outcome]:
-    from tpuemb_cli.cli.parallel import map_in_workers
     from tpuemb_cli.load import Skipped, load_input
     from tpuemb_cli.load.encodings import for_name
 
@@ -255,7 +254,10 @@ def _lint_all(
     # The first file here, before any worker forks: it imports the rules the files need and fills
     # the parser's caches once, and the workers inherit them.
     outcomes = [lint(task) for task in tasks[:1]]
-    outcomes += map_in_workers(lint, tasks[1:], _workers(tasks, options, changes is not None))
+    if len(tasks) > 1:  # the worker machinery is imported only when there is more to do
+        from tpuemb_cli.cli.parallel import map_in_workers
+
+        outcomes += map_in_workers(lint, tasks[1:], _workers(tasks, options, changes is not None))
     return outcomes
 
 

@@ -76,14 +76,14 @@ def pair_outputs(
 def write_reports(
     report: formatters.Report, outputs: Sequence[Output], color: bool, streams: Streams
 ) -> bool:
-    from tpuemb_cli.fix.atomic import write_atomic
-
     ok = True
     for output in outputs:
         text = formatters.get(output.format)(report, color and output.path is None)
         if output.path is None:
             streams.out.write(text)
             continue
+        from tpuemb_cli.fix.atomic import write_atomic  # tempfile: paid by report files only
+
         try:
             write_atomic(Path(output.path), text.encode("utf-8"))
         except OSError as problem:

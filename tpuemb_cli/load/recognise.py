@@ -12,9 +12,9 @@ settles it), so recognising costs little beside linting.
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
-from pathlib import PurePath
 from typing import Any, NamedTuple
 
 from google.protobuf.message import DecodeError, Message
@@ -66,7 +66,7 @@ class Verdict(NamedTuple):
 def recognise(name: str, data: bytes, encoding: str) -> Verdict:
     """Whether ``data`` (named ``name``, in ``encoding`` by its name) is a TPU embedding
     document."""
-    base = PurePath(name).name
+    base = os.path.basename(name)  # noqa: PTH119 -- a tenth of PurePath(name).name's cost per file
     if base in _NOT_CONFIGS:
         return Verdict(False, reason=_NOT_CONFIGS[base])
     if encoding == "binary":

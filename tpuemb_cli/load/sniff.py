@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import PurePath
+import os
 
 from google.protobuf.message import DecodeError
 
@@ -29,7 +29,7 @@ def binary_type(name: str, data: bytes) -> str:
     A graph's bytes read as a GraphDef whose every node has a name and an op; a config's do
     not (its table descriptors' second field is a number, where a node's op is text).
     """
-    if PurePath(name).name == "saved_model.pb":
+    if os.path.basename(name) == "saved_model.pb":  # noqa: PTH119 -- cheaper than PurePath
         return "SavedModel"
     if data[:1] != b"\n":
         return schema.DEFAULT_TYPE

@@ -30,7 +30,7 @@ from tpuemb_cli.load.text_tokenizer import (
     TokenWindow,
 )
 from tpuemb_cli.load.text_values import BadValue, simple_scalars, string_value, word_value
-from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.paths import FieldPath, render
 from tpuemb_cli.model.pbcompat import is_map_entry, is_repeated
 
 
@@ -84,12 +84,29 @@ class _Parser(TokenWindow):
     def parse(self, message: Message) -> None:
         self._message_body(message, (), None, 0)
 
+    def _unclosed(self, opener: Token, path: FieldPath) -> TextSyntaxError:
+        """The end of the input inside a message. Placed where protobuf places it, at the last
+        token (after it, on a line of its own or past the last line, would point at nothing the
+        user wrote), and naming the line of the brace that is never closed."""
+        close = ">" if opener[1] == "<" else "}"
+        line = self.text.count("\n", 0, opener[2]) + 1
+        what = f"`{render(path)}`" if path else "the map entry"
+        _, _, start, end = self.tokens[self.pos - 1]
+        return TextSyntaxError(
+            f"expected `{close}` to close {what}, opened with `{opener[1]}` on line {line}, "
+            "found end of input",
+            (start, end),
+            f"add the missing `{close}` (the `{opener[1]}` on line {line} is never closed)",
+        )
+
     def _message_body(
-        self, message: Message, path: FieldPath, close: str | None, depth: int
+        self, message: Message, path: FieldPath, opener: Token | None, depth: int
     ) -> int:
-        """Parses fields until ``close`` (or the end); returns the end offset of the closer."""
+        """Parses fields until the closer of ``opener`` (without one: the end); returns the end
+        offset of the closer."""
         if depth > self.max_depth:
             raise self._too_deep()
+        close = None if opener is None else ">" if opener[1] == "<" else "}"
         descriptor = message.DESCRIPTOR
         fields = descriptor.fields_by_name
         simple = simple_scalars(descriptor)
@@ -123,9 +140,9 @@ class _Parser(TokenWindow):
                 self.pos += 1
                 return end
             if kind == END:
-                if close is None:
+                if opener is None:
                     return end
-                raise self._expected(f"`{close}` to close the message")
+                raise self._unclosed(opener, path)
             if kind != IDENT:
                 if kind == SYMBOL and name == "[":
                     raise TextSyntaxError(
@@ -222,11 +239,8 @@ class _Parser(TokenWindow):
         value_start = self.tokens[self.pos][2]
         span_start = value_start if in_list else name_span[0]
         if field.cpp_type == FieldDescriptor.CPPTYPE_MESSAGE:
-            if self._try("<"):
-                close = ">"
-            else:
+            if not self._try("<"):
                 self._consume("{", f"`{{` to open `{field.name}`")
-                close = "}"
             if container is not None and is_map_entry(field):
                 # A map entry: parsed on its own, then stored under its key, which is also how
                 # its position is addressed (attr["config"] is `attr.config`).
@@ -234,7 +248,7 @@ class _Parser(TokenWindow):
                 scratch: dict[FieldPath, Span] = {}
                 self.result.spans, saved = scratch, spans
                 try:
-                    end = self._message_body(entry, (), close, depth + 1)
+                    end = self._message_body(entry, (), self.tokens[self.pos - 1], depth + 1)
                 finally:
                     self.result.spans = saved
                 key = entry.key
@@ -260,7 +274,7 @@ class _Parser(TokenWindow):
                 # (the element counted, the oneof member set), so that the paths after it are
                 # the ones the first parse gave.
                 return self._skip_body(self.tokens[self.pos - 1], depth + 1)
-            end = self._message_body(child, path, close, depth + 1)
+            end = self._message_body(child, path, self.tokens[self.pos - 1], depth + 1)
             spans[path] = (span_start, end)
             return end
         start = self.tokens[self.pos][2]

@@ -105,8 +105,13 @@ def first_token_start(text: str) -> int:
 
 def proto_message_header(text: str) -> str | None:
     """The type named by a ``# proto-message: T`` comment before the first field, if any."""
-    for line in text.splitlines():
-        stripped = line.strip()
+    # Line by line up to the first field (not text.splitlines(), which splits the whole file).
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        end = size if end < 0 else end
+        stripped = text[start:end].strip()
+        start = end + 1
         if not stripped:
             continue
         if not stripped.startswith("#"):

@@ -9,9 +9,9 @@ from tpuemb_cli.load.document import MAX_DEPTH, Document, decode, header_type, i
 from tpuemb_cli.load.encodings import lossless
 from tpuemb_cli.load.sniff import text_type
 from tpuemb_cli.load.source import SourceMap, Span
-from tpuemb_cli.load.text_editor import text_edits
 from tpuemb_cli.load.text_parser import parse_text
 from tpuemb_cli.model import schema
+from tpuemb_cli.model.edits import Fix, TextEdit
 from tpuemb_cli.model.paths import FieldPath
 
 __all__ = ["load", "render", "text_edits"]
@@ -48,3 +48,11 @@ def render(message: Message) -> bytes:
     """The text TensorFlow's own printer writes; refused if it cannot carry every field."""
     output = text_format.MessageToString(message)
     return lossless(output.encode("utf-8"), message, lambda b: text_format.Parse(output, b), "text")
+
+
+def text_edits(fix: Fix, source: SourceMap) -> list[TextEdit] | None:
+    """The text edits that make ``fix`` in ``source`` (the editor is imported only by a run
+    that fixes)."""
+    from tpuemb_cli.load.text_editor import text_edits as edits
+
+    return edits(fix, source)

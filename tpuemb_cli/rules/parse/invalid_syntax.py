@@ -5,7 +5,10 @@ Reports an input that the loader cannot read as the message type at all: a text-
 syntax error (a missing brace, a missing colon before a scalar, an unterminated string), a file
 that is not UTF-8 text, nesting deeper than protobuf's recursion limit (100), or binary data that
 is not a serialized message. It is reported at the parser's line and column, and the other rules
-do not run on the file, since there is no message to check.
+do not run on the file, since there is no message to check. A message that the input ends inside
+is reported where protobuf reports it, at the last token, with the line of the brace that is never
+closed ("expected `}` to close `table_descriptor[3]`, opened with `{` on line 80, found end of
+input").
 
 ## Why is this bad?
 TensorFlow cannot load the file either.
