@@ -78,11 +78,13 @@ test-tf:
 	build/venv-tf/bin/python -m pytest -q -p no:cacheprovider tests/test_tf.py
 
 # Coverage-guided fuzzing (atheris) of each loader for FUZZ_SECONDS each; crashes land in
-# build/fuzz/<format>/ -- copy them to fuzz/regressions/, which the test suite replays.
+# build/fuzz/<format>/ -- copy them to fuzz/regressions/, which the test suite replays. The
+# yaml-aliases and json-hostile targets drive tests/test_hostile_inputs.py's generators (a crash
+# is a failing example of that test, which hypothesis prints); -rss_limit_mb bounds memory.
 FUZZ_SECONDS ?= 450
 fuzz:
 	$(PYTHON) -m pip install -q atheris
-	@status=0; for fmt in text json yaml binary; do \
+	@status=0; for fmt in text json yaml binary yaml-aliases json-hostile; do \
 	  mkdir -p build/fuzz/$$fmt build/fuzz-corpus/$$fmt && \
 	  cp -n fuzz/corpus/$$fmt/* build/fuzz-corpus/$$fmt/ 2>/dev/null; \
 	  (cd build/fuzz/$$fmt && $(PYTHON) ../../../fuzz/fuzz_loaders.py $$fmt \

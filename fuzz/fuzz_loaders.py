@@ -1,6 +1,7 @@
 """Coverage-guided fuzzing of the loaders and the engine with atheris (`make fuzz`).
 
-    python fuzz/fuzz_loaders.py FORMAT [libFuzzer options]   # FORMAT: text, json, yaml, binary
+    python fuzz/fuzz_loaders.py FORMAT [libFuzzer options]
+    # FORMAT: text, json, yaml, binary; or yaml-aliases, json-hostile
 
 Each input is loaded as FORMAT and linted; anything but a clean return is a crash. Text input is
 also checked differentially: parsed a line at a time (as the parser reads a large file, in
@@ -8,22 +9,47 @@ chunks) it must give what it gives whole, and its findings must be placed where 
 records every field's position places them (tpuemb finds positions by a second, partial
 parse). libFuzzer writes a crashing input as crash-<hash> in the working folder; keep it in
 fuzz/regressions/ -- tests/test_fuzz_regressions.py replays every file there.
+
+yaml-aliases and json-hostile do not load the bytes: they are the randomness that
+tests/test_hostile_inputs.py's generators build documents from (nested anchors, aliases, merges
+and self references; strings with lone surrogates and numbers of thousands of digits), with
+their properties: no exception, a bounded time (and memory: run with -rss_limit_mb), and each
+refusal found where the model of the document says, at its line and column. A crash there is
+a failing example of that test: hypothesis prints it (and replays it from its database).
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import atheris
 
 with atheris.instrument_imports():
+    # What loads lazily is imported here too, so that it is instrumented: the codecs, their
+    # parsers, PyYAML's pure-Python reader, and every rule.
+    import yaml  # noqa: F401
+
+    import tpuemb_cli.load.encodings.binary
+    import tpuemb_cli.load.encodings.json
+    import tpuemb_cli.load.encodings.text
+    import tpuemb_cli.load.encodings.yaml
+    import tpuemb_cli.load.recognise  # noqa: F401
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import load_bytes, text_parser, text_tokenizer
     from tpuemb_cli.load.source import SourceMap
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+    from tpuemb_cli.rules import all_rules
+
+    all_rules()
 
 ENGINE = Engine()
 NAMES = {"text": "f.pbtxt", "json": "f.json", "yaml": "f.yaml", "binary": "f.pb"}
+# Structured targets: a property test of tests/test_hostile_inputs.py, driven by the fuzzer.
+PROPERTIES = {
+    "yaml-aliases": "test_yaml_aliases_are_bounded_and_refused_at_the_alias",
+    "json-hostile": "test_json_surrogates_and_huge_numbers_are_findings_at_their_place",
+}
 
 
 def _parse(text: str) -> tuple[object, ...]:
@@ -43,8 +69,23 @@ def _same_in_chunks(text: str) -> None:
     assert chunked == whole, (chunked, whole)
 
 
+def _property(fmt: str) -> object:
+    """The hypothesis test for ``fmt``, as a function of the fuzzer's bytes."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests import test_hostile_inputs
+
+    return getattr(test_hostile_inputs, PROPERTIES[fmt]).hypothesis.fuzz_one_input
+
+
 def main() -> None:
     fmt = sys.argv.pop(1)
+    if fmt in PROPERTIES:
+        # The generators draw a few bytes per choice: let inputs be long from the start.
+        if not any(arg.startswith("-max_len=") for arg in sys.argv):
+            sys.argv += ["-max_len=4096", "-len_control=0"]
+        atheris.Setup(sys.argv, _property(fmt))
+        atheris.Fuzz()
+        return
     name = NAMES[fmt]
 
     def one_input(data: bytes) -> None:

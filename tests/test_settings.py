@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import traceback
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -124,3 +128,73 @@ def test_stdin_filename_drives_discovery_and_per_file_ignores(project: Path) -> 
     assert json.loads(named.stdout)["findings"] == []
     unnamed = runner.invoke(main, ["check", "--format", "json", "-"], input=WARNS)
     assert [f["rule"] for f in json.loads(unnamed.stdout)["findings"]] == ["TE105"]
+
+
+def _as_nobody(folder: Path, *paths: str) -> list[Any]:
+    """``tpuemb check --format concise PATHS`` run in ``folder`` by an unprivileged user (uid
+    65534, in a forked child): [exit code, stdout, stderr]."""
+    from tpuemb_cli.cli.check import CheckOptions, execute
+    from tpuemb_cli.cli.common import Streams
+
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 70
+        try:
+            os.close(reader)
+            os.chdir(folder)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            out, err = io.StringIO(), io.StringIO()
+            code = execute(CheckOptions(paths=list(paths)), Streams(out, err))
+            with os.fdopen(writer, "w") as stream:
+                json.dump([code, out.getvalue(), err.getvalue()], stream)
+            status = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(status)
+    os.close(writer)
+    with os.fdopen(reader) as stream:
+        payload = stream.read()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0, "the unprivileged run raised (its traceback is above)"
+    result: list[Any] = json.loads(payload)
+    return result
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "fork") or not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="needs root, to become an unprivileged user",
+)
+def test_a_folder_that_cannot_be_searched_ends_discovery(tmp_path: Path) -> None:
+    # closed/ (0700, root's) holds the project: the unprivileged user works in closed/project
+    # (entered before dropping privileges, as a container's working directory is) but cannot
+    # search closed/ or pass it by an absolute path.
+    closed = tmp_path / "closed"
+    project = closed / "project"
+    (project / "configs").mkdir(parents=True)
+    for folder in (tmp_path, project, project / "configs"):
+        folder.chmod(0o755)
+    closed.chmod(0o700)
+    (project / "configs" / "model.pbtxt").write_text(WARNS)
+    # In and above the closed folder: never read (discovery ends at closed/, with the defaults).
+    (closed / ".tpuemb.toml").write_text('ignore = ["TE105"]\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.tpuemb]\nignore = ["TE105"]\n')
+    warned = [
+        0,
+        "configs/model.pbtxt:7:21: TE105 [warning] the learning rate is 0, so this table's "
+        "embeddings never change during training\nFound 1 warning in 1 file (1 file checked).\n",
+        "",
+    ]
+    assert _as_nobody(project, "configs") == warned
+    assert _as_nobody(project / "configs", "model.pbtxt")[0] == 0
+    # Below the working directory, a configuration is found by its relative path.
+    (project / ".tpuemb.toml").write_text('ignore = ["TE105"]\n')
+    assert _as_nobody(project, "configs") == [0, "All checks passed (1 file checked).\n", ""]
+    # A configuration that is there but cannot be read is an error that names it (exit 2).
+    (project / ".tpuemb.toml").chmod(0o600)
+    code, out, err = _as_nobody(project, "configs")
+    assert (code, out) == (2, "No findings (0 files checked; 1 input could not be read).\n")
+    assert err == f"tpuemb: error: {project / '.tpuemb.toml'}: cannot read: Permission denied\n"

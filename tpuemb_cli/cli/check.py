@@ -23,6 +23,7 @@ from tpuemb_cli.cli.common import (
     color,
     error,
     max_size_option,
+    print_tracebacks,
     run,
     stdin_option,
     type_option,
@@ -39,7 +40,8 @@ from tpuemb_cli.model.findings import Finding, Severity
 if TYPE_CHECKING:
     from tpuemb_cli.cli.fixing import FileChanges
     from tpuemb_cli.engine import Engine
-    from tpuemb_cli.engine.settings import Resolver, Settings
+    from tpuemb_cli.engine.discovery import Resolver
+    from tpuemb_cli.engine.settings import Settings
     from tpuemb_cli.spec.drift import Expected
 
 
@@ -85,7 +87,8 @@ class _Outcome(NamedTuple):
 
 def execute(options: CheckOptions, streams: Streams) -> int:
     """Carries out ``check``; returns the exit code."""
-    from tpuemb_cli.engine.settings import Resolver, Selection, SettingsError
+    from tpuemb_cli.engine.discovery import Resolver
+    from tpuemb_cli.engine.settings import Selection, SettingsError
 
     selection = Selection(
         tuple(options.select) if options.select is not None else None,
@@ -147,7 +150,8 @@ def execute(options: CheckOptions, streams: Streams) -> int:
             sources[item.name] = outcome.text
         checked += 1
         fail_levels[item.name] = fail_level or settings.fail_level
-    failed = unreadable > 0
+    # tpuemb failed on a file (each is an internal-error finding, which nothing hides): exit 2.
+    failed = unreadable > 0 or any(f.name == "internal-error" for f in findings)
     if options.show_files:
         return EXIT_ERROR if failed else EXIT_OK
     findings.extend(engines.unused_config_suppressions())
@@ -187,6 +191,9 @@ def _plan(options: CheckOptions, resolver: Resolver) -> list[Task]:
             )
         except SettingsError as problem:
             tasks.append(str(problem))
+            continue
+        except OSError as problem:  # the working directory is gone
+            tasks.append(f"{item.name}: cannot look for configuration: {problem.strerror}")
             continue
         if settings.excluded(item.name):
             continue
@@ -231,7 +238,8 @@ def _lint_all(
     from tpuemb_cli.load.encodings import for_name
 
     def lint(task: Task) -> _Outcome:
-        """Reads, loads and lints one file (in a worker process, when there are many)."""
+        """Reads, loads and lints one file (in a worker process, when there are many); a bug
+        in tpuemb on it is an `internal-error` finding, and the other files go on."""
         if isinstance(task, str):
             return _Outcome((), None, task)
         item, settings = task
@@ -241,14 +249,22 @@ def _lint_all(
             data = inputs.read(item, options.max_bytes)
         except inputs.InputError as problem:
             return _Outcome((), None, str(problem))
-        loaded = load_input(data, item.name, options.message_type, item.walked)
-        if isinstance(loaded, Skipped):
-            return _Outcome((), None, None, loaded.reason)
         engine = engines.for_settings(settings)
-        document = loaded
-        found = engine.lint(document, expected)
-        if changes is not None:
-            document, found = changes.process(item, data, document, found, engine)
+        during = "while loading the file"
+        try:
+            loaded = load_input(data, item.name, options.message_type, item.walked)
+            if isinstance(loaded, Skipped):
+                return _Outcome((), None, None, loaded.reason)
+            during = "while linting the file"
+            document = loaded
+            found = engine.lint(document, expected)
+            print_tracebacks(engine.crashes)
+            if changes is not None:
+                during = "while fixing the file"
+                document, found = changes.process(item, data, document, found, engine)
+        except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
+            print_tracebacks([(during, error)])
+            return _Outcome([engine.crashed(item.name, during, error)], None, None)
         return _Outcome(found, document.text if found else None, None)
 
     # The first file here, before any worker forks: it imports the rules the files need and fills

@@ -37,6 +37,9 @@ def execute(options: CompileOptions, streams: Streams) -> int:
     document, found = loaded
     if found:
         streams.err.write(formatters.get("concise")(formatters.Report(found, 1), False))
+    if any(f.name == "internal-error" for f in found):
+        error(streams, f"{document.name}: not compiled: tpuemb failed on it (a bug)")
+        return EXIT_ERROR
     expected = compiled(document)
     if expected is None or any(f.severity is Severity.ERROR for f in found):
         error(streams, f"{document.name}: not compiled: the spec has errors")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tpuemb_cli.cli.common import Streams, error, read_input
+from tpuemb_cli.cli.common import Streams, error, print_tracebacks, read_input
 
 if TYPE_CHECKING:
     from tpuemb_cli.load import Document
@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 def load_spec(path: str, max_bytes: int, streams: Streams) -> tuple[Document, list[Finding]] | None:
     """A spec document and its findings; None (after saying why) when it cannot be read."""
     from tpuemb_cli.engine import Engine
-    from tpuemb_cli.engine.settings import Resolver, SettingsError
+    from tpuemb_cli.engine.discovery import Resolver
+    from tpuemb_cli.engine.settings import SettingsError
     from tpuemb_cli.load import load_bytes
     from tpuemb_cli.model import schema
 
@@ -33,7 +34,10 @@ def load_spec(path: str, max_bytes: int, streams: Streams) -> tuple[Document, li
     if document.message is not None and schema.kind_of(document.message) != "spec":
         error(streams, f"{item.name}: not an embedding spec")
         return None
-    return document, Engine(settings).lint(document)
+    engine = Engine(settings)
+    findings = engine.lint(document)
+    print_tracebacks(engine.crashes)
+    return document, findings
 
 
 def compiled(document: Document) -> Expected | None:

@@ -8,13 +8,14 @@ or unused, and sorts. Parse problems from the loader come in the same way, under
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
 
 from tpuemb_cli.engine.settings import Settings
 from tpuemb_cli.load import Document
+from tpuemb_cli.load.limits import escaped
 from tpuemb_cli.model.edits import Fix, TextEdit
 from tpuemb_cli.model.findings import Finding, Position, Violation
 from tpuemb_cli.model.paths import FieldPath, render
@@ -54,6 +55,9 @@ class Engine:
         )
         self._loaded: dict[str, tuple[Rule, ...]] = {}
         self.config_use: ConfigUse | None = None
+        # What failed unexpectedly in the last ``lint`` (a bug in tpuemb): where, and the
+        # exception, whose traceback a caller may print.
+        self.crashes: list[tuple[str, Exception]] = []
 
     def _rules(self, kind: str) -> tuple[Rule, ...]:
         """The enabled rules whose checks run on ``kind``, their modules imported on first use."""
@@ -75,10 +79,48 @@ class Engine:
     ) -> Finding:
         """A finding of ``rule``, at the severity the settings give it."""
         severity = self.settings.severity.get(rule.code, rule.severity)
+        if not (message.isascii() and fix.isascii()):
+            # A lone surrogate quoted from the input would fail every output: shown escaped.
+            message, fix = escaped(message), escaped(fix)
         return Finding(file, rule.code, rule.name, severity, message, path, fix, position, autofix)
 
+    def crashed(self, file: str, during: str, error: Exception) -> Finding:
+        """An `internal-error` finding on ``file``: ``error`` was raised ``during`` something
+        ("in rule ...", "while loading the file")."""
+        from tpuemb_cli.rules.parse.internal_error import crashed
+
+        violation = crashed(during, error)
+        return self._stamp(
+            BY_NAME["internal-error"], file, violation.message, violation.path, violation.fix
+        )
+
+    def _checked(
+        self, rule: Rule, check: Callable[..., Iterable[Violation]], *args: Any
+    ) -> Iterator[Violation]:
+        """``check(*args)``'s violations; an exception in it is recorded, and the rule stops
+        there (the other rules still run)."""
+        try:
+            yield from check(*args)
+        except Exception as error:  # a bug in the rule: reported on the file, not raised
+            self.crashes.append((f"in rule {rule.code} ({rule.name})", error))
+
     def lint(self, document: Document, expected: Expected | None = None) -> list[Finding]:
-        """Findings for ``document``; with ``expected`` (a compiled spec), drift findings too."""
+        """Findings for ``document``; with ``expected`` (a compiled spec), drift findings too.
+
+        An unexpected exception in a rule (or in running the rules) is an `internal-error`
+        finding, which no selection or suppression hides; ``crashes`` keeps the exceptions."""
+        self.crashes = []
+        kept = self._lint(document, expected)
+        if self.crashes:
+            done = set()
+            for during, error in self.crashes:
+                if during not in done:  # a rule that fails on each table: once
+                    done.add(during)
+                    kept.append(self.crashed(document.name, during, error))
+            kept.sort(key=Finding.sort_key)
+        return kept
+
+    def _lint(self, document: Document, expected: Expected | None) -> list[Finding]:
         findings: list[Finding] = []
         source_map = document.source_map
 
@@ -106,29 +148,10 @@ class Engine:
                 )
             )
 
-        # The registry's kind of the message decides which rules run (typed Any: each branch
-        # knows its message type).
-        message: Any = document.message
-        kind = kind_of(message) if message is not None else ""
-        if kind == "graph":
-            self._lint_graph(message, (), emit)
-        elif kind == "saved_model":
-            for index, meta_graph in enumerate(message.meta_graphs):
-                self._lint_graph(meta_graph.graph_def, ("meta_graphs", index, "graph_def"), emit)
-        elif kind == "spec":
-            self._lint_spec(message, emit)
-        elif kind == "config":
-            self._lint_config(message, emit)
-            if expected is not None:
-                for rule in self._rules("drift"):
-                    assert rule.check_drift is not None
-                    for violation in rule.check_drift(message, expected):
-                        emit(rule, (), violation)
-        elif kind == "optimizer":
-            for rule in self._rules("optimizer"):
-                assert rule.check_optimizer is not None
-                for violation in rule.check_optimizer(message, STANDALONE):
-                    emit(rule, (), violation)
+        try:
+            self._run_rules(document, expected, emit)
+        except Exception as error:  # outside any one rule (the spec compiler, a graph view)
+            self.crashes.append(("while running the rules", error))
 
         off = self.settings.ignored_for(document.name) if self.settings.per_file_ignores else set()
         selected = [f for f in findings if f.rule in self.enabled and f.rule not in off]
@@ -169,6 +192,31 @@ class Engine:
         kept.sort(key=Finding.sort_key)
         return kept
 
+    def _run_rules(self, document: Document, expected: Expected | None, emit: Emit) -> None:
+        # The registry's kind of the message decides which rules run (typed Any: each branch
+        # knows its message type).
+        message: Any = document.message
+        kind = kind_of(message) if message is not None else ""
+        if kind == "graph":
+            self._lint_graph(message, (), emit)
+        elif kind == "saved_model":
+            for index, meta_graph in enumerate(message.meta_graphs):
+                self._lint_graph(meta_graph.graph_def, ("meta_graphs", index, "graph_def"), emit)
+        elif kind == "spec":
+            self._lint_spec(message, emit)
+        elif kind == "config":
+            self._lint_config(message, emit)
+            if expected is not None:
+                for rule in self._rules("drift"):
+                    assert rule.check_drift is not None
+                    for violation in self._checked(rule, rule.check_drift, message, expected):
+                        emit(rule, (), violation)
+        elif kind == "optimizer":
+            for rule in self._rules("optimizer"):
+                assert rule.check_optimizer is not None
+                for violation in self._checked(rule, rule.check_optimizer, message, STANDALONE):
+                    emit(rule, (), violation)
+
     def unused_config_suppressions(self) -> list[Finding]:
         """Configuration suppressions whose files were linted but that suppressed nothing."""
         rule = BY_CODE["TE902"]
@@ -195,7 +243,7 @@ class Engine:
         view = GraphView(graph, prefix)
         for rule in self._rules("graph"):
             assert rule.check_graph is not None
-            for violation in rule.check_graph(view):
+            for violation in self._checked(rule, rule.check_graph, view):
                 emit(rule, (), violation)
         # Each embedding op's config passes the config rules, its findings nested under the node.
         for node in view.nodes(*sorted(CONFIG_OPS)):
@@ -220,7 +268,7 @@ class Engine:
     def _lint_spec(self, spec: EmbeddingSpec, emit: Emit) -> None:
         for rule in self._rules("spec"):
             assert rule.check_spec is not None
-            for violation in rule.check_spec(spec):
+            for violation in self._checked(rule, rule.check_spec, spec):
                 emit(rule, (), violation)
         # The compiled config goes through the config rules too; each finding is placed at the
         # spec field it comes from, unless a spec rule reports the same mistake better.
@@ -251,12 +299,12 @@ class Engine:
             params = tables[indexes[0]].optimization_parameters
             for rule in self._rules("optimizer"):
                 assert rule.check_optimizer is not None
-                for violation in rule.check_optimizer(params, site):
+                for violation in self._checked(rule, rule.check_optimizer, params, site):
                     for index in indexes:
                         emit(
                             rule, ("table_descriptor", index, "optimization_parameters"), violation
                         )
         for rule in self._rules("config"):
             assert rule.check_config is not None
-            for violation in rule.check_config(config):
+            for violation in self._checked(rule, rule.check_config, config):
                 emit(rule, (), violation)

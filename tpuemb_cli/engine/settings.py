@@ -1,9 +1,9 @@
 """Project configuration: ``[tool.tpuemb]`` in ``pyproject.toml``, or a ``.tpuemb.toml``.
 
 For each linted file the nearest configuration above it wins (``.tpuemb.toml`` before
-``pyproject.toml`` in one folder; a ``pyproject.toml`` counts only if it has ``[tool.tpuemb]``).
-``--config PATH`` uses one file for all; ``--isolated`` uses none. Globs (``per-file-ignores``,
-``exclude``, ``suppress.file``) are relative to the configuration's folder.
+``pyproject.toml`` in one folder; a ``pyproject.toml`` counts only if it has ``[tool.tpuemb]``):
+``discovery`` finds it. ``--config PATH`` uses one file for all; ``--isolated`` uses none. Globs
+(``per-file-ignores``, ``exclude``, ``suppress.file``) are relative to the configuration's folder.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from tpuemb_cli.model.findings import Severity
 
 
-def _toml() -> Any:
+def toml_parser() -> Any:
     # Imported on first use: a run without configuration files does not pay for a TOML parser.
     if sys.version_info >= (3, 11):
         import tomllib
@@ -298,14 +298,15 @@ def _suppressions(path: Path, entries: Any, require_reason: bool) -> tuple[Suppr
     return tuple(found)
 
 
-def read(path: Path) -> Settings:
-    """Settings from a ``.tpuemb.toml`` or a ``pyproject.toml``; raises SettingsError."""
-    toml = _toml()
+def read(path: Path, opened: Path | None = None) -> Settings:
+    """Settings from a ``.tpuemb.toml`` or a ``pyproject.toml``; raises SettingsError.
+    ``opened``: the path to open it by, when ``path`` (its name in messages) cannot be."""
+    parser = toml_parser()
     try:
-        document = toml.loads(path.read_text(encoding="utf-8"))
+        document = parser.loads((opened or path).read_text(encoding="utf-8"))
     except OSError as error:
         raise SettingsError(f"{path}: cannot read: {error.strerror or error}") from None
-    except (toml.TOMLDecodeError, UnicodeDecodeError) as error:
+    except (parser.TOMLDecodeError, UnicodeDecodeError) as error:
         raise SettingsError(f"{path}: not valid TOML: {error}") from None
     if path.name == "pyproject.toml":
         table = document.get("tool", {}).get("tpuemb")
@@ -315,64 +316,3 @@ def read(path: Path) -> Settings:
             raise _fail(path, "tool.tpuemb", "must be a table")
         return parse(table, path)
     return parse(document, path)
-
-
-def _has_tpuemb_table(path: Path) -> bool:
-    toml = _toml()
-    try:
-        return "tpuemb" in toml.loads(path.read_text(encoding="utf-8")).get("tool", {})
-    except (OSError, toml.TOMLDecodeError, UnicodeDecodeError):
-        return False
-
-
-class Resolver:
-    """Finds (and caches) the settings that apply to each linted file."""
-
-    def __init__(
-        self,
-        config: Path | None = None,
-        isolated: bool = False,
-        selection: Selection | None = None,
-    ) -> None:
-        self.selection = selection = selection or Selection()
-        self.fixed: Settings | None = None
-        if isolated:
-            self.fixed = selection.merged(Settings())
-        elif config is not None:
-            self.fixed = selection.merged(read(config))
-        self._by_folder: dict[Path, Settings] = {}
-        self._by_file: dict[Path, Settings] = {}
-        self._by_dirname: dict[str, Settings] = {}
-
-    def for_file(self, file: str | None) -> Settings:
-        if self.fixed is not None:
-            return self.fixed
-        # Files of one folder share their settings: cached by the folder as spelled, so that a
-        # directory of a thousand files makes one absolute path, not a thousand.
-        dirname = os.path.dirname(file) if file else "."  # noqa: PTH120
-        cached = self._by_dirname.get(dirname)
-        if cached is None:
-            folder = absolute(file).parent if file else absolute(".")
-            cached = self._by_dirname[dirname] = self._for_folder(folder)
-        return cached
-
-    def _for_folder(self, folder: Path) -> Settings:
-        cached = self._by_folder.get(folder)
-        if cached is not None:
-            return cached
-        settings = None
-        for candidate in (folder / ".tpuemb.toml", folder / "pyproject.toml"):
-            if candidate.is_file() and (
-                candidate.name == ".tpuemb.toml" or _has_tpuemb_table(candidate)
-            ):
-                settings = self._by_file.get(candidate) or self.selection.merged(read(candidate))
-                self._by_file[candidate] = settings
-                break
-        if settings is None:
-            settings = (
-                self.selection.merged(Settings())
-                if folder.parent == folder
-                else self._for_folder(folder.parent)
-            )
-        self._by_folder[folder] = settings
-        return settings

@@ -18,6 +18,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
+from tpuemb_cli.load import limits
 from tpuemb_cli.load.mapping import (
     ParsedMapping,
     PlainValueHints,
@@ -25,7 +26,7 @@ from tpuemb_cli.load.mapping import (
     convert_value,
     map_spans,
 )
-from tpuemb_cli.load.problems import LoadProblem
+from tpuemb_cli.load.problems import LoadProblem, lone_surrogate, number_too_long
 from tpuemb_cli.load.source import Span
 from tpuemb_cli.model.paths import FieldPath
 
@@ -53,7 +54,16 @@ def parse_json(
     result = ParsedMapping()
     duplicates = _Duplicates()
     try:
-        value = json.loads(text, object_pairs_hook=duplicates)
+        try:
+            value = json.loads(text, object_pairs_hook=duplicates)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:
+            # An integer longer than Python reads: read again, each such one as OVERSIZED, and
+            # report them where they are written.
+            duplicates = _Duplicates()
+            value = json.loads(text, object_pairs_hook=duplicates, parse_int=_integer)
+            result.problems.extend(_too_long_numbers(text))
     except json.JSONDecodeError as error:
         result.problems.append(
             LoadProblem(
@@ -69,6 +79,11 @@ def parse_json(
             LoadProblem("invalid-syntax", "JSON nests too deeply to read", fatal=True)
         )
         return result
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        found = _lone_surrogates(text)
+        if found:
+            result.problems.extend(found)
+            value = _repaired(value)
     result.value = value
     convert_value(value, message, result, max_depth, hints=hints)
     if duplicates.found:
@@ -84,6 +99,65 @@ def parse_json(
                 )
             )
     return result
+
+
+# -- what json.loads reads but protobuf does not (see ``limits``) -------------------------------
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING_OR_NUMBER = re.compile(r'("(?:[^"\\]|\\.)*")|-?\d+(\.\d*)?([eE][-+]?\d+)?', re.DOTALL)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _integer(text: str) -> int | object:
+    return limits.OVERSIZED if limits.too_long(text) else int(text)
+
+
+def _too_long_numbers(text: str) -> list[LoadProblem]:
+    """A problem at each integer of ``text`` (JSON that parses) too long to read."""
+    return [
+        number_too_long(match.group(), span=match.span())
+        for match in _STRING_OR_NUMBER.finditer(text)
+        if match.lastindex is None and limits.too_long(match.group())
+    ]
+
+
+def _lone_surrogates(text: str) -> list[LoadProblem]:
+    """A problem at each string of ``text`` (JSON that parses) whose escapes leave a lone
+    surrogate (a pair, ``\\ud83d\\ude00``, is one character to JSON, and fine)."""
+    found = []
+    for match in _STRING.finditer(text):
+        token = match.group()
+        if _SURROGATE_ESCAPE.search(token):
+            escape = limits.lone_surrogate(json.loads(token))
+            if escape is not None:
+                found.append(lone_surrogate(token, escape, match.span()))
+    return found
+
+
+def _repaired(value: Any) -> Any:
+    """``value`` with each string (keys too) ``limits.repaired``; without recursion, as JSON
+    nests as deep as json.loads reads."""
+    fix = limits.repaired
+    root = [value]
+    stack: list[list[Any] | dict[str, Any]] = [root]
+    while stack:
+        container = stack.pop()
+        if isinstance(container, list):
+            for index, item in enumerate(container):
+                if isinstance(item, str):
+                    container[index] = fix(item)
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+        else:
+            items = []
+            for key, item in container.items():
+                if isinstance(item, str):
+                    item = fix(item)
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+                items.append((fix(key) if limits.has_surrogates(key) else key, item))
+            container.clear()
+            container.update(items)
+    return root[0]
 
 
 # -- positions ---------------------------------------------------------------------------------
@@ -138,6 +212,8 @@ class _Scanner:
                     continue
                 self._token()  # the colon
                 name = json.loads(key)
+                if "\\u" in key:
+                    name = limits.repaired(name)
                 if path + (name,) in self.raw:
                     self.duplicates.append((path, name, (key_start, key_start + len(key))))
                 _, value_end = self._value(path + (name,))

@@ -9,14 +9,13 @@ each format finds for its keys.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from tpuemb_cli.load.mapping_values import INVALID, ScalarConverter, json_type
+from tpuemb_cli.load.mapping_values import INVALID, ScalarConverter, json_type, written
 from tpuemb_cli.load.problems import LoadProblem, oneof_conflict, unknown_field
 from tpuemb_cli.load.source import Span
 from tpuemb_cli.model.paths import FieldPath
@@ -88,8 +87,8 @@ class _Converter(ScalarConverter):
                 # YAML allows numbers, booleans and null as keys; field names are text.
                 self.problem(
                     "invalid-value",
-                    f"{key!r} is not a field name of {descriptor.name} (keys must be text)",
-                    path + (str(key),),
+                    f"{written(key)} is not a field name of {descriptor.name} (keys must be text)",
+                    path + (written(key),),
                 )
                 continue
             field = by_json.get(key)
@@ -152,7 +151,8 @@ class _Converter(ScalarConverter):
         key_field = entry_type.fields_by_name["key"]
         value_field = entry_type.fields_by_name["value"]
         for raw_key, value in item.items():
-            key = self.scalar(raw_key, key_field, path + (raw_key,))
+            written_key = raw_key if isinstance(raw_key, str) else written(raw_key)
+            key = self.scalar(raw_key, key_field, path + (written_key,))
             if key is INVALID or value is None:
                 continue
             if value_field.cpp_type == FieldDescriptor.CPPTYPE_MESSAGE:
@@ -177,7 +177,7 @@ class _Converter(ScalarConverter):
                 "invalid-value",
                 f"`{field.name}` is repeated and must be a JSON array, not {json_type(item)}",
                 path,
-                f"wrap the value in [ ]: `[{json.dumps(item)}]`"
+                f"wrap the value in [ ]: `[{written(item)}]`"
                 if not isinstance(item, dict)
                 else "wrap the object in [ ]",
             )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime
 import json
 import math
 import re
@@ -16,7 +17,13 @@ from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from tpuemb_cli.load.problems import LoadProblem, not_a_valid_value, not_an_enum_value
+from tpuemb_cli.load.limits import OVERSIZED, integer_text, shown, too_long
+from tpuemb_cli.load.problems import (
+    LoadProblem,
+    not_a_valid_value,
+    not_an_enum_value,
+    number_too_long,
+)
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.pbcompat import enum_type
 
@@ -38,18 +45,36 @@ INVALID = object()  # what a value converts to when it cannot (a problem says wh
 
 
 def json_type(value: Any) -> str:
-    """What ``value`` is, in JSON's words, for messages."""
+    """What ``value`` is, in JSON's words, for messages (and YAML's, for what JSON has not)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)) or value is OVERSIZED:
         return "a number"
     if isinstance(value, str):
         return "a string"
     if isinstance(value, list):
         return "an array"
-    return "an object"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, datetime.date):
+        return "a date"
+    if isinstance(value, bytes):
+        return "binary data"
+    return "a set" if isinstance(value, set) else "a value"
+
+
+def written(value: Any) -> str:
+    """``value`` for a message, as JSON writes it (YAML's dates, binary data and sets as Python
+    does), shortened when long."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return integer_text(value)
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = str(value) if isinstance(value, (datetime.date, bytes)) else json_type(value)
+    return shown(text)
 
 
 class ScalarConverter:
@@ -67,18 +92,24 @@ class ScalarConverter:
         self.problems.append(LoadProblem(rule, message, path, fix=fix))
 
     def scalar(self, item: Any, field: FieldDescriptor, path: FieldPath) -> Any:
+        if item is OVERSIZED:
+            return INVALID  # reported where it is written, by the format's parser
         field_type = field.type
         name = field.name
         if field_type in _INT_RANGES:
             low, high, words = _INT_RANGES[field_type]
+            if isinstance(item, str) and too_long(item):
+                self.problems.append(number_too_long(item, path=path))
+                return INVALID
             number = None if self.strict and isinstance(item, float) else _as_integer(item)
             if number is None:
-                self.problems.append(not_a_valid_value(json.dumps(item), name, words, path))
+                self.problems.append(not_a_valid_value(written(item), name, words, path))
                 return INVALID
             if not low <= number <= high:
                 self.problem(
                     "value-out-of-range",
-                    f"{number} is out of range for `{name}` ({words}: {low} to {high})",
+                    f"{integer_text(number)} is out of range for `{name}` ({words}: {low} to "
+                    f"{high})",
                     path,
                     f"give `{name}` a value from {low} to {high}",
                 )
@@ -91,7 +122,7 @@ class ScalarConverter:
                 return item
             fix = f"write `{name}` as true or false, without quotes"
             self.problems.append(
-                not_a_valid_value(json.dumps(item), name, "true or false", path, fix=fix)
+                not_a_valid_value(written(item), name, "true or false", path, fix=fix)
             )
             return INVALID
         if field_type == FieldDescriptor.TYPE_ENUM:
@@ -122,7 +153,16 @@ class ScalarConverter:
         name = field.name
         value: float | None = None
         if isinstance(item, (int, float)) and not isinstance(item, bool):
-            value = float(item)
+            try:
+                value = float(item)
+            except OverflowError:  # an integer beyond any float
+                self.problem(
+                    "value-out-of-range",
+                    f"{integer_text(int(item))} is too large for `{name}` (a float)",
+                    path,
+                    f"give `{name}` a smaller number",
+                )
+                return INVALID
             if not math.isfinite(value):
                 self.problem(
                     "invalid-value",
@@ -140,7 +180,7 @@ class ScalarConverter:
         if value is None:
             expected = 'a number, or "NaN", "Infinity", "-Infinity"'
             fix = f"give `{name}` a number"
-            self.problems.append(not_a_valid_value(json.dumps(item), name, expected, path, fix=fix))
+            self.problems.append(not_a_valid_value(written(item), name, expected, path, fix=fix))
             return INVALID
         if (
             field.type == FieldDescriptor.TYPE_FLOAT
@@ -149,7 +189,8 @@ class ScalarConverter:
         ):
             self.problem(
                 "value-out-of-range",
-                f"{item} is too large for `{name}` (a 32-bit float, at most {_FLOAT32_MAX:.6g})",
+                f"{written(item)} is too large for `{name}` (a 32-bit float, at most "
+                f"{_FLOAT32_MAX:.6g})",
                 path,
             )
             return INVALID
@@ -167,7 +208,9 @@ class ScalarConverter:
             if -(2**31) <= item < 2**31:
                 return item
             self.problem(
-                "value-out-of-range", f"{item} is out of range for the enum `{field.name}`", path
+                "value-out-of-range",
+                f"{integer_text(item)} is out of range for the enum `{field.name}`",
+                path,
             )
             return INVALID
         self.problem(

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor
 
+from tpuemb_cli.load.limits import INT_DIGITS, decimal_digits, shown
 from tpuemb_cli.load.source import Span
 from tpuemb_cli.model.paths import FieldPath
 
@@ -101,7 +102,7 @@ def not_an_enum_value(
     close = difflib.get_close_matches(given.upper(), names, n=1, cutoff=0.6)
     return LoadProblem(
         rule,
-        f"{quote}{given}{quote} is not a value of {enum.full_name.split('.', 2)[-1]}",
+        f"{quote}{shown(given)}{quote} is not a value of {enum.full_name.split('.', 2)[-1]}",
         path,
         fix=f"did you mean `{close[0]}`?" if close else f"use one of: {', '.join(names)}",
     )
@@ -119,7 +120,31 @@ def not_a_valid_value(
 ) -> LoadProblem:
     """``written`` (as the input spells it) does not convert to the field ``name``'s type,
     described by ``expected``; ``reason``: why, when the converter said."""
-    message = f"`{written}` is not a valid value for `{name}` ({expected})"
+    message = f"`{shown(written)}` is not a valid value for `{name}` ({expected})"
     if reason is not None:
         message += f": {reason}"
     return LoadProblem(rule, message, path, fix=f"give `{name}` {expected}" if fix is None else fix)
+
+
+def number_too_long(written: str, span: Span | None = None, path: FieldPath = ()) -> LoadProblem:
+    """The decimal integer ``written`` has more digits than Python reads (``limits``)."""
+    return LoadProblem(
+        "value-out-of-range",
+        f"the number `{written.strip()[:20]}...` has {decimal_digits(written):,} digits: no "
+        f"field holds a number this long (a 64-bit integer has at most 20), and more than "
+        f"{INT_DIGITS:,} digits are not read at all",
+        path,
+        span,
+        "write the value the field needs",
+    )
+
+
+def lone_surrogate(written: str, escape: str, span: Span) -> LoadProblem:
+    """The string ``written`` (as the input spells it) holds a lone surrogate, ``escape``."""
+    return LoadProblem(
+        "invalid-value",
+        f"the string {shown(written)} holds `{escape}`, half of a UTF-16 surrogate pair and not "
+        "a character: protobuf refuses it (read here as U+FFFD)",
+        span=span,
+        fix="write the character itself, or both halves of its pair (`\\ud83d\\ude00` is U+1F600)",
+    )

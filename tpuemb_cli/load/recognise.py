@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from google.protobuf.message import DecodeError, Message
 
+from tpuemb_cli.load.limits import escaped
 from tpuemb_cli.load.text_tokenizer import _TOKEN, proto_message_header
 from tpuemb_cli.model import schema
 
@@ -113,7 +114,9 @@ def _judge(names: list[str], types: tuple[str, ...]) -> Verdict:
         signed = bool(known & _SIGNATURES[type_name])
         if (signed and unknown <= len(known)) or (known and not unknown):
             return Verdict(True, message_type=type_name)
-    shown = ", ".join(f"`{n}`" for n in distinct[:6]) + (", ..." if len(distinct) > 6 else "")
+    shown = ", ".join(f"`{escaped(n)}`" for n in distinct[:6]) + (
+        ", ..." if len(distinct) > 6 else ""
+    )
     return Verdict(False, reason=f"its top-level fields are {shown}")
 
 
@@ -194,7 +197,7 @@ def _json(text: str) -> Verdict:
         return Verdict(False, reason=f"its top level is a JSON {kind}, not an object")
     verdict = _mapping([str(key) for key in value])
     if verdict.ok and verdict.message_type and not _nested_fit(value, verdict.message_type):
-        shown = ", ".join(f"`{key}`" for key in list(value)[:6])
+        shown = ", ".join(f"`{escaped(key)}`" for key in list(value)[:6])
         return Verdict(False, reason=f"its top-level fields are {shown}, holding other things")
     return verdict
 

@@ -202,6 +202,15 @@ class TokenWindow:
                 raise TextSyntaxError("string is missing its closing quote", (start, end))
             try:
                 parts.append(text_encoding.CUnescape(text[1:-1]))
+            except UnicodeEncodeError as error:
+                # A \u escape of a UTF-16 surrogate (protobuf's unescaping refuses even a pair).
+                escape = f"\\u{ord(error.object[error.start]):04x}"
+                raise TextSyntaxError(
+                    f"bad escape in string: `{escape}` is half of a UTF-16 surrogate pair, not a "
+                    "character; protobuf's text format refuses it (write the character itself, "
+                    "or `\\U` and its eight hex digits)",
+                    (start, end),
+                ) from None
             except ValueError as error:
                 raise TextSyntaxError(f"bad escape in string: {error}", (start, end)) from None
             self.pos += 1

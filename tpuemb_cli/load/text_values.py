@@ -14,7 +14,13 @@ from typing import Any
 from google.protobuf import text_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from tpuemb_cli.load.problems import LoadProblem, not_a_valid_value, not_an_enum_value
+from tpuemb_cli.load.limits import too_long
+from tpuemb_cli.load.problems import (
+    LoadProblem,
+    not_a_valid_value,
+    not_an_enum_value,
+    number_too_long,
+)
 from tpuemb_cli.model.pbcompat import enum_type, is_repeated
 
 
@@ -70,6 +76,7 @@ _TYPE_WORDS = {
 }
 
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+_FLOAT_TYPES = (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE)
 
 
 def _parse_enum(field: FieldDescriptor, text: str) -> int:
@@ -108,6 +115,8 @@ def simple_scalars(descriptor: Descriptor) -> dict[str, Callable[[str], Any]]:
 def word_value(field: FieldDescriptor, text: str) -> Any:
     """The value of a number, bool or enum field written as the word ``text``."""
     field_type = field.type
+    if too_long(text) and field_type not in _FLOAT_TYPES:
+        raise BadValue(number_too_long(text))  # Python's ValueError says to raise its limit
     if field_type == FieldDescriptor.TYPE_ENUM:
         try:
             return _parse_enum(field, text)

@@ -4,27 +4,228 @@ PyYAML reads it in safe mode -- plain data only, no Python objects, no tags that
 its node tree gives every key and value a position. The data then goes through the same
 conversion as JSON (protobuf's JSON mapping, ``mapping``), so the two formats accept the same
 fields; the positions of the fields come from ``mapping.map_spans`` and the raw spans found here.
+
+PyYAML builds what an alias names once and shares it, but everything after it (the conversion,
+the positions, the message) sees it expanded: nested aliases expand exponentially ("billion
+laughs"), and an alias inside the node it names is infinite. So the document is composed here,
+without recursion, keeping what each anchored node expands to: an alias that would take the
+document past ``limits.MAX_ALIAS_NODES`` nodes, or past its nesting limit, or that names a node
+still open, stops the parse at the alias (``_Refused``), before anything is expanded.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import yaml
 from google.protobuf.message import Message
+from yaml.events import AliasEvent, CollectionStartEvent, MappingStartEvent, ScalarEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from tpuemb_cli.load import limits
 from tpuemb_cli.load.mapping import ParsedMapping, PlainValueHints, RawSpans, convert_value
-from tpuemb_cli.load.problems import LoadProblem
+from tpuemb_cli.load.problems import LoadProblem, lone_surrogate, number_too_long
+
+_INT = "tag:yaml.org,2002:int"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class _Refused(yaml.MarkedYAMLError):
+    """A document tpuemb will not expand: the problem, at the alias or node that shows it."""
+
+    def __init__(self, problem: str, mark: Any, fix: str) -> None:
+        super().__init__(problem=problem, problem_mark=mark)
+        self.fix = fix
+
+
+class _Open:
+    """A collection being composed: its node, the key waiting for its value (mappings), and the
+    size and height it expands to so far."""
+
+    __slots__ = ("anchor", "height", "key", "node", "size")
+
+    def __init__(self, node: Node, anchor: str | None) -> None:
+        self.node = node
+        self.anchor = anchor
+        self.key: Node | None = None
+        self.size = 1
+        self.height = 1
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, composing without recursion and with the limits of ``limits``;
+    lone surrogates and over-long integers are problems, recorded with their spans."""
+
+    def __init__(self, text: str, max_nesting: int) -> None:
+        super().__init__(text)
+        self.max_nesting = max_nesting
+        self.problems: list[LoadProblem] = []
+        # (size, height) of each anchored node once composed; an anchor without one is open.
+        self.measures: dict[str, tuple[int, int]] = {}
+        self.expanded = 0  # nodes the aliases have added so far
+
+    def _event(self) -> Any:
+        return self.get_event()  # type: ignore[no-untyped-call]
+
+    def compose_document(self) -> Node:
+        self._event()  # DocumentStart
+        node = self._compose()
+        self._event()  # DocumentEnd
+        self.anchors = {}
+        self.measures = {}
+        return node
+
+    def _compose(self) -> Node:
+        stack: list[_Open] = []
+        while True:
+            event = self._event()
+            if isinstance(event, AliasEvent):
+                node, size, height = self._alias(event, len(stack))
+            elif isinstance(event, ScalarEvent):
+                node, size, height = self._scalar(event), 1, 1
+                if event.anchor is not None:
+                    self.measures[event.anchor] = (1, 1)
+            elif isinstance(event, CollectionStartEvent):
+                if len(stack) >= self.max_nesting:
+                    raise _Refused(
+                        f"the YAML nests deeper than {self.max_nesting} levels",
+                        event.start_mark,
+                        "flatten the document",
+                    )
+                stack.append(_Open(self._collection(event), event.anchor))
+                continue
+            else:  # the end of the innermost open collection (the parser checks the nesting)
+                done = stack.pop()
+                node, size, height = done.node, done.size, done.height
+                node.end_mark = event.end_mark
+                if done.anchor is not None:
+                    # Registered when it opened, so that an alias inside it is found (and
+                    # refused); what it expands to is known now.
+                    self.measures[done.anchor] = (size, height)
+            if not stack:
+                return node
+            parent = stack[-1]
+            parent.size += size
+            parent.height = max(parent.height, height + 1)
+            if isinstance(parent.node, SequenceNode):
+                parent.node.value.append(node)
+            elif parent.key is None:
+                parent.key = node
+            else:
+                parent.node.value.append((parent.key, node))
+                parent.key = None
+
+    def _alias(self, event: Any, depth: int) -> tuple[Node, int, int]:
+        anchor = event.anchor
+        if anchor not in self.anchors:
+            raise yaml.composer.ComposerError(
+                None, None, f"found undefined alias {anchor!r}", event.start_mark
+            )
+        measure = self.measures.get(anchor)
+        if measure is None:
+            raise _Refused(
+                f"the alias `*{anchor}` is inside the node `&{anchor}` names: it would hold "
+                "itself, without end",
+                event.start_mark,
+                f"refer to an anchor defined outside `&{anchor}`, or write the data out",
+            )
+        size, height = measure
+        self.expanded += size
+        if self.expanded > limits.MAX_ALIAS_NODES:
+            raise _Refused(
+                f"the YAML aliases expand to more than {limits.MAX_ALIAS_NODES:,} nodes",
+                event.start_mark,
+                "use fewer aliases of large or nested anchors, or write the data out",
+            )
+        if depth + height > self.max_nesting:
+            raise _Refused(
+                f"the YAML nests deeper than {self.max_nesting} levels once its aliases are "
+                "expanded",
+                event.start_mark,
+                "use fewer nested aliases",
+            )
+        return self.anchors[anchor], size, height
+
+    def _check_anchor(self, event: Any) -> None:
+        anchor = event.anchor
+        if anchor is not None and anchor in self.anchors:
+            raise yaml.composer.ComposerError(
+                f"found duplicate anchor {anchor!r}; first occurrence",
+                self.anchors[anchor].start_mark,
+                "second occurrence",
+                event.start_mark,
+            )
+
+    def _scalar(self, event: Any) -> ScalarNode:
+        self._check_anchor(event)
+        value = event.value
+        if limits.has_surrogates(value):
+            escape = limits.lone_surrogate(value)
+            if escape is not None:
+                start, end = event.start_mark.index, event.end_mark.index
+                self.problems.append(lone_surrogate(self._written(event), escape, (start, end)))
+            value = limits.repaired(value)
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(ScalarNode, value, event.implicit)  # type: ignore[no-untyped-call]
+        node = ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = node
+        return node
+
+    def _collection(self, event: Any) -> Node:
+        self._check_anchor(event)
+        kind = MappingNode if isinstance(event, MappingStartEvent) else SequenceNode
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(kind, None, event.implicit)  # type: ignore[no-untyped-call]
+        node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = node
+        return node
+
+    def _written(self, event: Any) -> str:
+        return str(self.buffer[event.start_mark.index : event.end_mark.index])
+
+    def construct_object(self, node: Node, deep: bool = False) -> Any:
+        # PyYAML's constructors raise plain errors on a value their tag cannot hold (`!!int foo`,
+        # `!!bool maybe`, `!!timestamp x`): a YAML error at the node, as the others are.
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
+            tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+            what = f"`{limits.shown(node.value, 40)}`" if isinstance(node, ScalarNode) else "this"
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{what} is not a valid {tag} value", node.start_mark
+            ) from None
+
+    def construct_int(self, node: ScalarNode) -> Any:
+        value = str(node.value)
+        if limits.too_long(value):
+            span = (node.start_mark.index, node.end_mark.index)
+            self.problems.append(number_too_long(value, span))
+            return limits.OVERSIZED
+        return self.construct_yaml_int(node)
+
+    def construct_timestamp(self, node: ScalarNode) -> Any:
+        # A date that does not exist (2001-02-30) is a ValueError in PyYAML: read as its text.
+        try:
+            return self.construct_yaml_timestamp(node)
+        except (ValueError, OverflowError):
+            return str(node.value)
+
+
+_Loader.add_constructor(_INT, _Loader.construct_int)
+_Loader.add_constructor(_TIMESTAMP, _Loader.construct_timestamp)
 
 
 def _walk(node: Any, path: tuple[str | int, ...], raw: RawSpans) -> None:
-    import yaml
-
-    if isinstance(node, yaml.MappingNode):
+    if isinstance(node, MappingNode):
         for key, value in node.value:
             name = key.value
             raw.setdefault(path + (name,), (key.start_mark.index, value.end_mark.index))
             _walk(value, path + (name,), raw)
-    elif isinstance(node, yaml.SequenceNode):
+    elif isinstance(node, SequenceNode):
         for index, item in enumerate(node.value):
             raw[path + (index,)] = (item.start_mark.index, item.end_mark.index)
             _walk(item, path + (index,), raw)
@@ -35,22 +236,37 @@ def parse_yaml(
 ) -> tuple[ParsedMapping, RawSpans]:
     """Parses ``text`` into ``message``; never raises on bad input. ``hints``: see
     ``PlainValueHints``."""
-    import yaml
-
     result = ParsedMapping()
     raw: RawSpans = {}
+    # A message nested max_depth deep is a mapping in a list in a mapping...: twice as deep.
+    loader = None
     try:
-        value = yaml.safe_load(text)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _Loader(text, 2 * max_depth + 2)
+        node = loader.get_single_node()
+        value = loader.construct_document(node) if node is not None else None
+    except yaml.reader.ReaderError as error:
+        # A character YAML does not allow (a control character): where it is.
+        result.problems.append(
+            LoadProblem(
+                "invalid-syntax",
+                f"not valid YAML: {error.reason} (character U+{error.character:04X})",
+                span=(error.position, error.position + 1),
+                fix="remove the character, or escape it in a double-quoted string",
+                fatal=True,
+            )
+        )
+        return result, raw
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         offset = mark.index if mark is not None else 0
         problem = error.problem or error.context or "invalid YAML"
+        refused = error if isinstance(error, _Refused) else None
         result.problems.append(
             LoadProblem(
                 "invalid-syntax",
-                f"not valid YAML: {problem}",
+                problem if refused else f"not valid YAML: {problem}",
                 span=(offset, offset + 1),
+                fix=refused.fix if refused else "",
                 fatal=True,
             )
         )
@@ -60,9 +276,14 @@ def parse_yaml(
             LoadProblem("invalid-syntax", f"not valid YAML: {error}", fatal=True)
         )
         return result, raw
+    finally:
+        if loader is not None:
+            loader.dispose()
+    result.problems.extend(loader.problems)
     if value is None:
         value = {}
-    _walk(node, (), raw)
+    if node is not None:
+        _walk(node, (), raw)
     result.value = value
     convert_value(value, message, result, max_depth, strict=True, hints=hints)
     return result, raw

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "1"
+RULESET_VERSION = "2"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a spec, a graph, and the suppressions the engine reports on.
@@ -72,6 +72,8 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE007", "invalid-value", "parse", ERROR, "no", ()),
     Entry("TE008", "misnamed-file", "parse", INFO, "no", ()),
     Entry("TE009", "not-an-embedding-document", "parse", ERROR, "no", ()),
+    # Reported by the engine and the CLI: tpuemb itself failed on the file (exit code 2).
+    Entry("TE010", "internal-error", "parse", ERROR, "no", ()),
     # Learning rates and dynamic tags
     Entry("TE101", "negative-dynamic-tag", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE102", "dynamic-tag-gap", "config", ERROR, "safe", ("config",)),

@@ -10,6 +10,12 @@ is reported where protobuf reports it, at the last token, with the line of the b
 closed ("expected `}` to close `table_descriptor[3]`, opened with `{` on line 80, found end of
 input").
 
+In YAML it also reports, at the alias, aliases that would expand the document by more than
+100,000 nodes (a "billion laughs" document: a few hundred bytes of nested aliases that expand to
+billions of nodes), an alias inside the node it names (`&a [*a]`, which would hold itself without
+end), and nesting deeper than 202 levels once aliases are expanded. These are refused as the
+document is built, before anything is expanded, so they cost milliseconds.
+
 ## Why is this bad?
 TensorFlow cannot load the file either.
 

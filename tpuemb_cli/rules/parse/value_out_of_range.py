@@ -2,7 +2,9 @@
 
 ## What it does
 Reports an integer outside its field's range (`num_hosts` is a 32-bit integer, so 3000000000 does
-not fit) and a float beyond the 32-bit float range.
+not fit) and a float beyond the 32-bit float range. An integer of more than 4,300 digits, which
+Python (and so protobuf's Python parsers) refuses to read at all, is reported where it is
+written, in every text format.
 
 ## Why is this bad?
 The value cannot be stored; TensorFlow rejects the file.

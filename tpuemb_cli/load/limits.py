@@ -1,0 +1,99 @@
+"""What the loaders refuse that protobuf, ``json`` and PyYAML do not refuse for us, and how a
+refused value is shown in a message.
+
+- YAML aliases: a few hundred bytes of nested anchors ("billion laughs") expand to billions of
+  nodes, and an alias inside the node it names (``&a [*a]``) to an infinite one. The YAML loader
+  counts what its aliases add while it builds the document and stops at ``MAX_ALIAS_NODES``.
+- Lone surrogates: ``"\\ud800"`` in JSON or YAML decodes to a code point that is not a
+  character; protobuf refuses to store it (and upb fails on looking it up). The loaders report it
+  where it is written and read the string with U+FFFD in its place.
+- Huge integers: Python refuses to read a decimal integer of more than 4,300 digits (its
+  ``int_max_str_digits``), and no field holds more than 20. The loaders report such a number where
+  it is written, and read it as ``OVERSIZED``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+# Nodes that the aliases of one YAML document may add, expanded (a node reached through two
+# aliases counts twice). A spec that reuses an optimizer block for every one of 5,000 tables uses
+# about a tenth of it; converting this many nodes takes well under a second.
+MAX_ALIAS_NODES = 100_000
+
+# The longest decimal integer Python converts (3.11+: sys.get_int_max_str_digits; 0: no limit).
+_PYTHON_DIGITS = getattr(sys, "get_int_max_str_digits", lambda: 0)() or 4300
+INT_DIGITS = min(_PYTHON_DIGITS, 4300)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+class _Oversized:
+    """A number too long to read; what a JSON or YAML loader reads one as (it has reported it)."""
+
+    def __repr__(self) -> str:
+        return "OVERSIZED"
+
+
+OVERSIZED = _Oversized()
+
+
+def has_surrogates(text: str) -> bool:
+    """Whether ``text`` holds a UTF-16 surrogate code point (which UTF-8 cannot encode)."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+def join_pairs(text: str) -> str:
+    """``text`` with each high-low surrogate pair made the character it stands for (PyYAML reads
+    ``"\\ud83d\\ude00"`` as two code points, JSON as one character)."""
+    return _PAIR.sub(lambda m: m.group().encode("utf-16", "surrogatepass").decode("utf-16"), text)
+
+
+def repaired(text: str) -> str:
+    """``text`` with its pairs joined and each lone surrogate replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", join_pairs(text))
+
+
+def escaped(text: str) -> str:
+    """``text`` safe to print: each surrogate as its ``\\uXXXX`` escape."""
+    if not has_surrogates(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate of ``text`` as its escape (``\\ud800``), if any."""
+    found = _SURROGATE.search(join_pairs(text))
+    return f"\\u{ord(found.group()):04x}" if found else None
+
+
+def decimal_digits(text: str) -> int:
+    """How many digits the decimal integer ``text`` (a sign and ``_`` allowed) has; 0 if it is
+    not one."""
+    body = text.strip().lstrip("+-").replace("_", "")
+    return len(body) if body.isdigit() and body.isascii() else 0
+
+
+def too_long(text: str) -> bool:
+    """Whether ``text`` is a decimal integer longer than Python reads."""
+    return len(text) > INT_DIGITS and decimal_digits(text) > INT_DIGITS
+
+
+def shown(text: str, width: int = 80) -> str:
+    """``text`` for a message: surrogates escaped, and cut in the middle when longer than
+    ``width`` (a 5,000-digit number is shown by its ends and its length)."""
+    text = escaped(text)
+    if len(text) <= width:
+        return text
+    keep = width // 2
+    return f"{text[:keep]}...{text[-keep // 2 :]} ({len(text):,} characters)"
+
+
+def integer_text(number: int) -> str:
+    """``number`` for a message, also when it is too long for ``str`` (an integer that YAML's
+    base-60 notation builds from short parts)."""
+    if number.bit_length() < 3 * INT_DIGITS:
+        return shown(str(number))
+    return f"{'-' if number < 0 else ''}an integer of {number.bit_length():,} bits"
