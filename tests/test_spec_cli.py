@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tpuemb_cli.cli import main
 
-from .helpers import CONFIGS, DATA, SPEC
+from .helpers import CONFIGS, DATA, OPTIMS, SPEC
 
 SPECS = DATA / "specs"
 
@@ -69,3 +70,159 @@ def test_explain_a_config_with_clipping_and_decay() -> None:
     assert row.split()[:4] == ["q", "100", "x", "4"]
     assert "[-1.0, 1.0]" in row and "[-inf, 5.0]" in row and "0.01 x lr" in row
     assert "enabled" in row
+
+
+ROOT = Path(__file__).parent.parent
+
+
+def explain(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["explain", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_explain_an_optimizer_shows_its_settings_and_no_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An OptimizationParameters file belongs to no table and has no topology: none is made up.
+    monkeypatch.chdir(ROOT)
+    assert explain("examples/adam_optimizer.pbtxt") == (
+        0,
+        "examples/adam_optimizer.pbtxt (OptimizationParameters: one table's optimizer)\n"
+        "\n"
+        "optimizer      adam (beta1 0.9, beta2 0.999, epsilon 1e-07, use_non_lazy_adam true, "
+        "use_sum_inside_sqrt true)\n"
+        "learning rate  none (0)\n"
+        "weight clip    -\n"
+        "gradient clip  -\n"
+        "weight decay   -\n"
+        "accumulation   enabled\n"
+        "packing        unspecified\n",
+        "",
+    )
+
+
+def test_explain_an_optimizer_with_every_setting(tmp_path: Path) -> None:
+    path = tmp_path / "opt.pbtxt"
+    path.write_text(
+        "# proto-message: OptimizationParameters\n"
+        "adagrad_momentum { momentum: 0.5 use_nesterov: true }\n"
+        "learning_rate { dynamic { tag: 1 } }\n"
+        "clipping_limits { upper { value: 3 } }\n"
+        "gradient_clipping_limits { lower { value: -2 } upper { value: 2 } }\n"
+        "weight_decay_factor: 0.01\n"
+        "multiply_weight_decay_factor_by_learning_rate: true\n"
+        "simulated_quantization { enabled: true num_buckets: 2"
+        " clipping_limits { lower { value: -1 } } }\n"
+        "gradient_accumulation_status: 7\n"
+        "low_dimensional_packing_status: DISABLED\n"
+        "hot_id_replication_configuration { status: MIGRATION_ONLY }\n"
+    )
+    # Unset algorithm parameters are shown as the zeros TensorFlow reads; an enum number
+    # TensorFlow does not declare is shown as the number.
+    assert explain(str(path)) == (
+        0,
+        f"{path} (OptimizationParameters: one table's optimizer)\n"
+        "\n"
+        "optimizer           adagrad_momentum (momentum 0.5, use_nesterov true, exponent 0.0, "
+        "beta2 0.0, epsilon 0.0)\n"
+        "learning rate       tag 1\n"
+        "weight clip         [-inf, 3.0]\n"
+        "gradient clip       [-2.0, 2.0]\n"
+        "weight decay        0.01 x lr\n"
+        "accumulation        7\n"
+        "packing             disabled\n"
+        "quantization        enabled, 2 buckets, range [-1.0, inf]\n"
+        "hot id replication  migration_only\n",
+        "",
+    )
+
+
+def test_explain_an_optimizer_without_an_algorithm(tmp_path: Path) -> None:
+    # What TensorFlow's CustomOptimizer writes; the deprecated FTRL flag shows only when set.
+    path = tmp_path / "opt.pbtxt"
+    path.write_text("gradient_accumulation_status: DISABLED\n")
+    code, out, err = explain(str(path), "--type", "OptimizationParameters")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[2] == "optimizer      none (no algorithm is set)"
+    code, out, err = explain(str(OPTIMS / "ftrl_default.pbtxt"))
+    assert out.splitlines()[2] == (
+        "optimizer      ftrl (l1 0.0, l2 0.0, lr_power -0.5, beta 0.0, multiply_linear_by_lr false)"
+    )
+
+
+def test_explain_lists_features_whose_table_id_names_no_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert explain("examples/mistakes/common_mistakes.pbtxt") == (
+        0,
+        "examples/mistakes/common_mistakes.pbtxt\n"
+        "\n"
+        "table  rows x dim    optimizer  learning rate  weight clip  gradient clip  weight decay  "
+        "accumulation  packing      features\n"
+        "-----  ------------  ---------  -------------  -----------  -------------  ------------  "
+        "------------  -----------  --------------\n"
+        "video  2000000 x 64  adagrad    tag 0          -            [10.0, -10.0]  -             "
+        "enabled       unspecified  watched_videos\n"
+        "query  500000 x 32   adam       tag 2          -            -              -             "
+        "enabled       unspecified  -\n"
+        "\n"
+        'feature 1 ("query_terms"): table_id 2 -- no such table\n'
+        "\n"
+        "mode training, 2 hosts, 16 cores\n",
+        "",
+    )
+
+
+def test_explain_lists_an_unnamed_feature_with_a_negative_table_id(tmp_path: Path) -> None:
+    path = tmp_path / "config.pbtxt"
+    path.write_text(
+        'table_descriptor { name: "t" vocabulary_size: 4 dimension: 2 }\n'
+        'feature_descriptor { name: "a" table_id: 0 input_shape: 8 }\n'
+        "feature_descriptor { table_id: -1 input_shape: 8 }\n"
+    )
+    code, out, _ = explain(str(path))
+    assert code == 0
+    assert out.splitlines()[4:] == [
+        "t      4 x 2       none       -              -            -              -             "
+        "-             -        a",
+        "",
+        "feature 1: table_id -1 -- no such table",
+        "",
+        "mode unspecified, 0 hosts, 0 cores",
+    ]
+
+
+def test_explain_refuses_a_spec_with_errors(tmp_path: Path) -> None:
+    # TensorFlow would not build it (and `compile` does not): a compiled table would be made up.
+    spec = tmp_path / "bad.yaml"
+    spec.write_text(SPEC.replace("table: video", "table: nope"))
+    code, out, err = explain(str(spec))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"{spec}:7:21: TE703 [error] feature #0 uses table 'nope', which the spec does not define\n"
+        "Found 1 error in 1 file (1 file checked).\n"
+        f"tpuemb: error: {spec}: not explained: the spec has errors\n"
+    )
+
+
+def test_explain_says_what_it_does_not_explain(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    graph = "tests/data/tf-2.21/graphs/tpu_embedding_send_recv.pbtxt"
+    assert explain(graph) == (
+        2,
+        "",
+        f"tpuemb: error: {graph}: a GraphDef: explain shows a config, a spec or an optimizer; "
+        "`tpuemb check` lints a graph's TPU embedding ops and their configs\n",
+    )
+    # A file that is no TPU embedding document is told so, not explained as an empty config.
+    manifest = "tests/data/tf-2.21/graphs/manifest.json"
+    code, out, err = explain(manifest)
+    assert (code, out) == (1, "")
+    assert err.startswith(
+        f"tpuemb: error: {manifest}: not a TPU embedding document: its top-level fields are "
+    )
+    assert err.endswith(
+        "; pass --type if it is one (tpuemb reads: TPUEmbeddingConfiguration, "
+        "OptimizationParameters, EmbeddingSpec, GraphDef, SavedModel)\n"
+    )

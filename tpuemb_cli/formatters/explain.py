@@ -1,23 +1,28 @@
-"""`tpuemb explain`: the effective settings of every table, so a reviewer sees what TensorFlow
+"""`tpuemb explain`: what TensorFlow will do with a spec, a config or one optimizer.
+
+For a spec or a config, the effective settings of every table, so a reviewer sees what TensorFlow
 will do: optimizer, learning rate (constant, or tag and schedule), clipping, decay, accumulation,
-packing and the features that use the table."""
+packing and the features that use the table; then the features whose `table_id` names no table,
+and the topology. For an `OptimizationParameters` file, the same settings of that one optimizer,
+with every parameter of its algorithm: it belongs to no table and has no topology, so none is
+shown."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
 from tpuemb_cli.load import Document
+from tpuemb_cli.model.pbcompat import enum_type
 from tpuemb_cli.model.words import number, plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
-from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import (
-    ClippingLimits,
-    GradientAccumulationStatus,
-    LowDimensionalPackingStatus,
-    OptimizationParameters,
-)
+from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import ClippingLimits, OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
-COLUMNS = (
-    "table",
-    "rows x dim",
+# The settings of one optimizer, in the order both views show them.
+SETTINGS = (
     "optimizer",
     "learning rate",
     "weight clip",
@@ -25,8 +30,8 @@ COLUMNS = (
     "weight decay",
     "accumulation",
     "packing",
-    "features",
 )
+COLUMNS = ("table", "rows x dim", *SETTINGS, "features")
 
 
 def _range(limits: ClippingLimits, present: bool) -> str:
@@ -47,6 +52,30 @@ def _rate(params: OptimizationParameters, schedules: dict[int, str]) -> str:
     return "none (0)"
 
 
+def _status(message: Message, name: str) -> str:
+    """An enum field's value named in lower case (open enums: an undeclared number as is)."""
+    descriptor: Any = message.DESCRIPTOR
+    return _value(message, descriptor.fields_by_name[name]).lower()
+
+
+def _settings(params: OptimizationParameters, schedules: dict[int, str]) -> list[str]:
+    """The values of SETTINGS for ``params``."""
+    decay = "-"
+    if params.weight_decay_factor:
+        decay = number(params.weight_decay_factor)
+        if params.multiply_weight_decay_factor_by_learning_rate:
+            decay += " x lr"
+    return [
+        params.WhichOneof("parameters") or "none",
+        _rate(params, schedules),
+        _range(params.clipping_limits, params.HasField("clipping_limits")),
+        _range(params.gradient_clipping_limits, params.HasField("gradient_clipping_limits")),
+        decay,
+        _status(params, "gradient_accumulation_status"),
+        _status(params, "low_dimensional_packing_status"),
+    ]
+
+
 def _row(config: TPUEmbeddingConfiguration, index: int, schedules: dict[int, str]) -> list[str]:
     table = config.table_descriptor[index]
     features = [
@@ -57,62 +86,37 @@ def _row(config: TPUEmbeddingConfiguration, index: int, schedules: dict[int, str
     name = table.name or f"#{index}"
     size = f"{table.vocabulary_size} x {table.dimension}"
     if not table.HasField("optimization_parameters"):
-        return [name, size, "none", "-", "-", "-", "-", "-", "-", ", ".join(features) or "-"]
-    params = table.optimization_parameters
-    decay = "-"
-    if params.weight_decay_factor:
-        decay = number(params.weight_decay_factor)
-        if params.multiply_weight_decay_factor_by_learning_rate:
-            decay += " x lr"
-    accumulation = (
-        GradientAccumulationStatus.Status.Name(params.gradient_accumulation_status)
-        if params.gradient_accumulation_status in GradientAccumulationStatus.Status.values()
-        else str(params.gradient_accumulation_status)
-    )
-    packing = (
-        LowDimensionalPackingStatus.Status.Name(params.low_dimensional_packing_status)
-        if params.low_dimensional_packing_status in LowDimensionalPackingStatus.Status.values()
-        else str(params.low_dimensional_packing_status)
-    )
+        settings = ["none"] + ["-"] * (len(SETTINGS) - 1)
+    else:
+        settings = _settings(table.optimization_parameters, schedules)
+    return [name, size, *settings, ", ".join(features) or "-"]
+
+
+def _strays(config: TPUEmbeddingConfiguration) -> list[str]:
+    """A line for each feature whose `table_id` names no table: it has no row to be listed in."""
+    count = len(config.table_descriptor)
     return [
-        name,
-        size,
-        params.WhichOneof("parameters") or "none",
-        _rate(params, schedules),
-        _range(params.clipping_limits, params.HasField("clipping_limits")),
-        _range(params.gradient_clipping_limits, params.HasField("gradient_clipping_limits")),
-        decay,
-        accumulation.lower(),
-        packing.lower(),
-        ", ".join(features) or "-",
+        f"feature {index}"
+        + (f' ("{feature.name}")' if feature.name else "")
+        + f": table_id {feature.table_id} -- no such table"
+        for index, feature in enumerate(config.feature_descriptor)
+        if not 0 <= feature.table_id < count
     ]
 
 
-def explain_document(document: Document) -> str:
-    message = document.message
-    schedules: dict[int, str] = {}
-    header = document.name
-    if isinstance(message, EmbeddingSpec):
-        from tpuemb_cli.spec.compiler import compile_spec
-
-        compiled = compile_spec(message)
-        config = compiled.config
-        schedules = {tag: name for name, tag in compiled.tags.items()}
-        header += " (compiled as TensorFlow would)"
-    elif isinstance(message, TPUEmbeddingConfiguration):
-        config = message
-    else:
-        config = TPUEmbeddingConfiguration()
-        config.table_descriptor.add().optimization_parameters.CopyFrom(message)  # type: ignore[arg-type]
+def _tables(config: TPUEmbeddingConfiguration, schedules: dict[int, str]) -> list[str]:
     rows = [list(COLUMNS)] + [
         _row(config, i, schedules) for i in range(len(config.table_descriptor))
     ]
     widths = [max(len(row[c]) for row in rows) for c in range(len(COLUMNS))]
-    lines = [header, ""]
+    lines = []
     for index, row in enumerate(rows):
         lines.append("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
+    strays = _strays(config)
+    if strays:
+        lines += ["", *strays]
     modes = TPUEmbeddingConfiguration.Mode
     mode = modes.Name(config.mode).lower() if config.mode in modes.values() else str(config.mode)
     topology = (
@@ -125,5 +129,75 @@ def explain_document(document: Document) -> str:
         )
     if config.pipeline_execution_with_tensor_core:
         topology += ", pipelined"
-    lines += ["", topology]
-    return "\n".join(lines) + "\n"
+    return [*lines, "", topology]
+
+
+def _value(message: Message, field: FieldDescriptor) -> str:
+    value = getattr(message, field.name)
+    if field.type == FieldDescriptor.TYPE_MESSAGE:
+        return f"{{{plural(value.ByteSize(), 'byte')}}}" if message.HasField(field.name) else "-"
+    if field.type in (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE):
+        return number(value)
+    if field.type == FieldDescriptor.TYPE_BOOL:
+        return "true" if value else "false"
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        names = enum_type(field).values_by_number
+        return names[value].name if value in names else str(value)
+    return str(value)
+
+
+def _algorithm(params: OptimizationParameters) -> str:
+    """The algorithm with every parameter TensorFlow reads from it (proto3: an unset value is
+    read as 0 or false, so it is shown as that); a deprecated field only when it is set."""
+    name = params.WhichOneof("parameters")
+    if name is None:
+        return "none (no algorithm is set)"
+    algorithm: Message = getattr(params, name)
+    descriptor: Any = algorithm.DESCRIPTOR
+    values = [
+        f"{field.name} {_value(algorithm, field)}"
+        for field in descriptor.fields
+        if not field.GetOptions().deprecated
+        or field in (set_field for set_field, _ in algorithm.ListFields())
+    ]
+    return f"{name} ({', '.join(values)})" if values else name
+
+
+def _optimizer(params: OptimizationParameters) -> list[str]:
+    rows = list(zip(SETTINGS, [_algorithm(params), *_settings(params, {})[1:]], strict=True))
+    if params.HasField("simulated_quantization"):
+        quantization = params.simulated_quantization
+        limits = quantization.clipping_limits
+        rows.append(
+            (
+                "quantization",
+                f"{'enabled' if quantization.enabled else 'disabled'}, "
+                f"{plural(quantization.num_buckets, 'bucket')}, "
+                f"range {_range(limits, quantization.HasField('clipping_limits'))}",
+            )
+        )
+    if params.HasField("hot_id_replication_configuration"):
+        hot_ids = params.hot_id_replication_configuration
+        rows.append(("hot id replication", _status(hot_ids, "status")))
+    width = max(len(label) for label, _ in rows)
+    return [f"{label.ljust(width)}  {value}" for label, value in rows]
+
+
+def explain_document(document: Document) -> str:
+    """The explanation of a loaded spec, config or OptimizationParameters."""
+    message = document.message
+    if isinstance(message, OptimizationParameters):
+        header = f"{document.name} (OptimizationParameters: one table's optimizer)"
+        lines = _optimizer(message)
+    elif isinstance(message, EmbeddingSpec):
+        from tpuemb_cli.spec.compiler import compile_spec
+
+        compiled = compile_spec(message)
+        schedules = {tag: name for name, tag in compiled.tags.items()}
+        header = f"{document.name} (compiled as TensorFlow would)"
+        lines = _tables(compiled.config, schedules)
+    else:
+        assert isinstance(message, TPUEmbeddingConfiguration), type(message)
+        header = document.name
+        lines = _tables(message, {})
+    return "\n".join([header, "", *lines]) + "\n"
