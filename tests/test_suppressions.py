@@ -153,3 +153,24 @@ def test_statistics(project: Path) -> None:
         "    1  TE406      unused-table\n"
         "    1  TE407      table-id-out-of-range\n"
     )
+
+
+def test_statistics_marks_fixes_as_the_summary_counts_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `[*]`: fixed by --fix, exactly the findings the summary's "fixable with `--fix`" counts;
+    # `[-]`: an unsafe fix (--unsafe-fixes). TE301's swap changes training, so it is `[-]`.
+    monkeypatch.chdir(Path(__file__).parent.parent)
+    result = invoke("check", "--statistics", "examples/")
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout == (
+        "    1  TE102  [*] dynamic-tag-gap\n"
+        "    1  TE202      adam-beta-out-of-range\n"
+        "    1  TE301  [-] reversed-clipping-range\n"
+        "    1  TE305  [*] ineffective-weight-decay-multiplier\n"
+        "    1  TE406      unused-table\n"
+        "    1  TE407      table-id-out-of-range\n"
+    )
+    safe = sum(int(line.split()[0]) for line in result.stdout.splitlines() if "[*]" in line)
+    summary = invoke("check", "--format", "concise", "examples/").stdout.splitlines()[-1]
+    assert summary == f"[*] {safe} findings fixable with `--fix`."

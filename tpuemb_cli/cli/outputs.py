@@ -92,9 +92,15 @@ def write_reports(
     return ok
 
 
+def _fix_mark(finding: Finding) -> str:
+    """``[*]``: ``--fix`` fixes it (what the summary's "fixable with `--fix`" counts); ``[-]``:
+    its fix is unsafe and needs ``--unsafe-fixes`` too; blank: no fix."""
+    if finding.autofix is None:
+        return "   "
+    return "[*]" if finding.autofix.safe else "[-]"
+
+
 def print_statistics(findings: Sequence[Finding], streams: Streams) -> None:
-    counts = Counter((f.rule, f.name, f.autofix is not None) for f in findings)
-    for (code, name, fixable), count in sorted(
-        counts.items(), key=lambda item: (-item[1], item[0])
-    ):
-        streams.out.write(f"{count:>5}  {code}  {'[*]' if fixable else '   '} {name}\n")
+    counts = Counter((f.rule, f.name, _fix_mark(f)) for f in findings)
+    for (code, name, mark), count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        streams.out.write(f"{count:>5}  {code}  {mark} {name}\n")
