@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -68,6 +69,50 @@ def test_documentation_cites_only_what_users_can_open(rule: Rule) -> None:
         assert outside not in doc, f"{rule.code} cites {outside!r}"
     for link in TF_LINK.findall(doc):
         assert link.startswith("https://github.com/tensorflow/tensorflow/blob/v2.21.0/"), link
+
+
+ROOT = Path(__file__).parent.parent
+# Third-party files kept as they were published (tests/data/real-repo/SOURCES.md).
+THIRD_PARTY = ROOT / "tests" / "data" / "real-repo"
+# What points at notes outside the repository, which its readers do not have.
+OUTSIDE = re.compile(r"/work/|\bshared/|\.\./shared|the shared reference|reference/tensorflow")
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _docs() -> list[Path]:
+    """Every Markdown file the repository ships (not build output, hidden folders or
+    third-party content)."""
+    found = []
+    for folder, dirs, files in os.walk(ROOT):
+        here = Path(folder)
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith(".") and d != "build" and here / d != THIRD_PARTY
+        )
+        found += [here / name for name in sorted(files) if name.endswith(".md")]
+    return found
+
+
+DOCS = _docs()
+
+
+def test_the_docs_are_found() -> None:
+    names = {str(path.relative_to(ROOT)) for path in DOCS}
+    assert {"README.md", "protos/README.md", "tests/data/tf-2.21/README.md"} <= names
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: str(doc.relative_to(ROOT)))
+def test_every_doc_cites_only_what_its_readers_can_open(doc: Path) -> None:
+    # As for the rule docs: TensorFlow's sources by path at the release, with a link; a relative
+    # link stays inside the repository and names a file that exists.
+    text = doc.read_text(encoding="utf-8")
+    assert not OUTSIDE.findall(text), f"{doc} cites {OUTSIDE.findall(text)}"
+    for link in TF_LINK.findall(text):
+        assert link.startswith("https://github.com/tensorflow/tensorflow/blob/v2.21.0/"), link
+    for target in MARKDOWN_LINK.findall(text):
+        if "://" in target or target.startswith(("#", "mailto:")):
+            continue
+        resolved = (doc.parent / target.split("#", 1)[0]).resolve()
+        assert resolved.is_relative_to(ROOT.resolve()) and resolved.exists(), (doc, target)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
