@@ -226,3 +226,14 @@ def test_explain_says_what_it_does_not_explain(monkeypatch: pytest.MonkeyPatch) 
         "; pass --type if it is one (tpuemb reads: TPUEmbeddingConfiguration, "
         "OptimizationParameters, EmbeddingSpec, GraphDef, SavedModel)\n"
     )
+
+
+@pytest.mark.parametrize("command", [["explain"], ["convert", "--to", "json"], ["compile"]])
+def test_one_file_commands_refuse_a_directory(
+    command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Not whichever file in it sorts first (explain examples/ explained adam_optimizer.pbtxt).
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, [command[0], "examples/", *command[1:]])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "tpuemb: error: examples/: is a directory; name one file in it\n"

@@ -42,6 +42,10 @@ def read_input(
     if isinstance(item, inputs.InputError):
         error(streams, str(item))
         return None
+    if item.walked:
+        # Not the first file found in it: `explain examples/` would explain whichever sorts first.
+        error(streams, f"{path}: is a directory; name one file in it")
+        return None
     try:
         return item, inputs.read(item, max_bytes)
     except inputs.InputError as problem:
