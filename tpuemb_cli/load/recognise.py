@@ -4,10 +4,12 @@ A repository holds many files with tpuemb's extensions that are something else: 
 JSON, Compose, Kubernetes and CI YAML, other projects' textprotos (TF Serving, TFX, Object
 Detection, MediaPipe, Caffe), SavedModel fingerprints. A file is a document when its top-level
 field names are those of a message type tpuemb reads -- at least one field that only that type
-has (its signature) and no more unknown names than known ones, or every name known -- or when a
-`# proto-message:` header names such a type, or, in binary, when it parses as one with no
-unknown field. Only the start of a text file is read for this (a config's first top-level field
-settles it), so recognising costs little beside linting.
+has (its signature) and no more unknown names than known ones, or every name known; in JSON and
+YAML its signature fields must hold what that type's do too -- or when a `# proto-message:`
+header names such a type, or, in binary, when it parses as one with no unknown field. JSONC
+(comments, trailing commas) is judged by its keys like JSON. Only the start of a text file is
+read for this (a config's first top-level field settles it), so recognising costs little beside
+linting.
 """
 
 from __future__ import annotations
@@ -191,15 +193,40 @@ def _json(text: str) -> Verdict:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        return _unparsed(text, r'"(\w+)"\s*:')
+        try:
+            value = json.loads(_without_jsonc(text))
+        except (ValueError, RecursionError):
+            return _unparsed(text, r'"(\w+)"\s*:')
     if not isinstance(value, dict):
         kind = type(value).__name__
         return Verdict(False, reason=f"its top level is a JSON {kind}, not an object")
-    verdict = _mapping([str(key) for key in value])
-    if verdict.ok and verdict.message_type and not _nested_fit(value, verdict.message_type):
-        shown = ", ".join(f"`{escaped(key)}`" for key in list(value)[:6])
-        return Verdict(False, reason=f"its top-level fields are {shown}, holding other things")
-    return verdict
+    return _fitting(_mapping([str(key) for key in value]), value)
+
+
+def _without_jsonc(text: str) -> str:
+    """``text`` without the comments and trailing commas of JSONC (tsconfig.json, VS Code's and
+    dev containers' settings), which JSON refuses: such a file is judged by its top-level keys,
+    not by any quoted word in it (a dev container's `"features"` is no spec's). A document
+    written so is still linted, and its comments reported."""
+    text = _JSONC_COMMENT.sub(lambda match: match.group(1) or " ", text)
+    return _TRAILING_COMMA.sub(lambda match: match.group(1) or "", text)
+
+
+# A string is matched first, so that `//` in a URL or `,]` in a string stays as it is.
+_JSON_STRING = r'("(?:[^"\\\n]|\\.)*")'
+_JSONC_COMMENT = re.compile(_JSON_STRING + r"|//[^\n]*|/\*.*?\*/", re.DOTALL)
+_TRAILING_COMMA = re.compile(_JSON_STRING + r"|,(?=\s*[}\]])")
+
+
+def _fitting(verdict: Verdict, value: Any) -> Verdict:
+    """``verdict``, judged by the top-level keys of the mapping ``value``, unless the values of
+    its signature fields are not what the type's hold."""
+    if not verdict.ok or not verdict.message_type or not isinstance(value, dict):
+        return verdict
+    if _nested_fit(value, verdict.message_type):
+        return verdict
+    shown = ", ".join(f"`{escaped(str(key))}`" for key in list(value)[:6])
+    return Verdict(False, reason=f"its top-level fields are {shown}, holding other things")
 
 
 def _nested_fit(value: dict[str, Any], type_name: str) -> bool:
@@ -213,7 +240,7 @@ def _nested_fit(value: dict[str, Any], type_name: str) -> bool:
         if name not in _SIGNATURES[type_name]:
             continue
         nested = descriptor.fields_by_name[name].message_type
-        if nested is None:
+        if nested is None or item is None:  # `features:` with nothing yet says nothing
             continue
         elements = item if isinstance(item, list) else [item]
         first = elements[0] if elements else {}
@@ -236,7 +263,7 @@ def _yaml(text: str) -> Verdict:
     depth = 0
     expect_key = False
     try:
-        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        for event in yaml.parse(text, Loader=_yaml_loader(yaml)):
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if depth == 0 and not isinstance(event, yaml.MappingStartEvent):
                     return Verdict(False, reason="its top level is a list, not a mapping")
@@ -259,7 +286,21 @@ def _yaml(text: str) -> Verdict:
         return _unparsed(text, r"^(\w+)\s*:")
     if not keys:
         return Verdict(False, reason="it is not a mapping")
-    return _mapping(keys)
+    verdict = _mapping(keys)
+    if verdict.ok and verdict.message_type:
+        # The keys say a spec (`features:`, `optimizer:` -- a training script's params.yaml has
+        # them too): whether their values are a spec's takes the values. Read in full only here,
+        # for files that look like documents (specs are small).
+        try:
+            value = next(iter(yaml.load_all(text, Loader=_yaml_loader(yaml))), None)
+        except (yaml.YAMLError, RecursionError):
+            return verdict  # a tag safe loading refuses, or too deep: the loader reports it
+        return _fitting(verdict, value)
+    return verdict
+
+
+def _yaml_loader(yaml: Any) -> Any:
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _mapping(keys: list[str]) -> Verdict:
