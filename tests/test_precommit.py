@@ -7,6 +7,7 @@ a pip install from the package index, so this is the slowest test of the suite (
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from .built_tree import FINDINGS, build
 from .helpers import CLEAN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,3 +100,56 @@ def test_hook_on_a_realistic_repository_reports_only_the_configs_mistakes(
         if ": TE" in line and "[error]" in line
     }
     assert reported == {"configs/experiments/clipped_sgd.pbtxt", "configs/export/ftrl_tables.pb"}
+
+
+def _hook_repository(folder: Path) -> tuple[str, str]:
+    """This checkout as a `repo:` and `rev:` for pre-commit: HEAD, or, when tracked files have
+    uncommitted changes, a commit of them in a clone in ``folder`` (as `try-repo` does)."""
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    identity = ["-c", "user.name=tpuemb tests", "-c", "user.email=tests@example.com"]
+    stash = subprocess.run(
+        ["git", *identity, "stash", "create"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    if not stash:
+        return str(ROOT), head
+    clone = folder / "tpuemb"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, capture_output=True)
+    _git(clone, "fetch", "-q", str(ROOT), stash)
+    _git(clone, "branch", "-q", "working-tree", stash)
+    return str(clone), stash
+
+
+def test_the_readmes_narrowed_hook_on_a_realistic_repository(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # The README narrows the hook with `files: ^configs/`, which replaces the hook's extension
+    # pattern: configs/NOTES.md and configs/gen.py are passed to tpuemb too, and skipped.
+    assert "files: ^configs/" in (ROOT / "README.md").read_text()
+    repo = tmp_path_factory.mktemp("built")
+    build(repo)
+    source, rev = _hook_repository(tmp_path_factory.mktemp("hook-repository"))
+    config = repo / ".pre-commit-config.yaml"
+    narrowed = config.read_text()
+    assert "files: ^configs/" in narrowed
+    config.write_text(
+        narrowed.replace("https://github.com/tpuemb/tpuemb", source).replace("v0.1.0", rev)
+    )
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path_factory.mktemp("pre-commit-home")))
+    env.pop("GITHUB_ACTIONS", None)
+    command = [sys.executable, "-m", "pre_commit", "run", "--all-files"]
+    run = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1, run.stdout + run.stderr
+    reported = set()
+    for line in run.stdout.splitlines():
+        match = re.match(r"(\S+?)(?::(\d+):(\d+))?: (TE\d+) \[", line)
+        if match:
+            file, row, column, rule = match.groups()
+            reported.add((file, int(row) if row else None, int(column) if column else None, rule))
+    assert reported == FINDINGS
+    assert "NOTES.md" not in run.stdout and "gen.py" not in run.stdout
+    # 85 files under configs/: the three that are not documents are skipped, not checked.
+    assert "Found 11 errors, 1 warning in 5 files (82 files checked)." in run.stdout.splitlines()
