@@ -198,3 +198,51 @@ def test_a_folder_that_cannot_be_searched_ends_discovery(tmp_path: Path) -> None
     code, out, err = _as_nobody(project, "configs")
     assert (code, out) == (2, "No findings (0 files checked; 1 input could not be read).\n")
     assert err == f"tpuemb: error: {project / '.tpuemb.toml'}: cannot read: Permission denied\n"
+
+
+@pytest.mark.parametrize("mode", [(), ("--add-suppressions",), ("--fix",)])
+def test_a_broken_pyproject_is_an_error_naming_file_and_line(
+    project: Path, mode: tuple[str, ...]
+) -> None:
+    # An invalid pyproject.toml was taken for one without [tool.tpuemb]: every ignore and
+    # suppression in it silently dropped, and --add-suppressions went on to write elsewhere.
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "x"\n\n[tool.tpuemb]\nignore = ["TE105"\n')
+    before = (project / "configs" / "model.pbtxt").read_bytes()
+    result = invoke("check", *mode, "configs")
+    summary = (
+        ""
+        if mode == ("--add-suppressions",)
+        else ("No findings (0 files checked; 1 input could not be read).\n")
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        summary,
+        f"tpuemb: error: {pyproject}:6:1: not valid TOML: Unclosed array\n",
+    )
+    assert (project / "configs" / "model.pbtxt").read_bytes() == before
+    assert sorted(p.name for p in project.iterdir()) == ["configs", "pyproject.toml"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (".tpuemb.toml", "select = [\n", "2:1: not valid TOML: Invalid value"),
+        (
+            ".tpuemb.toml",
+            '\ufeffignore = ["TE105"]\n',
+            "1:1: not valid TOML: Invalid statement (the file starts with a byte-order mark: "
+            "save it without one)",
+        ),
+        ("pyproject.toml", "tool = 3\n", " `tool`: must be a table"),
+        ("pyproject.toml", "[tool]\ntpuemb = 3\n", " `tool.tpuemb`: must be a table"),
+        (".tpuemb.toml", 'ignore = "TE105"\n', " `ignore`: must be a list of strings"),
+    ],
+)
+def test_broken_configurations_are_errors(
+    project: Path, name: str, text: str, message: str
+) -> None:
+    config = project / name
+    config.write_text(text, encoding="utf-8")
+    result = invoke("check", "configs")
+    assert (result.exit_code, result.stderr) == (2, f"tpuemb: error: {config}:{message}\n")

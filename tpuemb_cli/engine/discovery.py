@@ -14,15 +14,21 @@ import os
 import stat
 from pathlib import Path
 
-from tpuemb_cli.engine.settings import Selection, Settings, absolute, read, toml_parser
+from tpuemb_cli.engine.settings import (
+    Selection,
+    Settings,
+    absolute,
+    load_toml,
+    read,
+    tool_table,
+)
 
 
-def _has_tpuemb_table(path: Path) -> bool:
-    parser = toml_parser()
-    try:
-        return "tpuemb" in parser.loads(path.read_text(encoding="utf-8")).get("tool", {})
-    except (OSError, parser.TOMLDecodeError, UnicodeDecodeError):
-        return False
+def _has_tpuemb_table(path: Path, opened: Path) -> bool:
+    # A pyproject.toml that is not valid TOML is an error, not a file without [tool.tpuemb]: it
+    # may well have one, and ignoring it would drop every setting and suppression in it (pip and
+    # ruff refuse such a file too).
+    return tool_table(path, load_toml(path, opened)) is not None
 
 
 class Resolver:
@@ -97,7 +103,9 @@ class Resolver:
         """The configuration in ``folder``, looked for by the path ``reach``."""
         for name in (".tpuemb.toml", "pyproject.toml"):
             candidate, opened = folder / name, reach / name
-            if _is_file(opened) and (name == ".tpuemb.toml" or _has_tpuemb_table(opened)):
+            if _is_file(opened) and (
+                name == ".tpuemb.toml" or _has_tpuemb_table(candidate, opened)
+            ):
                 settings = self._by_file.get(candidate) or self.selection.merged(
                     read(candidate, opened)
                 )

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from tpuemb_cli.model.findings import Severity
 
 
-def toml_parser() -> Any:
+def toml_module() -> Any:
     # Imported on first use: a run without configuration files does not pay for a TOML parser.
     if sys.version_info >= (3, 11):
         import tomllib
@@ -298,18 +298,63 @@ def _suppressions(path: Path, entries: Any, require_reason: bool) -> tuple[Suppr
     return tuple(found)
 
 
+_AT_LINE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def _not_toml(path: Path, text: str, error: Exception) -> SettingsError:
+    """``path:line:column: not valid TOML: why``: tomllib puts the place at the end of its
+    message (or says "at end of document", which is the last line)."""
+    message = str(error)
+    found = _AT_LINE.search(message)
+    if found is not None:
+        place = f"{found[1]}:{found[2]}"
+        message = message[: found.start()]
+    else:
+        message = message.replace(" (at end of document)", "")
+        last = text.rsplit("\n", 1)[-1]
+        place = f"{text.count(chr(10)) + 1}:{len(last) + 1}"
+    if text.startswith("\ufeff"):
+        message += " (the file starts with a byte-order mark: save it without one)"
+    return SettingsError(f"{path}:{place}: not valid TOML: {message}")
+
+
+def load_toml(path: Path, opened: Path | None = None) -> dict[str, Any]:
+    """The TOML document at ``path``; raises SettingsError naming the file, and the line and
+    column of a syntax error. ``opened``: the path to open it by, when ``path`` (its name in
+    messages) cannot be."""
+    toml = toml_module()
+    try:
+        data = (opened or path).read_bytes()
+    except OSError as error:
+        raise SettingsError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise SettingsError(
+            f"{path}:{line}: not valid TOML: not UTF-8 (byte 0x{data[error.start]:02x})"
+        ) from None
+    try:
+        document: dict[str, Any] = toml.loads(text)
+    except toml.TOMLDecodeError as error:
+        raise _not_toml(path, text, error) from None
+    return document
+
+
+def tool_table(path: Path, document: dict[str, Any]) -> Any:
+    """``[tool.tpuemb]`` of a pyproject.toml, or None when it has none."""
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise _fail(path, "tool", "must be a table")
+    return tool.get("tpuemb")
+
+
 def read(path: Path, opened: Path | None = None) -> Settings:
     """Settings from a ``.tpuemb.toml`` or a ``pyproject.toml``; raises SettingsError.
     ``opened``: the path to open it by, when ``path`` (its name in messages) cannot be."""
-    parser = toml_parser()
-    try:
-        document = parser.loads((opened or path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise SettingsError(f"{path}: cannot read: {error.strerror or error}") from None
-    except (parser.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise SettingsError(f"{path}: not valid TOML: {error}") from None
+    document = load_toml(path, opened)
     if path.name == "pyproject.toml":
-        table = document.get("tool", {}).get("tpuemb")
+        table = tool_table(path, document)
         if table is None:
             return Settings(path=path)
         if not isinstance(table, dict):
