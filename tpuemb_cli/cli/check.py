@@ -125,7 +125,9 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         from tpuemb_cli.fix.apply import FixPolicy
 
         policy = FixPolicy(unsafe=options.unsafe_fixes)
-        changes = FileChanges(streams, policy, options.diff, options.add_suppressions)
+        changes = FileChanges(
+            streams, policy, options.diff, options.add_suppressions, options.isolated
+        )
 
     tasks = _plan(options, resolver)
     engines = _Engines()
@@ -161,7 +163,8 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     report = formatters.Report(findings, checked, sources, fixable, unreadable)
     if options.statistics:
         print_statistics(findings, streams)
-    elif not (options.diff or (options.add_suppressions and changes is not None)):
+    elif not (options.diff or (options.add_suppressions and not findings)):
+        # --add-suppressions reports what it left: parse problems and suppression problems
         failed = not write_reports(report, options.outputs, options.color, streams) or failed
     if failed:
         return EXIT_ERROR

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from tpuemb_cli.cli.common import Streams, note
 from tpuemb_cli.engine import baseline
+from tpuemb_cli.engine.settings import absolute
 from tpuemb_cli.fix.apply import FixPolicy, fix_document
 from tpuemb_cli.fix.atomic import write_atomic
 from tpuemb_cli.fix.write import unified_diff, write_text
@@ -28,9 +29,15 @@ class FileChanges:
     ``finish`` prints the diffs and writes the configuration entries."""
 
     def __init__(
-        self, streams: Streams, policy: FixPolicy, diff: bool, add_suppressions: bool
+        self,
+        streams: Streams,
+        policy: FixPolicy,
+        diff: bool,
+        add_suppressions: bool,
+        isolated: bool = False,
     ) -> None:
         self.streams = streams
+        self.isolated = isolated  # no configuration to write suppression entries to
         self.policy = policy
         self.diff = diff
         self.add_suppressions = add_suppressions
@@ -83,22 +90,46 @@ class FileChanges:
     def _baseline(
         self, item: Input, data: bytes, document: Document, findings: list[Finding], engine: Engine
     ) -> tuple[Document, list[Finding]]:
-        if not findings:
+        kept = [f for f in findings if baseline.not_baselined(f) is not None]
+        wanted = [f for f in findings if baseline.not_baselined(f) is None]
+        for why in dict.fromkeys(filter(None, map(baseline.not_baselined, kept))):
+            codes = sorted({f.rule for f in kept if baseline.not_baselined(f) == why})
+            note(self.streams, f"{item.name}: not suppressed: {', '.join(codes)}: {why}")
+        if not wanted:
             return document, findings
-        if document.format == "text" and document.text is not None and item.path:
-            new_text = baseline.with_comments(document.text, findings)
-            self._write(item, data, new_text)
+        if item.path is None:
+            note(self.streams, f"{item.name}: suppressions cannot be written to standard input")
+            self.ok = False
+            return document, findings
+        if document.format == "text" and document.text is not None:
+            new_text = baseline.with_comments(document, wanted)
+            if not self._write(item, data, new_text):
+                return document, findings
             fixed = load_bytes(
                 new_text.encode("utf-8"), document.name, "text", document.message_type
             )
             return fixed, engine.lint(fixed)
+        # JSON, YAML and binary: entries in the configuration that governs the file (the one
+        # `check` found for it), or a new .tpuemb.toml beside it, which the next run finds.
         settings = engine.settings
-        target = settings.path if settings.path is not None else Path(".tpuemb.toml")
-        relative = (settings.relative(item.name) if settings.path else item.name) or item.name
-        table = settings.table_path if settings.path is not None else ()
+        if settings.path is not None:
+            target = absolute(settings.path)
+            relative = settings.relative(item.name) or item.name
+            table = settings.table_path
+        elif self.isolated:
+            note(
+                self.streams,
+                f"{item.name}: not suppressed: --isolated reads no configuration, where the "
+                "suppressions of JSON, YAML and binary files live",
+            )
+            self.ok = False
+            return document, findings
+        else:
+            target = absolute(item.path).parent / ".tpuemb.toml"
+            relative, table = item.path.name, ()
         entries = self.entries.setdefault(target, (table, []))[1]
-        entries.extend(baseline.Entry(relative, render(f.path), f.rule) for f in findings)
-        return document, []
+        entries.extend(baseline.Entry(relative, render(f.path), f.rule) for f in wanted)
+        return document, kept
 
     def finish(self) -> bool:
         """Prints diffs and writes the baseline entries; False if anything could not be done."""
@@ -106,7 +137,9 @@ class FileChanges:
             self.streams.out.write(diff)
         for target, (table, entries) in self.entries.items():
             try:
-                existing = target.read_text(encoding="utf-8") if target.exists() else ""
+                # Bytes, decoded: read_text would turn CRLF into LF throughout the file.
+                existing = target.read_bytes().decode("utf-8") if target.exists() else ""
+                entries = list(dict.fromkeys(entries))  # a file named twice: its entries once
                 text = baseline.with_entries(existing, table, entries)
                 write_atomic(target, text.encode("utf-8"))
             except OSError as problem:
@@ -114,6 +147,10 @@ class FileChanges:
                     self.streams,
                     f"{target}: cannot write suppressions: {problem.strerror or problem}",
                 )
+                self.ok = False
+                continue
+            except (baseline.BaselineRefused, UnicodeDecodeError) as problem:
+                note(self.streams, f"{target}: not changed: {problem}")
                 self.ok = False
                 continue
             note(self.streams, f"{target}: added {plural(len(entries), 'suppression')}")
