@@ -77,10 +77,12 @@ test-tf:
 	build/venv-tf/bin/python -m pip install -q 'tensorflow-cpu==2.21.0' -e '.[test]'
 	build/venv-tf/bin/python -m pytest -q -p no:cacheprovider tests/test_tf.py
 
-# Coverage-guided fuzzing (atheris) of each loader for FUZZ_SECONDS each; crashes land in
-# build/fuzz/<format>/ -- copy them to fuzz/regressions/, which the test suite replays. The
-# yaml-aliases and json-hostile targets drive tests/test_hostile_inputs.py's generators (a crash
-# is a failing example of that test, which hypothesis prints); -rss_limit_mb bounds memory.
+# Coverage-guided fuzzing (atheris) of each loader, then of --add-suppressions, for FUZZ_SECONDS
+# each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the
+# test suite replays; a baseline crash is replayed with fuzz/fuzz_baseline.py and becomes a case
+# in tests/test_baseline.py. The yaml-aliases and json-hostile targets drive
+# tests/test_hostile_inputs.py's generators (a crash is a failing example of that test, which
+# hypothesis prints); -rss_limit_mb bounds memory.
 FUZZ_SECONDS ?= 450
 fuzz:
 	$(PYTHON) -m pip install -q atheris
@@ -90,7 +92,12 @@ fuzz:
 	  (cd build/fuzz/$$fmt && $(PYTHON) ../../../fuzz/fuzz_loaders.py $$fmt \
 	    -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 \
 	    ../../fuzz-corpus/$$fmt) || status=1; \
-	done; exit $$status
+	done; \
+	mkdir -p build/fuzz/baseline build/fuzz-corpus/baseline && \
+	(cd build/fuzz/baseline && $(PYTHON) ../../../fuzz/fuzz_baseline.py \
+	  -max_total_time=$(FUZZ_SECONDS) -max_len=400 -len_control=0 -rss_limit_mb=4096 \
+	  -timeout=30 -print_final_stats=1 ../../fuzz-corpus/baseline) || status=1; \
+	exit $$status
 
 bench:
 	$(PYTHON) -m bench.run

@@ -90,10 +90,10 @@ class FileChanges:
     def _baseline(
         self, item: Input, data: bytes, document: Document, findings: list[Finding], engine: Engine
     ) -> tuple[Document, list[Finding]]:
-        kept = [f for f in findings if baseline.not_baselined(f) is not None]
-        wanted = [f for f in findings if baseline.not_baselined(f) is None]
-        for why in dict.fromkeys(filter(None, map(baseline.not_baselined, kept))):
-            codes = sorted({f.rule for f in kept if baseline.not_baselined(f) == why})
+        kept = [f for f in findings if baseline.not_baselined(f.rule) is not None]
+        wanted = [f for f in findings if baseline.not_baselined(f.rule) is None]
+        for why in dict.fromkeys(baseline.not_baselined(f.rule) for f in kept):
+            codes = sorted({f.rule for f in kept if baseline.not_baselined(f.rule) == why})
             note(self.streams, f"{item.name}: not suppressed: {', '.join(codes)}: {why}")
         if not wanted:
             return document, findings

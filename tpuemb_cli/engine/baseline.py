@@ -45,11 +45,12 @@ class BaselineRefused(Exception):
     """The configuration cannot be extended without changing what it already says."""
 
 
-def not_baselined(finding: Finding) -> str | None:
-    """Why the baseline leaves ``finding`` reported, or None if it suppresses it."""
+def not_baselined(rule: str) -> str | None:
+    """Why the baseline leaves the findings of ``rule`` (a code) reported, or None if it
+    suppresses them."""
     from tpuemb_cli.rules import BY_CODE
 
-    entry = BY_CODE.get(finding.rule)
+    entry = BY_CODE.get(rule)
     return NOT_BASELINED.get(entry.family) if entry is not None else None
 
 
