@@ -152,8 +152,8 @@ def test_parse_problems_and_suppression_problems_are_left_reported(project: Path
     notes = (
         "tpuemb: a.pbtxt: not suppressed: TE002: parse problems are never suppressed: fix the "
         "file\n"
-        "tpuemb: a.pbtxt: not suppressed: TE902: problems with suppressions are not suppressed: "
-        "`--fix` removes unused ones\n"
+        "tpuemb: a.pbtxt: not suppressed: TE902: a suppression's own problems are not suppressed: "
+        "correct it (`--fix` removes unused ones)\n"
     )
     assert outcome(invoke("check", "--add-suppressions", "a.pbtxt")) == (
         1,

@@ -352,7 +352,8 @@ def _check_help() -> str:
 @click.option(
     "--add-suppressions",
     is_flag=True,
-    help="Suppress every current finding (a baseline for adopting tpuemb).",
+    help="Suppress the current findings, except parse problems and problems with suppressions "
+    "(a baseline for adopting tpuemb).",
 )
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
 @click.option(

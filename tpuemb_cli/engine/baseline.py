@@ -29,7 +29,8 @@ REASON = "baseline: added by tpuemb --add-suppressions"
 # one more); `--fix` removes unused ones.
 NOT_BASELINED = {
     "parse": "parse problems are never suppressed: fix the file",
-    "suppression": "problems with suppressions are not suppressed: `--fix` removes unused ones",
+    "suppression": "a suppression's own problems are not suppressed: correct it (`--fix` removes "
+    "unused ones)",
 }
 
 
