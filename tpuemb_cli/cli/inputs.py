@@ -31,11 +31,27 @@ class Input(NamedTuple):
 def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Input | InputError]:
     """The inputs the arguments name, directories walked for config extensions, in order.
 
-    Yields an InputError (and goes on) for each argument that names nothing usable.
+    Yields an InputError (and goes on) for each argument that names nothing usable. A file named
+    twice (``a.pbtxt ./a.pbtxt``, or named and inside a named directory) is yielded once, under
+    the name it first had: linted and reported once.
     """
+    seen: set[str] = set()
+
+    def first_time(path: str) -> bool:
+        key = os.path.abspath(path)  # noqa: PTH100 - normalized, links kept (as settings.absolute)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
     for argument in arguments:
         if argument == STDIN:
             yield Input(stdin_name or "<stdin>", None)
+            continue
+        if not argument:
+            # Path("") is ".": an empty argument (an unset shell variable) would lint the
+            # current directory.
+            yield InputError("'': no such file or directory")
             continue
         path = Path(argument)
         try:
@@ -52,8 +68,9 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
                 extensions = " ".join(sorted(EXTENSIONS))
                 yield InputError(f"{argument}: no config files in this directory ({extensions})")
             for file in found:
-                yield Input(str(file), file, walked=True)
-        else:
+                if first_time(str(file)):
+                    yield Input(str(file), file, walked=True)
+        elif first_time(argument):
             yield Input(argument, path)
 
 
