@@ -133,7 +133,9 @@ def test_github_escaping_and_the_annotation_limit() -> None:
     lines = get("github")(Report(findings, 1), False).splitlines()
     assert lines[0] == (
         "::error file=dir%2Cx/a%3Ab.pbtxt,line=1,col=1,endLine=1,endColumn=2,"
-        "title=TE407 table-id-out-of-range::50%25 done%0D%0Anext: line (a)"
+        # A line break in a message is shown escaped, as every control character in human
+        # output is; the workflow command's own escaping (%25) still applies.
+        "title=TE407 table-id-out-of-range::50%25 done\\r\\nnext: line (a)"
     )
     assert all(line.startswith("::error ") for line in lines[:14])
     assert all(line.startswith("::warning ") for line in lines[14:26])

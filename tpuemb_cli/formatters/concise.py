@@ -2,12 +2,13 @@
 
 The default when stdout is not a terminal; easy to grep and for editors to parse. Binary input
 has no lines, so its findings name the field instead: ``file: CODE [severity] message (at path)``.
+Control characters in names and messages are escaped (``style.printable``): one finding, one line.
 """
 
 from __future__ import annotations
 
 from tpuemb_cli.formatters import Report, location, summary
-from tpuemb_cli.formatters.style import paint
+from tpuemb_cli.formatters.style import paint, printable
 
 
 def format_report(report: Report, color: bool) -> str:
@@ -16,6 +17,7 @@ def format_report(report: Report, color: bool) -> str:
         at = f" (at {finding.field})" if finding.position is None and finding.field else ""
         severity = paint(str(finding.severity), finding.severity, color)
         code = paint(finding.rule, None, color, bold=True)
-        lines.append(f"{location(finding)}: {code} [{severity}] {finding.message}{at}")
+        where, message = printable(location(finding)), printable(finding.message + at)
+        lines.append(f"{where}: {code} [{severity}] {message}")
     lines.append(summary(report))
     return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.pbcompat import enum_type
 from tpuemb_cli.model.words import number, plural
@@ -105,8 +106,10 @@ def _strays(config: TPUEmbeddingConfiguration) -> list[str]:
 
 
 def _tables(config: TPUEmbeddingConfiguration, schedules: dict[int, str]) -> list[str]:
+    # Names come from the config: shown escaped, so that one cannot forge rows or colour a terminal.
     rows = [list(COLUMNS)] + [
-        _row(config, i, schedules) for i in range(len(config.table_descriptor))
+        [printable(cell) for cell in _row(config, i, schedules)]
+        for i in range(len(config.table_descriptor))
     ]
     widths = [max(len(row[c]) for row in rows) for c in range(len(COLUMNS))]
     lines = []
@@ -114,7 +117,7 @@ def _tables(config: TPUEmbeddingConfiguration, schedules: dict[int, str]) -> lis
         lines.append("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
         if index == 0:
             lines.append("  ".join("-" * w for w in widths))
-    strays = _strays(config)
+    strays = [printable(line) for line in _strays(config)]
     if strays:
         lines += ["", *strays]
     modes = TPUEmbeddingConfiguration.Mode
@@ -180,7 +183,7 @@ def _optimizer(params: OptimizationParameters) -> list[str]:
         hot_ids = params.hot_id_replication_configuration
         rows.append(("hot id replication", _status(hot_ids, "status")))
     width = max(len(label) for label, _ in rows)
-    return [f"{label.ljust(width)}  {value}" for label, value in rows]
+    return [f"{label.ljust(width)}  {printable(value)}" for label, value in rows]
 
 
 def explain_document(document: Document) -> str:
@@ -200,4 +203,4 @@ def explain_document(document: Document) -> str:
         assert isinstance(message, TPUEmbeddingConfiguration), type(message)
         header = document.name
         lines = _tables(message, {})
-    return "\n".join([header, "", *lines]) + "\n"
+    return "\n".join([printable(header), "", *lines]) + "\n"

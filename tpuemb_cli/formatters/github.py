@@ -4,12 +4,14 @@
 
 Picked automatically when ``GITHUB_ACTIONS=true`` and no format is given. Errors come first.
 GitHub shows at most 10 error and 10 warning annotations per step; when there are more, a final
-notice says how many were not shown.
+notice says how many were not shown. Control characters in names and messages are escaped
+(``style.printable``) before the workflow-command escaping: the log shows them as written.
 """
 
 from __future__ import annotations
 
 from tpuemb_cli.formatters import Report
+from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.words import plural
 
@@ -36,11 +38,11 @@ def annotation(finding: Finding) -> str:
             f"endColumn={position.end_column}",
         ]
     properties.append(f"title={escape_property(f'{finding.rule} {finding.name}')}")
-    message = finding.message
+    message = printable(finding.message)
     if finding.field:
-        message += f" ({finding.field})"
+        message += f" ({printable(finding.field)})"
     if finding.fix:
-        message += f"\nhelp: {finding.fix}"
+        message += f"\nhelp: {printable(finding.fix)}"
     return f"::{COMMANDS[finding.severity]} {','.join(properties)}::{escape_data(message)}"
 
 

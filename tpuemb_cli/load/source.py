@@ -75,8 +75,8 @@ class SourceMap:
         self._ensure_built(path)
         return self.spans.get(path)
 
-    def line_col(self, offset: int) -> tuple[int, int]:
-        """1-based line and column (in characters) of a character offset."""
+    def _starts(self) -> list[int]:
+        """Where each line starts: built once, on first use, for every question about lines."""
         if self._line_starts is None:
             starts = [0]
             find = self.text.find
@@ -85,8 +85,24 @@ class SourceMap:
                 starts.append(at + 1)
                 at = find("\n", at + 1)
             self._line_starts = starts
-        line = bisect.bisect_right(self._line_starts, offset) - 1
-        return line + 1, offset - self._line_starts[line] + 1
+        return self._line_starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column (in characters) of a character offset."""
+        starts = self._starts()
+        line = bisect.bisect_right(starts, offset) - 1
+        return line + 1, offset - starts[line] + 1
+
+    @property
+    def line_count(self) -> int:
+        """How many lines the text has; a final newline ends the last line, it starts none."""
+        return len(self._starts()) - (not self.text or self.text.endswith("\n"))
+
+    def line_span(self, number: int) -> Span:
+        """Where line ``number`` (1-based) starts and ends, its newline not included."""
+        starts = self._starts()
+        end = starts[number] - 1 if number < len(starts) else len(self.text)
+        return starts[number - 1], end
 
     def position_of_span(self, span: Span) -> Position:
         line, column = self.line_col(span[0])
