@@ -15,13 +15,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
-from tpuemb_cli.engine.settings import Settings, field_pattern, glob_matches, selector_codes
+from tpuemb_cli.engine.settings import (
+    Settings,
+    Suppression,
+    expand,
+    field_pattern,
+    glob_matches,
+    selector_codes,
+)
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.source import SourceMap, Span
 from tpuemb_cli.load.text_tokenizer import first_token_start
-from tpuemb_cli.model.edits import TextEdit, line_bounds, whole_lines
+from tpuemb_cli.model.edits import TextEdit
 from tpuemb_cli.model.findings import Finding, Violation
 from tpuemb_cli.rules.suppression import invalid_suppression as invalid
 from tpuemb_cli.rules.suppression import unused_suppression as unused
@@ -50,71 +59,158 @@ class Problem(NamedTuple):
     span: Span
 
 
-def _removal(text: str, start: int, end: int) -> TextEdit:
-    """Deleting a directive: the whole line when it is alone, else it and the spaces before it."""
-    whole = whole_lines(text, start, end)
-    if whole is not None:
-        return whole
-    line_start = line_bounds(text, start, end)[0]
+_CODE = re.compile(r"\S")  # where a line has something besides spaces
+
+
+@cache
+def _codes(selector: str) -> frozenset[str]:
+    """``selector_codes``, once per spelling: a file has thousands of directives, few spellings."""
+    return frozenset(selector_codes(selector))
+
+
+class _Lines:
+    """The text's lines, read once for all the directives of a file: a run of comment lines
+    with a directive on each must not re-read the file per directive."""
+
+    def __init__(self, source: SourceMap) -> None:
+        self.source = source
+        self._next_code: list[int] | None = None
+
+    def next_code_line(self, line: int) -> int:
+        """The first line after ``line`` that is neither blank nor only a comment."""
+        if self._next_code is None:
+            lines = self.source.text.split("\n")
+            # next_code[n]: the first code line after line n (0: none), filled from the end.
+            next_code = [0] * (len(lines) + 1)
+            following = 0
+            for number in range(len(lines), 0, -1):
+                next_code[number] = following
+                stripped = lines[number - 1].strip()
+                if stripped and not stripped.startswith("#"):
+                    following = number
+            self._next_code = next_code
+        found = self._next_code[line] if line < len(self._next_code) else 0
+        return found or line + 1
+
+
+def _removal(text: str, span: Span, line: Span, alone: bool) -> TextEdit:
+    """Deleting a directive: the whole ``line`` when it is alone on it (nothing before it, said
+    by ``alone``, and nothing after it), else it and the spaces before it."""
+    start, end = span
+    line_start, line_end = line
+    if alone and _CODE.search(text, end, line_end) is None:
+        return TextEdit(line_start, min(line_end + 1, len(text)), "")
     while start > line_start and text[start - 1] in " \t":
         start -= 1
     return TextEdit(start, end, "")
 
 
-def _next_code_line(source: SourceMap, line: int) -> int:
-    """The first line after ``line`` that is neither blank nor only a comment."""
-    lines = source.text.split("\n")
-    for number in range(line + 1, len(lines) + 1):
-        stripped = lines[number - 1].strip()
-        if stripped and not stripped.startswith("#"):
-            return number
-    return line + 1
+def _refusal(
+    kind: str, written: tuple[str, ...], reason: str, settings: Settings, after_fields: bool
+) -> Violation | None:
+    unknown = [code for code in written if not _codes(code)]
+    if not written:
+        return invalid.without_rules(kind)
+    if unknown:
+        return invalid.unknown_rule(unknown[0])
+    if settings.require_reason and not reason:
+        return invalid.without_reason(kind, written)
+    if kind == "file-ignore" and after_fields:
+        return invalid.file_ignore_after_fields()
+    return None
 
 
 def parse(document: Document, settings: Settings) -> tuple[list[Directive], list[Problem]]:
-    """The suppression directives in a text document's comments, and the ones refused."""
+    """The suppression directives in a text document's comments, and the ones refused.
+
+    Linear in the text and the directives: a comment's directives are found in one pass, and
+    where each line starts and which line is the next one of code are read from indexes.
+    """
     source = document.source_map
     if source is None or not document.comments:
         return [], []
     text = source.text
     first_field = first_token_start(text)
+    lines = _Lines(source)
     directives: list[Directive] = []
     problems: list[Problem] = []
     for offset, comment in document.comments:
-        for match in DIRECTIVE.finditer(comment):
-            start, end = offset + match.start(), offset + len(comment.rstrip())
-            following = DIRECTIVE.search(comment, match.end())
-            if following is not None:
-                end = offset + following.start()
+        matches = list(DIRECTIVE.finditer(comment))
+        if not matches:
+            continue
+        line, column = source.line_col(offset)
+        line_start = offset - column + 1
+        line_end = text.find("\n", offset)
+        bounds = (line_start, len(text) if line_end == -1 else line_end)
+        # Only the comment's first directive can be alone on its line: the others follow it.
+        alone = not text[line_start:offset].strip()
+        comment_end = offset + len(comment.rstrip())
+        for index, match in enumerate(matches):
+            start = offset + match.start()
+            end = offset + matches[index + 1].start() if index + 1 < len(matches) else comment_end
             span = (start, end)
             kind, codes_text, reason = match["kind"], match["codes"], match["reason"].strip()
             written = tuple(c.strip() for c in (codes_text or "[]")[1:-1].split(",") if c.strip())
-            unknown = [code for code in written if not selector_codes(code)]
-            refused = (
-                invalid.without_rules(kind)
-                if not written
-                else invalid.unknown_rule(unknown[0])
-                if unknown
-                else invalid.without_reason(kind, written)
-                if settings.require_reason and not reason
-                else invalid.file_ignore_after_fields()
-                if kind == "file-ignore" and offset > first_field
-                else None
-            )
+            refused = _refusal(kind, written, reason, settings, offset > first_field)
             if refused is not None:
                 problems.append(Problem(INVALID, refused, span))
                 continue
-            codes = frozenset(c for code in written for c in selector_codes(code))
-            line, _ = source.line_col(offset)
-            line_start = text.rfind("\n", 0, offset) + 1
+            codes = frozenset(c for code in written for c in _codes(code))
             if kind == "file-ignore":
                 target = 0
-            elif text[line_start:offset].strip():
+            elif not alone:
                 target = line  # at the end of a line: that line
             else:
-                target = _next_code_line(source, line)  # alone on a line: the next one
-            directives.append(Directive(kind, codes, written, target, span, _removal(text, *span)))
+                target = lines.next_code_line(line)  # alone on a line: the next one
+            first = index == 0 and not comment[: match.start()].strip()
+            removal = _removal(text, span, bounds, alone and first)
+            directives.append(Directive(kind, codes, written, target, span, removal))
     return directives, problems
+
+
+class _Entries:
+    """A configuration's ``suppress`` entries, indexed: a baseline holds one entry per finding,
+    so scanning them all for every file and every finding would be quadratic.
+
+    An entry whose ``file`` has no wildcard is found by a dictionary look-up (the file's name,
+    or its path and parent folders relative to the configuration); only glob patterns are tried
+    one by one, as ``glob_matches`` does. Within a file, an entry is found by rule and field, and
+    only entries whose field has a ``*`` are matched as patterns.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.source = settings.suppress
+        self.codes = {entry.number: expand(entry.rules) for entry in settings.suppress}
+        self._by_name: dict[str, list[Suppression]] = {}
+        self._by_path: dict[str, list[Suppression]] = {}
+        self._globs: list[Suppression] = []
+        for entry in settings.suppress:
+            pattern = entry.file
+            if "*" in pattern or "?" in pattern or pattern.endswith("/"):
+                self._globs.append(entry)
+            elif "/" in pattern:
+                self._by_path.setdefault(pattern, []).append(entry)
+            else:
+                self._by_name.setdefault(pattern, []).append(entry)
+
+    def for_file(self, file: str, settings: Settings) -> list[Suppression]:
+        """The entries whose ``file`` matches ``file``, in their order in the configuration."""
+        relative = settings.relative(file)
+        if relative is None:
+            relative = Path(file).as_posix()
+        found = list(self._by_name.get(relative.rsplit("/", 1)[-1], ()))
+        if self._by_path:
+            found += self._by_path.get(relative, ())
+            # A folder's path matches the files under it (``pattern/**``; the ``.*`` of that
+            # regular expression does not cross a newline).
+            slash = relative.find("/")
+            while slash != -1:
+                if "\n" not in relative[slash + 1 :]:
+                    found += self._by_path.get(relative[:slash], ())
+                slash = relative.find("/", slash + 1)
+        found += (entry for entry in self._globs if glob_matches(entry.file, file, settings))
+        found.sort(key=lambda entry: entry.number)
+        return found
 
 
 class ConfigUse:
@@ -123,6 +219,13 @@ class ConfigUse:
     def __init__(self) -> None:
         self.matched: dict[tuple[str, int], tuple[Settings, int]] = {}
         self.used: set[tuple[str, int]] = set()
+        self._entries: _Entries | None = None
+
+    def entries(self, settings: Settings) -> _Entries:
+        """``settings``' entries, indexed once for every file they govern."""
+        if self._entries is None or self._entries.source is not settings.suppress:
+            self._entries = _Entries(settings)
+        return self._entries
 
     def unused(self) -> Iterable[tuple[Settings, int]]:
         for key, value in self.matched.items():
@@ -137,27 +240,53 @@ def apply(
     enabled: frozenset[str],
     config_use: ConfigUse,
 ) -> tuple[list[Finding], list[Problem]]:
-    """The findings no suppression covers, and the problems with the suppressions themselves."""
+    """The findings no suppression covers, and the problems with the suppressions themselves.
+
+    Each finding looks up the directives of its line (and the file's) and the entries of its
+    rule and field, so that the time is linear in findings plus suppressions.
+    """
     directives, problems = parse(document, settings)
+    # (line, rule) -> the directives that cover it (line 0: the whole file). A list is emptied
+    # once its directives are marked used: a thousand findings under one file-ignore mark it once.
+    covering: dict[tuple[int, str], list[int]] = {}
+    for index, directive in enumerate(directives):
+        for code in directive.codes:
+            covering.setdefault((directive.line, code), []).append(index)
     used: set[int] = set()
-    entries = [s for s in settings.suppress if glob_matches(s.file, document.name, settings)]
     key_of = str(settings.path)
-    for entry in entries:
-        config_use.matched.setdefault((key_of, entry.number), (settings, entry.number))
+    # (rule, field) -> entries with that exact field; rule -> entries whose field has a `*`.
+    exact: dict[tuple[str, str], list[Suppression]] = {}
+    patterns: dict[str, list[Suppression]] = {}
+    if settings.suppress:
+        indexed = config_use.entries(settings)
+        for entry in indexed.for_file(document.name, settings):
+            config_use.matched.setdefault((key_of, entry.number), (settings, entry.number))
+            for code in indexed.codes[entry.number]:
+                if "*" in entry.field:
+                    patterns.setdefault(code, []).append(entry)
+                else:
+                    exact.setdefault((code, entry.field), []).append(entry)
     kept: list[Finding] = []
     for finding in findings:
         line = finding.position.line if finding.position is not None else -1
         covered = False
-        for index, directive in enumerate(directives):
-            if finding.rule in directive.codes and directive.line in (0, line):
-                used.add(index)
+        for key in ((0, finding.rule), (line, finding.rule)):
+            indexes = covering.get(key)
+            if indexes is not None:
                 covered = True
-        for entry in entries:
-            if finding.rule in {c for r in entry.rules for c in selector_codes(r)} and (
-                field_pattern(entry.field).match(finding.field)
-            ):
-                config_use.used.add((key_of, entry.number))
+                used.update(indexes)
+                indexes.clear()
+        if exact or patterns:
+            field = finding.field
+            entries = exact.get((finding.rule, field))
+            if entries is not None:
                 covered = True
+                config_use.used.update((key_of, entry.number) for entry in entries)
+                entries.clear()
+            for entry in patterns.get(finding.rule, ()):
+                if field_pattern(entry.field).match(field):
+                    config_use.used.add((key_of, entry.number))
+                    covered = True
         if not covered:
             kept.append(finding)
     for index, directive in enumerate(directives):
