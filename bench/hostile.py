@@ -28,7 +28,7 @@ from tpuemb_cli.load import load_bytes
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
 FINDINGS = (400, 4_000)  # findings in the full-format and baseline cases
-TABLES = (180, 1_800)  # tables in the suppression-comment case (78 KB and 780 KB)
+TABLES = (114, 1_140)  # tables in the suppression-comment case (78 KB and 783 KB)
 LEARNING_RATE = "optimization_parameters.learning_rate.constant"
 
 
