@@ -168,7 +168,11 @@ def test_bad_option_exit_2() -> None:
     assert "Invalid value for '--format'" in result.stderr
     result = invoke("check", "--type", "GraphDeff", "x.pbtxt")
     assert result.exit_code == 2
-    assert "unknown message type 'GraphDeff'" in result.stderr
+    assert (
+        "Invalid value for '--type': unknown message type 'GraphDeff'; did you mean `GraphDef`? "
+        "(known: TPUEmbeddingConfiguration, OptimizationParameters, EmbeddingSpec, GraphDef, "
+        "SavedModel)\n"
+    ) in result.stderr
 
 
 def test_file_over_size_limit_refused(clean: Path) -> None:

@@ -89,6 +89,44 @@ def test_unknown_key_and_rule_are_errors_naming_the_file(project: Path) -> None:
     assert "not valid TOML" in invoke("check", "configs").stderr
 
 
+def test_unknown_names_suggest_the_nearest_known_one(project: Path) -> None:
+    config = project / ".tpuemb.toml"
+    for toml, message in (
+        ('selct = ["TE"]\n', "`selct`: unknown key; did you mean `select`?"),
+        ('extend_select = ["TE"]\n', "`extend_select`: unknown key; did you mean `extend-select`?"),
+        (
+            '[[suppress]]\nfile = "a.json"\nrule = ["TE105"]\nreason = "r"\n',
+            "`suppress[0].rule`: unknown key; did you mean `rules`?",
+        ),
+        (
+            'ignore = ["unused-tabel"]\n',
+            "`ignore`: unknown rule 'unused-tabel'; did you mean `unused-table`?",
+        ),
+        (
+            '[severity]\nzero_learning_rate = "info"\n',
+            "`severity.zero_learning_rate`: unknown rule 'zero_learning_rate'; did you mean "
+            "`zero-learning-rate`?",
+        ),
+        # Nothing close: the known keys; codes are numbers, and closeness among them means
+        # nothing.
+        (
+            'colour = "auto"\n',
+            "`colour`: unknown key (known: exclude, extend-select, fail-level, ignore, "
+            "per-file-ignores, require-reason, select, severity, suppress)",
+        ),
+        ('ignore = ["TE999"]\n', "`ignore`: unknown rule 'TE999' (`tpuemb rules` lists them)"),
+    ):
+        config.write_text(toml)
+        result = invoke("check", "configs")
+        assert (result.exit_code, result.stderr) == (2, f"tpuemb: error: {config}: {message}\n")
+    config.unlink()
+    bad = invoke("check", "--ignore", "zero-learnig-rate", "configs")
+    assert (bad.exit_code, bad.stderr) == (
+        2,
+        "tpuemb: error: unknown rule 'zero-learnig-rate'; did you mean `zero-learning-rate`?\n",
+    )
+
+
 def test_per_file_ignores_and_exclude(project: Path) -> None:
     (project / "legacy").mkdir()
     (project / "legacy" / "old.pbtxt").write_text(WARNS)

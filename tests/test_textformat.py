@@ -9,8 +9,8 @@ import pytest
 from google.protobuf import text_format
 
 from tpuemb_cli.api import lint_string
+from tpuemb_cli.load import load_input, text_tokenizer
 from tpuemb_cli.load import text_parser as textformat
-from tpuemb_cli.load import text_tokenizer
 from tpuemb_cli.load.text_parser import ParsedText, parse_text
 from tpuemb_cli.load.text_tokenizer import proto_message_header
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
@@ -172,6 +172,22 @@ def test_proto_message_header() -> None:
     assert proto_message_header("# proto-file: x.proto\n# proto-message: A.B\nx: 1\n") == "A.B"
     assert proto_message_header("x: 1\n# proto-message: A.B\n") is None
     assert proto_message_header("") is None
+
+
+def test_proto_message_header_naming_no_type_suggests_the_nearest() -> None:
+    text = "# proto-message: tensorflow.tpu.OptimizationParameter\nadagrad {}\n"
+    (finding,) = lint_string(text, "opt.pbtxt")
+    assert (finding.rule, finding.message, finding.fix) == (
+        "TE007",
+        "the `# proto-message:` header names 'tensorflow.tpu.OptimizationParameter', which "
+        "tpuemb does not know",
+        "use `OptimizationParameters`",
+    )
+    (named,) = load_input(text.encode(), "opt.pbtxt").problems  # type: ignore[union-attr]
+    assert named.message == (
+        "not a TPU embedding document: its `# proto-message:` header names "
+        "tensorflow.tpu.OptimizationParameter; did you mean `OptimizationParameters`?"
+    )
 
 
 def _parse_everything(text: str) -> tuple[bytes, object, object, object]:

@@ -19,6 +19,22 @@ def test_unknown_rule_and_missing_reason() -> None:
     assert located(no_reason, "TE105") != []
 
 
+def test_unknown_rule_name_suggests_the_nearest_rule() -> None:
+    text = ZERO.replace("constant: 0 }", "constant: 0 }  # tpuemb: ignore[zero-learnig-rate] why")
+    assert located(text, "TE901") == [("", 7, 36)]
+    (finding,) = of(lint(text), "TE901")
+    assert finding.message == (
+        "unknown rule 'zero-learnig-rate' in a suppression (did you mean `zero-learning-rate`?); "
+        "it is not applied"
+    )
+    assert finding.fix == "use `zero-learning-rate`"
+    (code,) = of(lint(text.replace("zero-learnig-rate", "TE999")), "TE901")
+    assert (code.message, code.fix) == (
+        "unknown rule 'TE999' in a suppression; it is not applied",
+        "use a code (TE406) or name (unused-table) from `tpuemb rules`",
+    )
+
+
 def test_file_ignore_below_the_first_field() -> None:
     text = CLEAN + "# tpuemb: file-ignore[TE406] later\n"
     assert located(text, "TE901") == [("", 15, 1)]

@@ -88,7 +88,7 @@ class _Outcome(NamedTuple):
 def execute(options: CheckOptions, streams: Streams) -> int:
     """Carries out ``check``; returns the exit code."""
     from tpuemb_cli.engine.discovery import Resolver
-    from tpuemb_cli.engine.settings import Selection, SettingsError
+    from tpuemb_cli.engine.settings import Selection, SettingsError, unknown_rule
 
     selection = Selection(
         tuple(options.select) if options.select is not None else None,
@@ -98,7 +98,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     try:
         unknown = selection.unknown()
         if unknown is not None:
-            error(streams, f"unknown rule {unknown!r} (`tpuemb rules` lists them)")
+            error(streams, unknown_rule(unknown))
             return EXIT_ERROR
         fail_level = Severity.parse(options.fail_level) if options.fail_level else None
         resolver = Resolver(

@@ -150,6 +150,17 @@ def selector_codes(selector: str) -> set[str]:
     return codes
 
 
+def unknown_rule(selector: str) -> str:
+    """What to say of a selector that names no rule: with the rule name it is closest to, if one
+    is close (a misspelled name; codes are numbers, too alike for closeness to mean anything)."""
+    from tpuemb_cli.model.nearest import did_you_mean, nearest
+
+    close = nearest(selector, [rule.name for rule in _rule_codes()])
+    return f"unknown rule {selector!r}" + (
+        did_you_mean(close) if close else " (`tpuemb rules` lists them)"
+    )
+
+
 def expand(selectors: Iterable[str]) -> set[str]:
     codes: set[str] = set()
     for selector in selectors:
@@ -204,6 +215,15 @@ def _fail(path: Path, key: str, message: str) -> SettingsError:
     return SettingsError(f"{path}: `{key}`: {message}")
 
 
+def _unknown_key(key: str, known: set[str]) -> str:
+    from tpuemb_cli.model.nearest import did_you_mean, nearest
+
+    close = nearest(key, sorted(known))
+    if close is not None:
+        return "unknown key" + did_you_mean(close)
+    return f"unknown key (known: {', '.join(sorted(known))})"
+
+
 def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise _fail(path, key, "must be a list of strings")
@@ -214,7 +234,7 @@ def _selectors(path: Path, key: str, value: Any) -> tuple[str, ...]:
     selectors = _string_list(path, key, value)
     for selector in selectors:
         if not selector_codes(selector):
-            raise _fail(path, key, f"unknown rule {selector!r} (`tpuemb rules` lists them)")
+            raise _fail(path, key, unknown_rule(selector))
     return selectors
 
 
@@ -229,7 +249,7 @@ def parse(table: Mapping[str, Any], path: Path) -> Settings:
     """Settings from a ``[tool.tpuemb]`` table, or a .tpuemb.toml's top level, from ``path``."""
     unknown = sorted(set(table) - KEYS)
     if unknown:
-        raise _fail(path, unknown[0], f"unknown key (known: {', '.join(sorted(KEYS))})")
+        raise _fail(path, unknown[0], _unknown_key(unknown[0], KEYS))
     values: dict[str, Any] = {"path": path}
     for key, field in (
         ("select", "select"),
@@ -246,7 +266,7 @@ def parse(table: Mapping[str, Any], path: Path) -> Settings:
         for selector, level in severities.items():
             codes = selector_codes(selector)
             if not codes:
-                raise _fail(path, f"severity.{selector}", "unknown rule")
+                raise _fail(path, f"severity.{selector}", unknown_rule(selector))
             for code in codes:
                 overrides[code] = _severity(path, f"severity.{selector}", level)
         values["severity"] = overrides
@@ -281,9 +301,7 @@ def _suppressions(path: Path, entries: Any, require_reason: bool) -> tuple[Suppr
         key = f"suppress[{index}]"
         unknown = sorted(set(entry) - SUPPRESS_KEYS)
         if unknown:
-            raise _fail(
-                path, f"{key}.{unknown[0]}", "unknown key (known: file, field, rules, reason)"
-            )
+            raise _fail(path, f"{key}.{unknown[0]}", _unknown_key(unknown[0], SUPPRESS_KEYS))
         for required in ("file", "rules"):
             if required not in entry:
                 raise _fail(path, key, f"`{required}` is required")

@@ -99,10 +99,17 @@ def load_bytes(
             "invalid-value",
             f"the `# proto-message:` header names {error.args[0]!r}, which tpuemb does not know",
             span=(at, at + len("proto-message")),
-            fix=f"use one of: {', '.join(schema.known_names())}",
+            fix=_use_type(error.args[0]),
             fatal=True,
         )
         return Document(name, encoding.name, schema.DEFAULT_TYPE, None, SourceMap(text), [problem])
+
+
+def _use_type(written: str) -> str:
+    from tpuemb_cli.model.nearest import nearest  # only for a header that names no type
+
+    close = nearest(written.rsplit(".", 1)[-1], schema.known_names())
+    return f"use `{close}`" if close else f"use one of: {', '.join(schema.known_names())}"
 
 
 def load_message(message: Message, name: str = "<message>") -> Document:

@@ -93,7 +93,7 @@ class _Converter(ScalarConverter):
                 continue
             field = by_json.get(key)
             if field is None:
-                self.problems.append(unknown_field(descriptor, key, path + (key,)))
+                self.problems.append(unknown_field(descriptor, key, path + (key,), json_names=True))
                 continue
             field_path = path + (field.name,)
             if item is None:

@@ -36,28 +36,48 @@ class LoadProblem(NamedTuple):
 
 
 def unknown_field(
-    descriptor: Any, name: str, path: FieldPath, span: Span | None = None
+    descriptor: Any,
+    name: str,
+    path: FieldPath,
+    span: Span | None = None,
+    json_names: bool = False,
 ) -> LoadProblem:
-    """``name`` (declared or JSON spelling) is no field of ``descriptor``."""
-    import difflib  # only when an unknown field is found
+    """``name`` is no field of ``descriptor``. ``json_names``: the encoding also takes fields by
+    their lowerCamelCase JSON names (JSON, YAML), so a suggestion is spelled as ``name`` is."""
+    # Imported here: a file without unknown fields does not pay for them.
+    from tpuemb_cli.load import aliases
+    from tpuemb_cli.model.nearest import did_you_mean, nearest, words
 
     reserved = _reserved_names(descriptor)
-    if name in reserved or _snake_case(name) in reserved:
+    if name in reserved or words(name) in reserved:
         message = (
             f"`{name}` was removed from {descriptor.name}: TensorFlow reserved the name and "
             "rejects it"
         )
         return LoadProblem("unknown-field", message, path, span, f"delete `{name}`")
-    close = difflib.get_close_matches(
-        _snake_case(name), list(descriptor.fields_by_name), n=1, cutoff=0.75
-    )
+    close = nearest(name, list(descriptor.fields_by_name), aliases.of(descriptor.full_name))
     message = f"{descriptor.name} has no field `{name}`"
-    if close:
-        fix = f"did you mean `{close[0]}`?"
+    if close is not None:
+        spelled = _spelled(close, name, descriptor, json_names)
+        how = aliases.note(descriptor.full_name, words(name), close)
+        message += did_you_mean(spelled)
+        fix = f"use `{spelled}`" + (f" ({how})" if how else "")
     else:
         known = ", ".join(f.name for f in descriptor.fields)
         fix = f"fields of {descriptor.name}: {known}" if known else "it has no fields"
     return LoadProblem("unknown-field", message, path, span, fix)
+
+
+# lowerCamelCase, as protobuf's JSON names are: one lower word, then capitalised ones or digits.
+_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+
+
+def _spelled(field: str, written: str, descriptor: Any, json_names: bool) -> str:
+    """``field`` as the user would write it: its JSON name when they wrote lowerCamelCase."""
+    if not (json_names and _CAMEL.fullmatch(written)):
+        return field
+    json_name: str = descriptor.fields_by_name[field].json_name
+    return json_name
 
 
 @cache
@@ -67,10 +87,6 @@ def _reserved_names(descriptor: Descriptor) -> frozenset[str]:
     proto = descriptor_pb2.DescriptorProto()
     descriptor.CopyToProto(proto)
     return frozenset(proto.reserved_name)
-
-
-def _snake_case(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def oneof_conflict(
@@ -96,15 +112,17 @@ def not_an_enum_value(
 ) -> LoadProblem:
     """``given`` names no value of ``enum``. ``quote``: how the input writes it, a backtick for
     a text-format word, a double quote for a JSON string."""
-    import difflib  # only when a bad value is found
+    from tpuemb_cli.model.nearest import did_you_mean, nearest  # only when a value is bad
 
     names = [v.name for v in enum.values]
-    close = difflib.get_close_matches(given.upper(), names, n=1, cutoff=0.6)
+    # Enums have few values, with short names: a looser cutoff than for fields (`TRAIN`).
+    close = nearest(given, names, cutoff=0.6)
     return LoadProblem(
         rule,
-        f"{quote}{shown(given)}{quote} is not a value of {enum.full_name.split('.', 2)[-1]}",
+        f"{quote}{shown(given)}{quote} is not a value of {enum.full_name.split('.', 2)[-1]}"
+        + did_you_mean(close),
         path,
-        fix=f"did you mean `{close[0]}`?" if close else f"use one of: {', '.join(names)}",
+        fix=f"use `{close}`" if close else f"use one of: {', '.join(names)}",
     )
 
 

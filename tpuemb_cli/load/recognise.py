@@ -130,7 +130,12 @@ def _by_header(text: str) -> Verdict | None:
     try:
         return Verdict(True, message_type=schema.lookup(header).name)
     except KeyError:
-        return Verdict(False, reason=f"its `# proto-message:` header names {header}")
+        from tpuemb_cli.model.nearest import did_you_mean, nearest
+
+        close = nearest(header.rsplit(".", 1)[-1], schema.known_names())
+        return Verdict(
+            False, reason=f"its `# proto-message:` header names {header}{did_you_mean(close)}"
+        )
 
 
 def _text(text: str) -> Verdict:

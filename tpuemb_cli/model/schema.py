@@ -52,8 +52,11 @@ def lookup(name: str) -> MessageType:
     try:
         return BY_NAME[_short(name)]
     except KeyError:
+        from tpuemb_cli.model.nearest import did_you_mean, nearest
+
         known = ", ".join(known_names())
-        raise KeyError(f"unknown message type {name!r} (known: {known})") from None
+        close = did_you_mean(nearest(_short(name), known_names()))
+        raise KeyError(f"unknown message type {name!r}{close} (known: {known})") from None
 
 
 def resolve(name: str) -> type[Message]:

@@ -2,7 +2,9 @@
 
 ## What it does
 Reports an enum field written with a name that is not one of its values, with the closest real
-value when there is one.
+value when there is one, whatever its case ("`TRAINNG` ... did you mean `TRAINING`?"; `training`
+and `ENABLE` too). When nothing is close, or two values are equally close, the help lists the
+values.
 
 ## Why is this bad?
 TensorFlow cannot read the file.

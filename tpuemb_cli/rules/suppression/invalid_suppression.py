@@ -3,8 +3,9 @@
 ## What it does
 Reports a `# tpuemb: ignore[...]` or `# tpuemb: file-ignore[...]` comment that tpuemb does not
 apply, and says why: it names no rules (`# tpuemb: ignore` alone would hide every finding on the
-line, including ones nobody has looked at), names a rule that does not exist, gives no reason
-(when `require-reason` is on, the default), or is a `file-ignore` below the first field.
+line, including ones nobody has looked at), names a rule that does not exist (with the rule name
+it is closest to, when one is close: `unused-tabel` gets "did you mean `unused-table`?"), gives no
+reason (when `require-reason` is on, the default), or is a `file-ignore` below the first field.
 
 ## Why is this bad?
 A suppression is a decision someone made about a finding; without the rule it is about and the
@@ -46,6 +47,18 @@ def without_rules(kind: str) -> Violation:
 
 
 def unknown_rule(written: str) -> Violation:
+    from tpuemb_cli.model.nearest import nearest  # only for a suppression that names no rule
+    from tpuemb_cli.rules import CATALOG
+
+    # Rule names only: codes are numbers, too alike for closeness to mean anything.
+    close = nearest(written, [entry.name for entry in CATALOG])
+    if close is not None:
+        return Violation(
+            (),
+            f"unknown rule {written!r} in a suppression (did you mean `{close}`?); it is not "
+            "applied",
+            f"use `{close}`",
+        )
     return Violation(
         (),
         f"unknown rule {written!r} in a suppression; it is not applied",
