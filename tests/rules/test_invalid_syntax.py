@@ -1,4 +1,5 @@
-from tests.helpers import lint, located
+from tests.helpers import TF_FIXTURES, lint, located
+from tpuemb_cli import lint_string
 
 
 def test_missing_colon_before_scalar() -> None:
@@ -37,3 +38,25 @@ def test_stops_other_rules() -> None:
 def test_near_miss_valid_syntax_variants() -> None:
     text = 'table_descriptor: < name: "a"; vocabulary_size: 0x10, dimension: 4 >\n'
     assert located(text, "TE001") == []
+
+
+def test_binary_of_another_type_names_it_and_the_flag() -> None:
+    # A GraphDef read as a config: protobuf's error, and what the bytes are.
+    data = (TF_FIXTURES / "graphs" / "conditional_accumulator.pb").read_bytes()
+    (finding,) = lint_string(
+        data, "graph.pb", format="binary", message_type="TPUEmbeddingConfiguration"
+    )
+    assert (finding.rule, finding.message, finding.fix) == (
+        "TE001",
+        "not a valid binary TPUEmbeddingConfiguration: Error parsing message with type "
+        "'tpuemb.tpu.TPUEmbeddingConfiguration': Wire format was corrupt; it parses as GraphDef: "
+        "pass `--type GraphDef`",
+        "pass `--type GraphDef`",
+    )
+    # Bytes that are no type tpuemb reads: protobuf's error alone.
+    (junk,) = lint_string(b"\xff\xfe", "x.pb", format="binary", message_type="GraphDef")
+    assert (junk.message, junk.fix) == (
+        "not a valid binary GraphDef: Error parsing message with type 'tpuemb.framework.GraphDef': "
+        "Wire format was corrupt",
+        "check the file is the serialized message, or pass --type",
+    )

@@ -40,6 +40,24 @@ def test_a_walked_file_is_skipped_and_listed_with_show_files(tmp_path: Path) -> 
     )
 
 
+def test_binary_says_which_types_were_tried(tmp_path: Path) -> None:
+    path = tmp_path / "data.pb"
+    path.write_bytes(b"\xff\xfe\x00\x01garbage")
+    result = CliRunner().invoke(main, ["check", "--format", "concise", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        f"{path}: TE009 [error] not a TPU embedding document: it parses as no "
+        "TPUEmbeddingConfiguration, GraphDef or OptimizationParameters without unknown fields"
+    )
+    # A config with no table: it parses, but is not one.
+    document = load_input(b"\x10\x02", "mode_only.pb")
+    assert not isinstance(document, Skipped)
+    assert [p.message for p in document.problems] == [
+        "not a TPU embedding document: it parses as TPUEmbeddingConfiguration but has no "
+        "`table_descriptor`"
+    ]
+
+
 def test_type_says_what_it_is() -> None:
     document = load_input(COMPOSE, "docker-compose.yml", "EmbeddingSpec")
     assert not isinstance(document, Skipped)

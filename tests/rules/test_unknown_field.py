@@ -1,4 +1,10 @@
-from tests.helpers import CLEAN, SPEC, lint, located, of, optimizer
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tests.helpers import CLEAN, OPTIMS, SPEC, lint, located, of, optimizer
+from tpuemb_cli.cli import main
+from tpuemb_cli.load import Skipped, load_input
 
 
 def test_misspelled_field_suggests_the_real_name() -> None:
@@ -164,6 +170,28 @@ def test_unknown_field_value_is_skipped_and_parsing_goes_on() -> None:
     assert ("TE502", 2) in [(f.rule, f.position.line) for f in findings if f.position]
 
 
+def test_binary_read_as_another_type_names_the_type_it_is(tmp_path: Path) -> None:
+    # An OptimizationParameters checked as a config parses, with fields a config does not define.
+    path = tmp_path / "adam.pb"
+    path.write_bytes((OPTIMS / "adam_default.pb").read_bytes())
+    result = CliRunner().invoke(
+        main, ["check", "--format", "concise", "--type", "TPUEmbeddingConfiguration", str(path)]
+    )
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        f"{path}: TE002 [error] the file has fields that TPUEmbeddingConfiguration does not "
+        "define; it parses as OptimizationParameters: pass `--type OptimizationParameters`"
+    )
+    (first, *_) = load_input(path.read_bytes(), str(path), "TPUEmbeddingConfiguration").problems  # type: ignore[union-attr]
+    assert first.fix == "pass `--type OptimizationParameters`"
+
+
 def test_near_misses() -> None:
     assert located("table_descriptor { vocabulary_size: 1000 }", "TE002") == []
     assert located(CLEAN, "TE002") == []
+    # Read as what it is, a binary file gets no note; nor one that is no other type either.
+    data = (OPTIMS / "adam_default.pb").read_bytes()
+    document = load_input(data, "adam.pb", "OptimizationParameters")
+    assert not isinstance(document, Skipped) and list(document.problems) == []
+    junk = load_input(b"\x0a\x03abc\x12\x00", "x.pb", "TPUEmbeddingConfiguration")
+    assert not isinstance(junk, Skipped) and "unknown-field" not in {p.rule for p in junk.problems}

@@ -44,11 +44,11 @@ def load_input(
 
     A walked file that is not one is Skipped; a named one is a Document whose only problem says
     what it is instead (`not-an-embedding-document`). With ``message_type`` the user said what it
-    is: it is loaded as that. Text format saved under a binary name is read as text, with a note
-    (`misnamed-file`).
+    is: it is loaded as that. Text format saved under a binary name is read as text, and binary
+    under a text name as binary, with a note (`misnamed-file`), with ``message_type`` or not.
     """
     if message_type is not None:
-        return load_bytes(data, name, None, message_type)
+        return _load_as(data, name, message_type)
     from tpuemb_cli.load.recognise import EMPTY, recognise
 
     encoding = encodings.detect(name, data)
@@ -66,16 +66,48 @@ def load_input(
         )
         return Document(name, encoding.name, schema.DEFAULT_TYPE, None, None, [problem])
     document = load_bytes(data, name, verdict.encoding or encoding.name, verdict.message_type)
-    if verdict.encoding is not None and verdict.encoding != encoding.name:
-        note = LoadProblem(
-            "misnamed-file",
-            f"this file holds {verdict.encoding} format, not {encoding.name}; read as "
-            f"{verdict.encoding}",
-            fix=f"rename it to say what it holds (tpuemb reads {verdict.encoding} from "
-            f"{' '.join(encodings.get(verdict.encoding).extensions)})",
-        )
-        document = document._replace(problems=[note, *document.problems])
-    return document
+    return _misnamed(document, encoding.name, verdict.encoding)
+
+
+def _load_as(data: bytes, name: str, message_type: str) -> Document:
+    """An input whose type the user gave (--type), read in the encoding its content holds; in
+    binary, said so when it reads as that type only with fields the type does not define but is
+    another type tpuemb reads."""
+    from tpuemb_cli.load import recognise
+
+    named = encodings.detect(name, data).name
+    held = recognise.held_encoding(data, named, message_type)
+    document = _misnamed(load_bytes(data, name, held or named, message_type), named, held)
+    message = document.message
+    if document.format != "binary" or message is None:
+        return document
+    if not recognise.has_unknown_fields(message, data):
+        return document
+    other = recognise.other_binary_type(data, message.DESCRIPTOR.name)
+    if other is None:
+        return document  # fields of a newer TensorFlow, or opaque ones (user_defined_program)
+    from tpuemb_cli.load.encodings.binary import parses_as
+
+    problem = LoadProblem(
+        "unknown-field",
+        f"the file has fields that {message.DESCRIPTOR.name} does not define" + parses_as(other),
+        fix=f"pass `--type {other}`",
+    )
+    return document._replace(problems=[problem, *document.problems])
+
+
+def _misnamed(document: Document, named: str, held: str | None) -> Document:
+    """``document`` with a note when its content (``held``) is in another encoding than its
+    name says (``named``)."""
+    if held is None or held == named:
+        return document
+    note = LoadProblem(
+        "misnamed-file",
+        f"this file holds {held} format, not {named}; read as {held}",
+        fix=f"rename it to say what it holds (tpuemb reads {held} from "
+        f"{' '.join(encodings.get(held).extensions)})",
+    )
+    return document._replace(problems=[note, *document.problems])
 
 
 def load_bytes(

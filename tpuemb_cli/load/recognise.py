@@ -340,23 +340,73 @@ def _as_text(data: bytes) -> str | None:
 def _binary(base: str, data: bytes) -> Verdict:
     if base == "saved_model.pb":
         return Verdict(True)  # the loader reads it as a SavedModel
+    unsigned = []
     for type_name in _BINARY_TYPES:
-        message = schema.resolve(type_name)()
-        try:
-            message.ParseFromString(data)
-        except (DecodeError, RuntimeError, ValueError):
-            continue
-        if _has_unknown_fields(message, len(data)) or not _binary_signature(type_name, message):
-            continue
-        return Verdict(True, message_type=None if type_name == schema.DEFAULT_TYPE else type_name)
-    return Verdict(False, reason="it parses as no TPU embedding message without unknown fields")
+        outcome = _parse_binary(type_name, data)
+        if outcome == "":
+            default = type_name == schema.DEFAULT_TYPE
+            return Verdict(True, message_type=None if default else type_name)
+        if outcome == _UNSIGNED:
+            unsigned.append(type_name)
+    if unsigned:
+        type_name = unsigned[0]
+        return Verdict(False, reason=f"it parses as {type_name} but has {_MISSING[type_name]}")
+    tried = ", ".join(_BINARY_TYPES[:-1]) + f" or {_BINARY_TYPES[-1]}"
+    return Verdict(False, reason=f"it parses as no {tried} without unknown fields")
 
 
-def _has_unknown_fields(message: Message, size: int) -> bool:
+# What a binary message lacks when it parses but holds none of the fields that make it one.
+_MISSING = {
+    "TPUEmbeddingConfiguration": "no `table_descriptor`",
+    "GraphDef": "no `node` with a name and an op",
+    "OptimizationParameters": "no optimization algorithm",
+}
+_UNSIGNED = "unsigned"
+
+
+def _parse_binary(type_name: str, data: bytes) -> str:
+    """How ``data`` reads as a binary ``type_name``: "" when it is one; else "corrupt",
+    "unknown fields" or _UNSIGNED (it parses, but has none of the fields that make one)."""
+    message = schema.resolve(type_name)()
+    try:
+        message.ParseFromString(data)
+    except (DecodeError, RuntimeError, ValueError):
+        return "corrupt"
+    if has_unknown_fields(message, data):
+        return "unknown fields"
+    return "" if _binary_signature(type_name, message) else _UNSIGNED
+
+
+def other_binary_type(data: bytes, other_than: str) -> str | None:
+    """The message type tpuemb reads from binary, other than ``other_than``, that ``data`` is
+    (it parses with no unknown field and has a field that makes one), if any: what to suggest
+    when it does not read as the type it was read as."""
+    for type_name in _BINARY_TYPES:
+        if type_name != other_than and _parse_binary(type_name, data) == "":
+            return type_name
+    return None
+
+
+def held_encoding(data: bytes, encoding: str, message_type: str) -> str | None:
+    """The encoding ``data`` holds when its name says ``encoding`` but it is the other one, for
+    an input whose type the user gave (--type): text in a binary name; bytes that are not UTF-8
+    but parse as a binary ``message_type`` in a text name. None: as the name says."""
+    if encoding == "binary":
+        return "text" if _as_text(data) is not None else None
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        parsed = _parse_binary(schema.lookup(message_type).name, data)
+        return "binary" if parsed in ("", _UNSIGNED) else None
+    return None
+
+
+def has_unknown_fields(message: Message, data: bytes) -> bool:
+    """Whether ``message``, parsed from ``data``, holds fields its type does not define."""
     copy = type(message)()
     copy.CopyFrom(message)
     copy.DiscardUnknownFields()
-    return copy.ByteSize() != size
+    return copy.ByteSize() != len(data)
 
 
 def _binary_signature(type_name: str, message: Any) -> bool:
@@ -364,4 +414,6 @@ def _binary_signature(type_name: str, message: Any) -> bool:
         return bool(message.table_descriptor)
     if type_name == "GraphDef":
         return bool(message.node) and all(node.name and node.op for node in message.node)
-    return message.WhichOneof("parameters") is not None
+    if type_name == "OptimizationParameters":
+        return message.WhichOneof("parameters") is not None
+    return True  # a type tpuemb does not sniff binary for: only a --type names it

@@ -9,7 +9,7 @@ from tpuemb_cli.load.problems import LoadProblem
 from tpuemb_cli.load.sniff import binary_type
 from tpuemb_cli.model import schema
 
-__all__ = ["load", "render", "sniff"]
+__all__ = ["load", "parses_as", "render", "sniff"]
 
 
 def sniff(data: bytes) -> bool:
@@ -26,14 +26,24 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     try:
         message.ParseFromString(data)
     except (DecodeError, RuntimeError, ValueError) as error:
+        from tpuemb_cli.load.recognise import other_binary_type  # only for a broken file
+
+        other = other_binary_type(data, message.DESCRIPTOR.name)
         problem = LoadProblem(
             "invalid-syntax",
-            f"not a valid binary {message.DESCRIPTOR.name}: {error}",
-            fix="check the file is the serialized message, or pass --type",
+            f"not a valid binary {message.DESCRIPTOR.name}: {error}" + parses_as(other),
+            fix=f"pass `--type {other}`"
+            if other
+            else "check the file is the serialized message, or pass --type",
             fatal=True,
         )
         return Document(name, "binary", type_name, None, None, [problem])
     return Document(name, "binary", type_name, message, None)
+
+
+def parses_as(other: str | None) -> str:
+    """What a finding adds when the bytes are another type tpuemb reads ("" when none)."""
+    return f"; it parses as {other}: pass `--type {other}`" if other else ""
 
 
 def render(message: Message) -> bytes:

@@ -8,7 +8,8 @@ is not a serialized message. It is reported at the parser's line and column, and
 do not run on the file, since there is no message to check. A message that the input ends inside
 is reported where protobuf reports it, at the last token, with the line of the brace that is never
 closed ("expected `}` to close `table_descriptor[3]`, opened with `{` on line 80, found end of
-input").
+input"). Binary data that does not parse as the type it is read as, but does as another type
+tpuemb reads, says which, with the flag to use ("it parses as GraphDef: pass `--type GraphDef`").
 
 In YAML it also reports, at the alias, aliases that would expand the document by more than
 100,000 nodes (a "billion laughs" document: a few hundred bytes of nested aliases that expand to

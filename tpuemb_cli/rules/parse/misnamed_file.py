@@ -4,7 +4,8 @@
 Notes a file named like binary protobuf (`.pb`, `.binpb`) whose content is text format (UTF-8
 with no control characters, starting with a field name or a comment), or a file named like text
 whose content is not UTF-8 but a binary TPU embedding message. tpuemb reads it as what it holds
-(and lints it), and says so.
+(and lints it), and says so -- also when `--type` says what the file is (then a binary file named
+like text is read as binary when it parses as that type).
 
 ## Why is this bad?
 Tools that trust the name fail on it: `ParseFromString` reports a corrupt wire format, and a

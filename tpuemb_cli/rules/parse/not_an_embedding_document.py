@@ -5,7 +5,11 @@ Reports a file given by name (not found by walking a directory) whose content is
 tpuemb reads: its top-level fields are none of a `TPUEmbeddingConfiguration`'s, an
 `OptimizationParameters`', an embedding spec's or a graph's, its `# proto-message:` header names
 another type, or, in binary, it parses as none of them without unknown fields. One finding says
-what the file is instead, rather than a finding for every field it does not have.
+what the file is instead, rather than a finding for every field it does not have: its top-level
+fields, the header's type (with the nearest type tpuemb reads, if one is close), or for binary
+the types it was tried as ("it parses as no TPUEmbeddingConfiguration, GraphDef or
+OptimizationParameters without unknown fields"; "it parses as TPUEmbeddingConfiguration but has
+no `table_descriptor`").
 
 Files found by walking a directory are skipped silently when they are not documents
 (`tpuemb check --show-files` lists them, with the reason).

@@ -21,6 +21,10 @@ the message's fields. Names TensorFlow removed and reserved (`output_layout` in
 TPUEmbeddingConfiguration, `initial_accumulator` in AdagradParameters, `initial_m`/`initial_v`
 in AdamParameters, ...) are named as such.
 
+A binary file read as a type (with `--type`) that holds fields the type does not define, and
+that is another type tpuemb reads, is reported here too, with that type: "it parses as
+OptimizationParameters: pass `--type OptimizationParameters`".
+
 ## Why is this bad?
 A misspelled field is not a field: its value never reaches TensorFlow, so the setting you meant
 silently keeps its default -- or the whole config is rejected.
