@@ -65,7 +65,8 @@ def _compiles(document: Document, streams: Streams) -> bool:
     stderr. A spec with errors is one TensorFlow would refuse or `compile` would not build, so
     what it "compiles to" would be made up."""
     from tpuemb_cli.engine import Engine
-    from tpuemb_cli.engine.settings import Resolver, SettingsError
+    from tpuemb_cli.engine.discovery import Resolver
+    from tpuemb_cli.engine.settings import SettingsError
 
     try:
         settings = Resolver().for_file(document.name)
