@@ -296,10 +296,14 @@ def _yaml(text: str) -> Verdict:
         # The keys say a spec (`features:`, `optimizer:` -- a training script's params.yaml has
         # them too): whether their values are a spec's takes the values. Read in full only here,
         # for files that look like documents (specs are small).
+        from tpuemb_cli.load.yaml_parser import first_document
+
         try:
-            value = next(iter(yaml.load_all(text, Loader=_yaml_loader(yaml))), None)
+            # Composed with the loader's limits: a few hundred bytes of nested aliases must not
+            # expand here either.
+            value = first_document(text)
         except (yaml.YAMLError, RecursionError):
-            return verdict  # a tag safe loading refuses, or too deep: the loader reports it
+            return verdict  # refused aliases, a bad tag, too deep: the loader reports it
         return _fitting(verdict, value)
     return verdict
 
