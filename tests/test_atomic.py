@@ -1,12 +1,18 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from unittest import mock
 
 import pytest
 
 from tpuemb_cli.fix.atomic import write_atomic
+
+from .helpers import CLEAN
 
 
 def test_replaces_content_and_keeps_mode(tmp_path: Path) -> None:
@@ -34,26 +40,92 @@ def test_interrupted_mid_write_leaves_the_original(tmp_path: Path) -> None:
     # inside write) must leave the original intact and no temporary file behind.
     path = tmp_path / "c.pbtxt"
     path.write_text("old")
-    real_fdopen = os.fdopen
+    real_write = os.write
 
-    class Dying:
-        def __init__(self, handle: object) -> None:
-            self.handle = handle
+    def dying(fd: int, data: bytes) -> int:
+        real_write(fd, data[: len(data) // 2])
+        raise KeyboardInterrupt
 
-        def __enter__(self) -> Dying:
-            return self
-
-        def __exit__(self, *args: object) -> None:
-            self.handle.close()  # type: ignore[attr-defined]
-
-        def write(self, data: bytes) -> None:
-            self.handle.write(data[: len(data) // 2])  # type: ignore[attr-defined]
-            raise KeyboardInterrupt
-
-    with (
-        mock.patch("os.fdopen", lambda fd, mode: Dying(real_fdopen(fd, mode))),
-        pytest.raises(KeyboardInterrupt),
-    ):
+    with mock.patch("os.write", dying), pytest.raises(KeyboardInterrupt):
         write_atomic(path, b"new content")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["c.pbtxt"]
+
+
+def test_interrupted_in_place_write_puts_the_old_content_back(tmp_path: Path) -> None:
+    path = tmp_path / "c.pbtxt"
+    path.write_text("old content")
+    os.link(path, tmp_path / "link.pbtxt")  # two links: written in place
+    real_write = os.write
+    calls = []
+
+    def dying(fd: int, data: bytes) -> int:
+        calls.append(fd)
+        if len(calls) == 1:
+            real_write(fd, b"ne")
+            raise KeyboardInterrupt
+        return real_write(fd, data)
+
+    with mock.patch("os.write", dying), pytest.raises(KeyboardInterrupt):
+        write_atomic(path, b"new")
+    assert (tmp_path / "link.pbtxt").read_text() == "old content"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.pbtxt", "link.pbtxt"]
+
+
+# A tpuemb whose first write of a file blocks (in fsync: the data is written, not yet on disk) for a
+# minute, in which the test sends a signal. Run in a process of its own, as a user's tpuemb is.
+SLOW_TPUEMB = """
+import os, sys, time
+marker = sys.argv.pop(1)
+real_fsync = os.fsync
+def slow(fd):
+    open(marker, "w").close()  # tell the test
+    time.sleep(60)
+    return real_fsync(fd)
+os.fsync = slow
+from tpuemb_cli.cli.main import main
+main(sys.argv[1:])
+"""
+FIXABLE = CLEAN.replace(
+    "gradient_accumulation_status: ENABLED\n",
+    "gradient_accumulation_status: ENABLED\n"
+    "    multiply_weight_decay_factor_by_learning_rate: true\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("signum", "returncode", "stderr"),
+    [
+        (signal.SIGTERM, -signal.SIGTERM, ""),
+        (signal.SIGHUP, -signal.SIGHUP, ""),
+        (signal.SIGINT, 2, "tpuemb: interrupted\n"),  # as a Ctrl-C at any other moment
+    ],
+)
+@pytest.mark.parametrize("links", [1, 2])
+def test_a_signal_during_a_fix_removes_the_temporary_file(
+    tmp_path: Path, signum: int, returncode: int, stderr: str, links: int
+) -> None:
+    folder = tmp_path / "configs"
+    folder.mkdir()
+    path = folder / "model.pbtxt"
+    path.write_text(FIXABLE * 200)  # large: a write that takes more than one call
+    names = ["model.pbtxt"]
+    if links == 2:  # written in place: the old content is put back
+        os.link(path, folder / "same.pbtxt")
+        names.append("same.pbtxt")
+    started = tmp_path / "started"
+    child = subprocess.Popen(
+        [sys.executable, "-c", SLOW_TPUEMB, str(started), "check", "--fix", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not started.exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert started.exists(), child.communicate()
+    child.send_signal(signum)
+    _, err = child.communicate(timeout=30)
+    assert (child.returncode, err) == (returncode, stderr)
+    assert sorted(p.name for p in folder.iterdir()) == names
+    assert path.read_text() == FIXABLE * 200

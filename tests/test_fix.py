@@ -169,7 +169,9 @@ def test_read_only_file_is_reported_and_left_alone(tmp_path: Path, config: Path)
     config.chmod(0o444)
     result = invoke("check", "--fix", str(config))
     assert result.exit_code == 2
-    assert "not fixed: cannot write: the file is read-only" in result.stderr
+    assert result.stderr == (
+        f"tpuemb: {config}: not fixed: cannot write: permission denied (the file is read-only)\n"
+    )
     assert config.read_text() == BEFORE
 
 

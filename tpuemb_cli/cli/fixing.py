@@ -67,7 +67,7 @@ class FileChanges:
         if fixed.text == document.text:
             return fixed.document, fixed.findings
         if self.diff:
-            self.diffs.append(unified_diff(item.name, data.decode("utf-8-sig"), fixed.text))
+            self.diffs.append(unified_diff(item.name, data, fixed.text))
             self.changed.append(item.name)
             return fixed.document, fixed.findings
         if self._write(item, data, fixed.text):

@@ -1,36 +1,68 @@
-"""Writing a fixed file back, and showing a fix as a diff instead."""
+"""Writing a fixed file back, and showing a fix as a diff instead: both from the same bytes, so
+that applying the diff gives exactly what ``--fix`` writes."""
 
 from __future__ import annotations
 
 import difflib
+import errno
+from collections.abc import Iterator
 from pathlib import Path
 
 from tpuemb_cli.fix.atomic import write_atomic
 
 BOM = b"\xef\xbb\xbf"
+NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def rendered(original: bytes, text: str) -> bytes:
+    """``text`` as the bytes to write over ``original``: UTF-8, with the byte-order mark the file
+    had (the loader reads past it, so ``text`` does not hold it)."""
+    encoded = text.encode("utf-8")
+    return BOM + encoded if original.startswith(BOM) else encoded
 
 
 def write_text(path: Path, original: bytes, text: str) -> None:
-    """Replaces the file at ``path``, whose bytes were ``original``, with ``text``: atomically, as
-    UTF-8, with the byte-order mark it had. Raises OSError (also for a read-only file)."""
-    encoded = text.encode("utf-8")
-    if original.startswith(BOM):
-        encoded = BOM + encoded  # keep the byte-order mark the file had
-    # A rename would replace a read-only file (even for root); its owner said no.
+    """Replaces the content of the file at ``path``, whose bytes were ``original``, with
+    ``text`` (see ``write_atomic``). Raises OSError, with a strerror that starts "permission
+    denied" when the user may not write the file (or it is read-only: root, too, is refused)."""
+    # Root may write any file; one with no write bit at all, its owner said no to.
     if not path.stat().st_mode & 0o222:
-        raise PermissionError(13, "the file is read-only")
-    write_atomic(path, encoded)
+        raise PermissionError(errno.EACCES, "permission denied (the file is read-only)")
+    write_atomic(path, rendered(original, text))
 
 
-def unified_diff(name: str, before: str, after: str) -> str:
-    """``before`` -> ``after`` as a unified diff, with git's a/ and b/ prefixes for a relative
-    path (an absolute one is shown as it is)."""
+def _lines(text: str) -> list[str]:
+    """``text``'s lines as patch tools see them: ended by "\\n" only (str.splitlines also splits
+    on "\\r", form feed, U+2028 and others, which diff, git apply and patch keep inside a line)."""
+    lines = text.split("\n")
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])
+
+
+def _marked(lines: Iterator[str]) -> Iterator[str]:
+    """Adds the "\\ No newline at end of file" line after a last line that has no newline."""
+    for line in lines:
+        if line.endswith("\n"):
+            yield line
+        else:
+            yield line + "\n"
+            yield NO_NEWLINE
+
+
+def unified_diff(name: str, original: bytes, text: str) -> str:
+    """The file ``name``, whose bytes are ``original``, -> what ``write_text`` would write for
+    ``text``, as a unified diff that git apply and patch accept. git's a/ and b/ prefixes for a
+    relative path (an absolute one is shown as it is)."""
     relative = not Path(name).is_absolute()
+    before = original.decode("utf-8")
+    after = rendered(original, text).decode("utf-8")
     return "".join(
-        difflib.unified_diff(
-            before.splitlines(keepends=True),
-            after.splitlines(keepends=True),
-            fromfile=f"a/{name}" if relative else name,
-            tofile=f"b/{name}" if relative else name,
+        _marked(
+            difflib.unified_diff(
+                _lines(before),
+                _lines(after),
+                fromfile=f"a/{name}" if relative else name,
+                tofile=f"b/{name}" if relative else name,
+            )
         )
     )
