@@ -225,3 +225,81 @@ def test_unused_suppression_removal_and_fixable_count(tmp_path: Path) -> None:
     assert "[*] 4 findings fixable with `--fix`." in result.stdout
     invoke("check", "--fix", str(path))
     assert "tpuemb: ignore" not in path.read_text()
+
+
+def _many(count: int) -> str:
+    """A config with ``count`` tables, each with one safe fix (a multiplier with no decay)."""
+    tables = "".join(
+        f'table_descriptor {{ name: "t{i}" vocabulary_size: 10 dimension: 4 '
+        "optimization_parameters { adagrad {} learning_rate { constant: 0.1 } "
+        "multiply_weight_decay_factor_by_learning_rate: true } }\n"
+        for i in range(count)
+    )
+    features = "".join(
+        f"feature_descriptor {{ table_id: {i} input_shape: 4 }}\n" for i in range(count)
+    )
+    return tables + "mode: TRAINING num_hosts: 1 num_tensor_cores: 8\n" + features
+
+
+def test_one_fix_run_makes_every_fix(tmp_path: Path) -> None:
+    # 30 fixes: more than the 20 passes of one fix each that --fix once made.
+    path = tmp_path / "model.pbtxt"
+    path.write_text(_many(30))
+    expected = _many(30).replace(" multiply_weight_decay_factor_by_learning_rate: true", "")
+    diff = invoke("check", "--diff", str(path))
+    assert diff.exit_code == 1
+    assert diff.stdout.count("\n-table_descriptor") == 30
+    assert diff.stdout.count("\n+table_descriptor") == 30
+    result = invoke("check", "--fix", str(path))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "All checks passed (1 file checked).\n",
+        "tpuemb: fixed 1 file\n",
+    )
+    assert path.read_text() == expected
+    again = invoke("check", "--fix", str(path))
+    assert (again.exit_code, again.stderr) == (0, "")
+
+
+def test_fixes_next_to_a_problem_that_does_not_stop_the_parse(tmp_path: Path) -> None:
+    # An unknown field is an error, but the file parses: the fixes are made, the field stays.
+    path = tmp_path / "model.pbtxt"
+    path.write_text(_many(30) + "bogus: 1\n")
+    result = invoke("check", "--fix", "--format", "concise", str(path))
+    assert (result.exit_code, result.stderr) == (1, "tpuemb: fixed 1 file\n")
+    assert result.stdout == (
+        f"{path}:62:1: TE002 [error] TPUEmbeddingConfiguration has no field `bogus`\n"
+        "Found 1 error in 1 file (1 file checked).\n"
+    )
+
+
+def test_a_file_that_does_not_parse_is_not_fixed_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "model.pbtxt"
+    text = "# tpuemb: ignore[TE105] left over\n" + _many(3) + "}\n"
+    path.write_text(text)
+    result = invoke("check", "--fix", "--format", "concise", str(path))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"tpuemb: {path}: not fixed: the file does not parse\n",
+    )
+    assert result.stdout == (
+        f"{path}:1:1: TE902 [warning] this suppression of TE105 suppresses nothing\n"
+        f"{path}:9:1: TE001 [error] expected a field name, found `}}`\n"
+        "Found 1 error, 1 warning in 1 file (1 file checked).\n"
+    )  # and no "fixable with `--fix`": it is not
+    assert path.read_text() == text
+
+
+def test_a_fix_that_never_settles_stops_at_the_bound(
+    config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An editor bug that makes every pass change the file (it adds a comment each time).
+    from tpuemb_cli.fix import apply
+
+    monkeypatch.setattr(apply, "MAX_PASSES", 5)
+    monkeypatch.setattr(textedit, "text_edits", lambda fix, source: [TextEdit(0, 0, "#\n")])
+    result = invoke("check", "--fix", str(config))
+    assert result.stderr == (
+        f"tpuemb: {config}: fixes stopped after 5 passes; run --fix again\ntpuemb: fixed 1 file\n"
+    )
+    assert config.read_text() == "#\n" * 5 + BEFORE

@@ -57,7 +57,10 @@ class FileChanges:
         fixed = fix_document(document, findings, engine, self.policy)
         if fixed.refused is not None:
             note(self.streams, f"{item.name}: {fixed.refused}")
-            return document, findings
+            # Not offered as fixable either: the count would promise what --fix just refused.
+            return document, [f._replace(autofix=None) for f in findings]
+        if fixed.stopped is not None:
+            note(self.streams, f"{item.name}: {fixed.stopped}")
         if item.path is None and not self.diff:
             note(
                 self.streams, f"{item.name}: fixes cannot be written to standard input; use --diff"

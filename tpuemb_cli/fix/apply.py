@@ -1,25 +1,34 @@
 """Applying fixes to a document's text: a policy in, the fixed text and what it took out.
 
-Each fix is applied on its own, as a minimal text edit made by the document's encoding; the result
-is parsed and linted again, and the fix is kept only if the file still parses and no new error
-appears. Passes repeat until nothing more applies, so a second ``--fix`` changes nothing. Nothing
-here prints or writes a file: the caller decides what to do with the result.
+Fixes are applied as minimal text edits made by the document's encoding. Each pass makes every
+fix that does not overlap another at once, then parses and lints the result a single time; the
+pass is kept if the file still parses, no parse problem and no error is new. When a pass is not
+kept, its fixes are tried one at a time to find the ones to blame (those are not tried again).
+Passes repeat until nothing changes -- a fixed point, so a second ``--fix`` changes nothing -- or
+``MAX_PASSES`` is reached, which ``Fixed.stopped`` says. A file that does not parse is not fixed
+at all: its rules did not run, and no edit can be checked against it. Nothing here prints or
+writes a file: the caller decides what to do with the result.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from tpuemb_cli.load import Document, encodings, load_bytes
-from tpuemb_cli.model.edits import TextEdit
+from tpuemb_cli.model.edits import Fix, TextEdit
 from tpuemb_cli.model.findings import Finding, Severity
 
 if TYPE_CHECKING:
     from tpuemb_cli.engine import Engine
+    from tpuemb_cli.load.source import SourceMap
 
-MAX_PASSES = 20
+# Each pass makes every independent fix, so a pass is needed only where one fix's edit overlaps
+# another's (or a fix makes a new finding): a handful in practice. The bound is for a fix that
+# would undo another forever.
+MAX_PASSES = 100
+DOES_NOT_PARSE = "not fixed: the file does not parse"
 
 
 class FixPolicy(NamedTuple):
@@ -34,12 +43,14 @@ class FixPolicy(NamedTuple):
 
 class Fixed(NamedTuple):
     """What fixing a document gave: its text afterwards (the same text when nothing applied, None
-    when it cannot be fixed -- ``refused`` says why), the document and findings that text has."""
+    when it cannot be fixed -- ``refused`` says why), the document and findings that text has.
+    ``stopped`` says so when the passes ran out before a fixed point."""
 
     text: str | None
     document: Document
     findings: list[Finding]
     refused: str | None = None
+    stopped: str | None = None
 
 
 def apply_edits(text: str, edits: Sequence[TextEdit]) -> str | None:
@@ -57,6 +68,96 @@ def _errors(findings: Sequence[Finding]) -> set[tuple[str, str, str]]:
     return {(f.rule, f.field, f.message) for f in findings if f.severity is Severity.ERROR}
 
 
+def _problems(document: Document) -> set[tuple[str, str, object]]:
+    return {(p.rule, p.message, p.path) for p in document.problems}
+
+
+def _key(finding: Finding) -> tuple[str, str, str]:
+    return (finding.rule, finding.field, finding.message)
+
+
+def _independent(
+    findings: Sequence[Finding], edits_of: Callable[[Finding], Sequence[TextEdit] | None]
+) -> list[tuple[Finding, Sequence[TextEdit]]]:
+    """The fixes of ``findings`` whose edits touch no other chosen fix's text, in order. Two
+    edits at one place conflict even when empty: their order would be a guess."""
+    chosen: list[tuple[Finding, Sequence[TextEdit]]] = []
+    taken: list[tuple[int, int]] = []
+    for finding in findings:
+        edits = edits_of(finding)
+        if not edits:
+            continue
+        spans = [(e.start, e.end) for e in edits]
+        if any(
+            (start < other_end and other_start < end) or start == other_start
+            for start, end in spans
+            for other_start, other_end in taken
+        ):
+            continue  # a later pass, on the text this one gives
+        chosen.append((finding, edits))
+        taken.extend(spans)
+    return chosen
+
+
+class _Fixer:
+    """One document's passes: the text so far, and the fixes found to do harm."""
+
+    def __init__(
+        self,
+        document: Document,
+        findings: list[Finding],
+        engine: Engine,
+        policy: FixPolicy,
+        editor: Callable[[Fix, SourceMap], Sequence[TextEdit]],
+    ) -> None:
+        self.document, self.findings = document, findings
+        self.engine, self.policy, self.editor = engine, policy, editor
+        self.harmful: set[tuple[str, str, str]] = set()
+
+    def edits_of(self, finding: Finding) -> Sequence[TextEdit] | None:
+        if not self.policy.allows(finding) or _key(finding) in self.harmful:
+            return None
+        assert finding.autofix is not None and self.document.source_map is not None
+        return self.editor(finding.autofix, self.document.source_map)
+
+    def attempt(self, edits: Sequence[TextEdit]) -> tuple[Document, list[Finding]] | None:
+        """The document and findings ``edits`` give, if they keep the file parsing and add no
+        parse problem and no error; else None."""
+        assert self.document.text is not None
+        candidate = apply_edits(self.document.text, edits)
+        if candidate is None or candidate == self.document.text:
+            return None
+        document = self.document
+        fixed = load_bytes(
+            candidate.encode("utf-8"), document.name, document.format, document.message_type
+        )
+        if fixed.message is None or not _problems(fixed) <= _problems(document):
+            return None  # the fix would break the file
+        new_findings = self.engine.lint(fixed)
+        if not _errors(new_findings) <= _errors(self.findings):
+            return None  # the fix would introduce an error
+        return fixed, new_findings
+
+    def one_pass(self) -> bool:
+        """Makes this pass's fixes; False when none could be made (a fixed point)."""
+        chosen = _independent(self.findings, self.edits_of)
+        if not chosen:
+            return False
+        result = self.attempt([edit for _, edits in chosen for edit in edits])
+        if result is None and len(chosen) > 1:
+            # Some fix, or two together, would do harm: one at a time, to find which.
+            for finding, edits in chosen:
+                result = self.attempt(edits)
+                if result is not None:
+                    break
+                self.harmful.add(_key(finding))
+        elif result is None:
+            self.harmful.add(_key(chosen[0][0]))
+        if result is not None:
+            self.document, self.findings = result
+        return True
+
+
 def fix_document(
     document: Document, findings: list[Finding], engine: Engine, policy: FixPolicy
 ) -> Fixed:
@@ -69,33 +170,14 @@ def fix_document(
     if editor is None or document.text is None or document.source_map is None:
         refusal = encoding.no_fixes or f"{encoding.name} files get no fixes"
         return Fixed(None, document, findings, refusal)
-    text = document.text
-    skipped: set[tuple[str, str, str]] = set()
+    if document.message is None:
+        return Fixed(None, document, findings, DOES_NOT_PARSE)
+    fixer = _Fixer(document, findings, engine, policy, editor)
     for _ in range(MAX_PASSES):
-        progress = False
-        for finding in findings:
-            key = (finding.rule, finding.field, finding.message)
-            if not policy.allows(finding) or key in skipped:
-                continue
-            assert finding.autofix is not None and document.source_map is not None
-            edits = editor(finding.autofix, document.source_map)
-            candidate = apply_edits(text, edits) if edits else None
-            if candidate is None or candidate == text:
-                skipped.add(key)
-                continue
-            fixed = load_bytes(
-                candidate.encode("utf-8"), document.name, document.format, document.message_type
-            )
-            if fixed.problems or fixed.message is None:
-                skipped.add(key)  # the fix would break the file
-                continue
-            new_findings = engine.lint(fixed)
-            if not _errors(new_findings) <= _errors(findings):
-                skipped.add(key)  # the fix would introduce an error
-                continue
-            text, document, findings = candidate, fixed, new_findings
-            progress = True
-            break  # positions moved: start again from the new findings
-        if not progress:
+        if not fixer.one_pass():
             break
-    return Fixed(text, document, findings)
+    else:
+        if _independent(fixer.findings, fixer.edits_of):
+            stopped = f"fixes stopped after {MAX_PASSES} passes; run --fix again"
+            return Fixed(fixer.document.text, fixer.document, fixer.findings, stopped=stopped)
+    return Fixed(fixer.document.text, fixer.document, fixer.findings)
