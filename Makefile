@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test lint format generate check-generated docs check-docs test-protobuf-range test-tf fuzz bench examples
+.PHONY: install test lint format generate check-generated docs check-docs test-protobuf-range test-tf fuzz fuzz-fix bench examples
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -98,6 +98,14 @@ fuzz:
 	  -max_total_time=$(FUZZ_SECONDS) -max_len=400 -len_control=0 -rss_limit_mb=4096 \
 	  -timeout=30 -print_final_stats=1 ../../fuzz-corpus/baseline) || status=1; \
 	exit $$status
+
+# --fix and --diff on drawn and mutated configs (fuzz/fuzz_fix.py says which properties), for
+# FUZZ_SECONDS; failing inputs land in build/fuzz/fix/.
+fuzz-fix:
+	$(PYTHON) -m pip install -q atheris
+	mkdir -p build/fuzz/fix build/fuzz-corpus/fix
+	cd build/fuzz/fix && $(PYTHON) ../../../fuzz/fuzz_fix.py -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=4096 -len_control=0 -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 ../../fuzz-corpus/fix
 
 bench:
 	$(PYTHON) -m bench.run
