@@ -14,7 +14,6 @@ fixed. libFuzzer writes a failing input as crash-<hash> in the working folder.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 import atheris
@@ -28,7 +27,10 @@ with atheris.instrument_imports():
     from tpuemb_cli.load.encodings import json as json_codec  # noqa: F401
     from tpuemb_cli.load.encodings import text as text_codec  # noqa: F401
 
-FOLDER = Path(tempfile.mkdtemp(prefix="tpuemb-fuzz-fix-"))
+# In the working folder (build/fuzz/fix with `make fuzz-fix`): libFuzzer ends the process without
+# running exit handlers, so a temporary folder would be left behind.
+FOLDER = Path("work").resolve()
+FOLDER.mkdir(exist_ok=True)
 
 
 def one_input(data: bytes) -> None:
