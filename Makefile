@@ -77,7 +77,7 @@ test-tf:
 	build/venv-tf/bin/python -m pip install -q 'tensorflow-cpu==2.21.0' -e '.[test]'
 	build/venv-tf/bin/python -m pytest -q -p no:cacheprovider tests/test_tf.py
 
-# Coverage-guided fuzzing (atheris) of each loader, then of --add-suppressions, for FUZZ_SECONDS
+# Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the
 # test suite replays; a baseline crash is replayed with fuzz/fuzz_baseline.py and becomes a case
 # in tests/test_baseline.py. The yaml-aliases and json-hostile targets drive
@@ -97,6 +97,7 @@ fuzz:
 	(cd build/fuzz/baseline && $(PYTHON) ../../../fuzz/fuzz_baseline.py \
 	  -max_total_time=$(FUZZ_SECONDS) -max_len=400 -len_control=0 -rss_limit_mb=4096 \
 	  -timeout=30 -print_final_stats=1 ../../fuzz-corpus/baseline) || status=1; \
+	$(MAKE) --no-print-directory fuzz-fix PYTHON=$(PYTHON) FUZZ_SECONDS=$(FUZZ_SECONDS) || status=1; \
 	exit $$status
 
 # --fix and --diff on drawn and mutated configs (fuzz/fuzz_fix.py says which properties), for
