@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -214,3 +215,22 @@ def test_several_outputs_in_one_run(repo: Path) -> None:
     assert (
         two_to_stdout.exit_code == 2 and "only one format can go to stdout" in two_to_stdout.stderr
     )
+
+
+def test_sarif_names_a_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    # The name's undecodable byte is a surrogate in Python's str: percent-encoded as the byte,
+    # where quoting it as UTF-8 was an internal error and no report.
+    name = os.fsdecode(b"b\xff.pbtxt")
+    (tmp_path / name).write_text("mode: TRAINNG\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "tpuemb_cli", "check", "--format", "sarif", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (1, b"")
+    (run,) = json.loads(result.stdout)["runs"]
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
+    }
+    assert uris == {"b%FF.pbtxt"}

@@ -43,7 +43,9 @@ def relative_uri(file: str, root: Path) -> str:
         return absolute.as_uri()
     if relative.parts and relative.parts[0] == "..":
         return Path(os.path.normpath(absolute)).as_uri()
-    return quote(relative.as_posix())
+    # The name's bytes, percent-encoded: a file name that is not UTF-8 (its undecodable bytes
+    # are surrogates in the str) is a valid URI too, as as_uri() makes it for absolute paths.
+    return quote(os.fsencode(relative.as_posix()))
 
 
 def _rule(rule: Any) -> dict[str, Any]:
