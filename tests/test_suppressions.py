@@ -174,3 +174,18 @@ def test_statistics_marks_fixes_as_the_summary_counts_them(
     safe = sum(int(line.split()[0]) for line in result.stdout.splitlines() if "[*]" in line)
     summary = invoke("check", "--format", "concise", "examples/").stdout.splitlines()[-1]
     assert summary == f"[*] {safe} findings fixable with `--fix`."
+
+
+def test_a_file_that_does_not_parse_reports_no_suppression_unused(project: Path) -> None:
+    # The rules never ran on it: its suppressions (comments and configuration entries) suppressed
+    # nothing only because nothing was checked. Reporting them unused offered to delete them.
+    (project / "broken.pbtxt").write_text(
+        "# tpuemb: ignore[TE301] known\ntable_descriptor {\n  name: 'a'\n"
+    )
+    (project / "broken.json").write_text('{"tableDescriptor": [}')
+    (project / ".tpuemb.toml").write_text(
+        '[[suppress]]\nfile = "broken.json"\nrules = ["TE403"]\nreason = "known"\n'
+    )
+    result = invoke("check", "--format", "concise", "broken.pbtxt", "broken.json")
+    assert result.exit_code == 1
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()[:-1]] == ["TE001", "TE001"]

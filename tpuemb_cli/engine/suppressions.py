@@ -32,6 +32,7 @@ from tpuemb_cli.load.source import SourceMap, Span
 from tpuemb_cli.load.text_tokenizer import first_token_start
 from tpuemb_cli.model.edits import TextEdit
 from tpuemb_cli.model.findings import Finding, Violation
+from tpuemb_cli.rules import CATALOG
 from tpuemb_cli.rules.suppression import invalid_suppression as invalid
 from tpuemb_cli.rules.suppression import unused_suppression as unused
 
@@ -40,6 +41,8 @@ DIRECTIVE = re.compile(
 )
 INVALID = "TE901"
 UNUSED = "TE902"
+# The findings a file that does not parse can still have: the loader's.
+_PARSE_CODES = frozenset(entry.code for entry in CATALOG if entry.family == "parse")
 
 
 class Directive(NamedTuple):
@@ -260,7 +263,8 @@ def apply(
     if settings.suppress:
         indexed = config_use.entries(settings)
         for entry in indexed.for_file(document.name, settings):
-            config_use.matched.setdefault((key_of, entry.number), (settings, entry.number))
+            if document.message is not None:  # else the rules never ran: it could not be used
+                config_use.matched.setdefault((key_of, entry.number), (settings, entry.number))
             for code in indexed.codes[entry.number]:
                 if "*" in entry.field:
                     patterns.setdefault(code, []).append(entry)
@@ -289,8 +293,13 @@ def apply(
                     covered = True
         if not covered:
             kept.append(finding)
+    # In a file that does not parse, the rules never ran: a directive for one of them suppressed
+    # nothing only because there was nothing to check, and is not reported unused.
+    parsed = document.message is not None
     for index, directive in enumerate(directives):
         if index in used or not directive.codes & enabled:
+            continue
+        if not parsed and not directive.codes <= _PARSE_CODES:
             continue
         problems.append(
             Problem(
