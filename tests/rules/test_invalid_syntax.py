@@ -46,17 +46,15 @@ def test_binary_of_another_type_names_it_and_the_flag() -> None:
     (finding,) = lint_string(
         data, "graph.pb", format="binary", message_type="TPUEmbeddingConfiguration"
     )
-    assert (finding.rule, finding.message, finding.fix) == (
-        "TE001",
-        "not a valid binary TPUEmbeddingConfiguration: Error parsing message with type "
-        "'tpuemb.tpu.TPUEmbeddingConfiguration': Wire format was corrupt; it parses as GraphDef: "
-        "pass `--type GraphDef`",
-        "pass `--type GraphDef`",
-    )
+    assert (finding.rule, finding.fix) == ("TE001", "pass `--type GraphDef`")
+    # protobuf's own words between (": Wire format was corrupt" since 6.x, nothing in 5.28).
+    head = "not a valid binary TPUEmbeddingConfiguration: Error parsing message with type "
+    assert finding.message.startswith(head + "'tpuemb.tpu.TPUEmbeddingConfiguration'")
+    assert finding.message.endswith("; it parses as GraphDef: pass `--type GraphDef`")
     # Bytes that are no type tpuemb reads: protobuf's error alone.
     (junk,) = lint_string(b"\xff\xfe", "x.pb", format="binary", message_type="GraphDef")
-    assert (junk.message, junk.fix) == (
-        "not a valid binary GraphDef: Error parsing message with type 'tpuemb.framework.GraphDef': "
-        "Wire format was corrupt",
-        "check the file is the serialized message, or pass --type",
+    assert junk.fix == "check the file is the serialized message, or pass --type"
+    assert junk.message.startswith(
+        "not a valid binary GraphDef: Error parsing message with type 'tpuemb.framework.GraphDef'"
     )
+    assert "parses as" not in junk.message
