@@ -14,21 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from tpuemb_cli.engine.settings import (
-    Selection,
-    Settings,
-    absolute,
-    load_toml,
-    read,
-    tool_table,
-)
-
-
-def _has_tpuemb_table(path: Path, opened: Path) -> bool:
-    # A pyproject.toml that is not valid TOML is an error, not a file without [tool.tpuemb]: it
-    # may well have one, and ignoring it would drop every setting and suppression in it (pip and
-    # ruff refuse such a file too).
-    return tool_table(path, load_toml(path, opened)) is not None
+from tpuemb_cli.engine.settings import Selection, Settings, absolute, configured, read
 
 
 class Resolver:
@@ -47,7 +33,6 @@ class Resolver:
         elif config is not None:
             self.fixed = selection.merged(read(config))
         self._by_folder: dict[Path, Settings] = {}
-        self._by_file: dict[Path, Settings] = {}
         self._by_dirname: dict[str, Settings] = {}
         self._cwd: Path | None = None
 
@@ -101,16 +86,14 @@ class Resolver:
 
     def _look(self, folder: Path, reach: Path) -> Settings | None:
         """The configuration in ``folder``, looked for by the path ``reach``."""
+        # Each folder is looked in once (``_by_folder`` keeps what its walk found), and each
+        # configuration file read once: pyproject.toml is parsed for its table and its settings
+        # together.
         for name in (".tpuemb.toml", "pyproject.toml"):
-            candidate, opened = folder / name, reach / name
-            if _is_file(opened) and (
-                name == ".tpuemb.toml" or _has_tpuemb_table(candidate, opened)
-            ):
-                settings = self._by_file.get(candidate) or self.selection.merged(
-                    read(candidate, opened)
-                )
-                self._by_file[candidate] = settings
-                return settings
+            if _is_file(reach / name):
+                found = configured(folder / name, reach / name)
+                if found is not None:
+                    return self.selection.merged(found)
         return None
 
 

@@ -8,7 +8,7 @@ or unused, and sorts. Parse problems from the loader come in the same way, under
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
@@ -96,13 +96,15 @@ class Engine:
 
     def _checked(
         self, rule: Rule, check: Callable[..., Iterable[Violation]], *args: Any
-    ) -> Iterator[Violation]:
-        """``check(*args)``'s violations; an exception in it is recorded, and the rule stops
-        there (the other rules still run)."""
+    ) -> Iterable[Violation]:
+        """``check(*args)``'s violations; an exception in it is recorded instead, and the other
+        rules still run. (Collected here rather than yielded through: a generator around every
+        check of every file cost a clean file a quarter of its lint time.)"""
         try:
-            yield from check(*args)
+            return list(check(*args))
         except Exception as error:  # a bug in the rule: reported on the file, not raised
             self.crashes.append((f"in rule {rule.code} ({rule.name})", error))
+            return ()
 
     def lint(self, document: Document, expected: Expected | None = None) -> list[Finding]:
         """Findings for ``document``; with ``expected`` (a compiled spec), drift findings too.

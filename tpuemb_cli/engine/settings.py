@@ -336,7 +336,7 @@ def _not_toml(path: Path, text: str, error: Exception) -> SettingsError:
     return SettingsError(f"{path}:{place}: not valid TOML: {message}")
 
 
-def load_toml(path: Path, opened: Path | None = None) -> dict[str, Any]:
+def _load_toml(path: Path, opened: Path | None = None) -> dict[str, Any]:
     """The TOML document at ``path``; raises SettingsError naming the file, and the line and
     column of a syntax error. ``opened``: the path to open it by, when ``path`` (its name in
     messages) cannot be."""
@@ -359,7 +359,7 @@ def load_toml(path: Path, opened: Path | None = None) -> dict[str, Any]:
     return document
 
 
-def tool_table(path: Path, document: dict[str, Any]) -> Any:
+def _tool_table(path: Path, document: dict[str, Any]) -> Any:
     """``[tool.tpuemb]`` of a pyproject.toml, or None when it has none."""
     tool = document.get("tool", {})
     if not isinstance(tool, dict):
@@ -370,11 +370,18 @@ def tool_table(path: Path, document: dict[str, Any]) -> Any:
 def read(path: Path, opened: Path | None = None) -> Settings:
     """Settings from a ``.tpuemb.toml`` or a ``pyproject.toml``; raises SettingsError.
     ``opened``: the path to open it by, when ``path`` (its name in messages) cannot be."""
-    document = load_toml(path, opened)
+    return configured(path, opened) or Settings(path=path)
+
+
+def configured(path: Path, opened: Path | None = None) -> Settings | None:
+    """``read``, but None for a pyproject.toml without ``[tool.tpuemb]`` (discovery goes on
+    upwards). A pyproject.toml that is not valid TOML is an error, not one without the table: it
+    may well have one, and ignoring it would drop every setting and suppression in it."""
+    document = _load_toml(path, opened)
     if path.name == "pyproject.toml":
-        table = tool_table(path, document)
+        table = _tool_table(path, document)
         if table is None:
-            return Settings(path=path)
+            return None
         if not isinstance(table, dict):
             raise _fail(path, "tool.tpuemb", "must be a table")
         return parse(table, path)

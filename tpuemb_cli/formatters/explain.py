@@ -21,6 +21,7 @@ from tpuemb_cli.model.words import number, plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import ClippingLimits, OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+from tpuemb_cli.rules.base import feature_label
 
 # The settings of one optimizer, in the order both views show them.
 SETTINGS = (
@@ -97,9 +98,7 @@ def _strays(config: TPUEmbeddingConfiguration) -> list[str]:
     """A line for each feature whose `table_id` names no table: it has no row to be listed in."""
     count = len(config.table_descriptor)
     return [
-        f"feature {index}"
-        + (f' ("{feature.name}")' if feature.name else "")
-        + f": table_id {feature.table_id} -- no such table"
+        f"{feature_label(config, index)}: table_id {feature.table_id} -- no such table"
         for index, feature in enumerate(config.feature_descriptor)
         if not 0 <= feature.table_id < count
     ]

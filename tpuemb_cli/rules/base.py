@@ -121,3 +121,9 @@ def table_label(config: TPUEmbeddingConfiguration, index: int) -> str:
     """``table 2 ("user_id")`` -- how a message names a table."""
     name = config.table_descriptor[index].name
     return f'table {index} ("{name}")' if name else f"table {index}"
+
+
+def feature_label(config: TPUEmbeddingConfiguration, index: int) -> str:
+    """``feature 1 ("query_terms")`` -- how a message names a feature."""
+    name = config.feature_descriptor[index].name
+    return f'feature {index} ("{name}")' if name else f"feature {index}"

@@ -46,16 +46,16 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.base import Config
+from tpuemb_cli.rules.base import Config, feature_label
 
 
 def check_config(config: Config) -> Iterator[Violation]:
     for index, feature in enumerate(config.feature_descriptor):
-        label = f'feature {index} ("{feature.name}")' if feature.name else f"feature {index}"
         if not feature.input_shape:
             yield Violation(
                 ("feature_descriptor", index),
-                f"{label} has no `input_shape`; TensorFlow refuses a feature without one",
+                f"{feature_label(config, index)} has no `input_shape`; TensorFlow refuses a "
+                "feature without one",
                 "give its activation shape without the embedding dimension, batch first "
                 "(`input_shape: 16`)",
             )
@@ -63,7 +63,7 @@ def check_config(config: Config) -> Iterator[Violation]:
             if size == 0:
                 yield Violation(
                     ("feature_descriptor", index, "input_shape", axis),
-                    f"dimension {axis} of {label}'s input_shape is 0; TensorFlow requires every "
-                    "size to be above 0",
+                    f"dimension {axis} of {feature_label(config, index)}'s input_shape is 0; "
+                    "TensorFlow requires every size to be above 0",
                     "give the size of that dimension (the batch size per core first)",
                 )

@@ -50,7 +50,7 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.base import Config
+from tpuemb_cli.rules.base import Config, feature_label
 
 
 def check_config(config: Config) -> Iterator[Violation]:
@@ -58,13 +58,12 @@ def check_config(config: Config) -> Iterator[Violation]:
     valid = f"0 to {count - 1}" if count else "none: the config has no tables"
     for index, feature in enumerate(config.feature_descriptor):
         if not 0 <= feature.table_id < count:
-            label = f'feature {index} ("{feature.name}")' if feature.name else f"feature {index}"
             yield Violation(
                 ("feature_descriptor", index, "table_id"),
-                f"{label} has `table_id: {feature.table_id}`, but the config has {count} "
-                f"table{'s' if count != 1 else ''} (valid ids: {valid}); building the graph, "
-                "TensorFlow does not check it and crashes or reads garbage, and configuring the "
-                "TPU rejects it",
+                f"{feature_label(config, index)} has `table_id: {feature.table_id}`, but the "
+                f"config has {count} table{'s' if count != 1 else ''} (valid ids: {valid}); "
+                "building the graph, TensorFlow does not check it and crashes or reads garbage, "
+                "and configuring the TPU rejects it",
                 "point the feature at the index of its table in `table_descriptor`, counting "
                 "from 0",
             )

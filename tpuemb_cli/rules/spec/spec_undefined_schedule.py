@@ -35,10 +35,10 @@ None.
   `KeyError`
 """
 
-import difflib
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.nearest import nearest
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import optimizers
 
@@ -48,10 +48,11 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
     for path, optimizer in optimizers(spec):
         rate = optimizer.learning_rate
         if rate.WhichOneof("value") == "schedule" and rate.schedule not in names:
-            close = difflib.get_close_matches(rate.schedule, names, n=1)
+            # Names the user chose: difflib's usual closeness, not the stricter one for fields.
+            close = nearest(rate.schedule, names, cutoff=0.6)
             yield Violation(
                 path + ("learning_rate", "schedule"),
                 f"the learning rate follows schedule {rate.schedule!r}, which `schedules` does "
                 "not define",
-                f"did you mean {close[0]!r}?" if close else "add it to `schedules`",
+                f"did you mean {close!r}?" if close else "add it to `schedules`",
             )

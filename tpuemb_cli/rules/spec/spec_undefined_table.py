@@ -33,10 +33,10 @@ None.
   `FeatureConfig.__init__` (the `table` argument must be a `TableConfig`)
 """
 
-import difflib
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.nearest import nearest
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.spec.compiler import resolve_table
 
@@ -45,11 +45,12 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
     names = [table.name for table in spec.tables if table.name]
     for index, feature in enumerate(spec.features):
         if resolve_table(spec, feature) is None:
-            close = difflib.get_close_matches(feature.table, names, n=1)
+            # Names the user chose: difflib's usual closeness, not the stricter one for fields.
+            close = nearest(feature.table, names, cutoff=0.6)
             yield Violation(
                 ("features", index, "table"),
                 f"feature #{index} uses table {feature.table!r}, which the spec does not define",
-                f"did you mean {close[0]!r}?"
+                f"did you mean {close!r}?"
                 if close
                 else "name a table of `tables`, or `#<index>` for an unnamed one",
             )
