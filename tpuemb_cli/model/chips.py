@@ -98,7 +98,7 @@ CHIPS: tuple[Chip, ...] = (
         # that "does not fit" is never said of a config that fits.
         Figure(95 * GIB, TPU7X_PAGE, "95 GiB (the v5p page says 95 GB)"),
         Figure(2, JAX_CHIPS, "2 physical TensorCores per chip"),
-        _SC_UNKNOWN,
+        Figure(4, V5P_PAGE, "Number of SparseCores per chip: 4"),
         Figure(1, JAX_CHIPS, "megacore support"),
     ),
     Chip(

@@ -6,18 +6,20 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class EmbeddingSpec(_message.Message):
-    __slots__ = ("optimizer", "schedules", "tables", "features", "topology")
+    __slots__ = ("optimizer", "schedules", "tables", "features", "topology", "sparse_core")
     OPTIMIZER_FIELD_NUMBER: _ClassVar[int]
     SCHEDULES_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
     FEATURES_FIELD_NUMBER: _ClassVar[int]
     TOPOLOGY_FIELD_NUMBER: _ClassVar[int]
+    SPARSE_CORE_FIELD_NUMBER: _ClassVar[int]
     optimizer: Optimizer
     schedules: _containers.RepeatedCompositeFieldContainer[Schedule]
     tables: _containers.RepeatedCompositeFieldContainer[Table]
     features: _containers.RepeatedCompositeFieldContainer[Feature]
     topology: Topology
-    def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ...) -> None: ...
+    sparse_core: SparseCore
+    def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ..., sparse_core: _Optional[_Union[SparseCore, _Mapping]] = ...) -> None: ...
 
 class Schedule(_message.Message):
     __slots__ = ("name", "tag", "description")
@@ -184,17 +186,51 @@ class Feature(_message.Message):
     def __init__(self, name: _Optional[str] = ..., table: _Optional[str] = ..., max_sequence_length: _Optional[int] = ..., output_shape: _Optional[_Iterable[int]] = ..., input_shape: _Optional[_Iterable[int]] = ..., key: _Optional[str] = ...) -> None: ...
 
 class Topology(_message.Message):
-    __slots__ = ("num_hosts", "cores_per_host", "num_cores_per_replica", "per_replica_batch_size", "pipeline_execution_with_tensor_core", "accelerator")
+    __slots__ = ("num_hosts", "cores_per_host", "num_cores_per_replica", "per_replica_batch_size", "pipeline_execution_with_tensor_core", "accelerator", "sparse_cores_per_chip")
     NUM_HOSTS_FIELD_NUMBER: _ClassVar[int]
     CORES_PER_HOST_FIELD_NUMBER: _ClassVar[int]
     NUM_CORES_PER_REPLICA_FIELD_NUMBER: _ClassVar[int]
     PER_REPLICA_BATCH_SIZE_FIELD_NUMBER: _ClassVar[int]
     PIPELINE_EXECUTION_WITH_TENSOR_CORE_FIELD_NUMBER: _ClassVar[int]
     ACCELERATOR_FIELD_NUMBER: _ClassVar[int]
+    SPARSE_CORES_PER_CHIP_FIELD_NUMBER: _ClassVar[int]
     num_hosts: int
     cores_per_host: int
     num_cores_per_replica: int
     per_replica_batch_size: int
     pipeline_execution_with_tensor_core: bool
     accelerator: str
-    def __init__(self, num_hosts: _Optional[int] = ..., cores_per_host: _Optional[int] = ..., num_cores_per_replica: _Optional[int] = ..., per_replica_batch_size: _Optional[int] = ..., pipeline_execution_with_tensor_core: bool = ..., accelerator: _Optional[str] = ...) -> None: ...
+    sparse_cores_per_chip: int
+    def __init__(self, num_hosts: _Optional[int] = ..., cores_per_host: _Optional[int] = ..., num_cores_per_replica: _Optional[int] = ..., per_replica_batch_size: _Optional[int] = ..., pipeline_execution_with_tensor_core: bool = ..., accelerator: _Optional[str] = ..., sparse_cores_per_chip: _Optional[int] = ...) -> None: ...
+
+class SparseCore(_message.Message):
+    __slots__ = ("disable_table_stacking", "max_ids_per_chip_per_sample", "max_ids_per_table", "max_unique_ids_per_table", "allow_id_dropping", "initialize_tables_on_host", "enable_fast_table_initialization")
+    class MaxIdsPerTableEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class MaxUniqueIdsPerTableEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    DISABLE_TABLE_STACKING_FIELD_NUMBER: _ClassVar[int]
+    MAX_IDS_PER_CHIP_PER_SAMPLE_FIELD_NUMBER: _ClassVar[int]
+    MAX_IDS_PER_TABLE_FIELD_NUMBER: _ClassVar[int]
+    MAX_UNIQUE_IDS_PER_TABLE_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_ID_DROPPING_FIELD_NUMBER: _ClassVar[int]
+    INITIALIZE_TABLES_ON_HOST_FIELD_NUMBER: _ClassVar[int]
+    ENABLE_FAST_TABLE_INITIALIZATION_FIELD_NUMBER: _ClassVar[int]
+    disable_table_stacking: bool
+    max_ids_per_chip_per_sample: int
+    max_ids_per_table: _containers.ScalarMap[str, int]
+    max_unique_ids_per_table: _containers.ScalarMap[str, int]
+    allow_id_dropping: bool
+    initialize_tables_on_host: bool
+    enable_fast_table_initialization: bool
+    def __init__(self, disable_table_stacking: bool = ..., max_ids_per_chip_per_sample: _Optional[int] = ..., max_ids_per_table: _Optional[_Mapping[str, int]] = ..., max_unique_ids_per_table: _Optional[_Mapping[str, int]] = ..., allow_id_dropping: bool = ..., initialize_tables_on_host: bool = ..., enable_fast_table_initialization: bool = ...) -> None: ...
