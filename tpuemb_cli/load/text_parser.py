@@ -18,6 +18,7 @@ from google.protobuf.message import Message
 
 from tpuemb_cli.load.problems import LoadProblem, oneof_conflict, unknown_field
 from tpuemb_cli.load.source import Span
+from tpuemb_cli.load.text_skipping import after_separator, body_end, message_head
 from tpuemb_cli.load.text_tokenizer import (
     END,
     IDENT,
@@ -140,6 +141,12 @@ class _Parser(TokenWindow):
                         if separator[0] == SYMBOL and separator[1] in ",;":
                             self.pos += 1
                         continue
+            if (
+                self.wanted is not None
+                and kind == IDENT
+                and self._fast_forward(message, path, seen)
+            ):
+                continue
             if kind == SYMBOL and name == close:
                 self.pos += 1
                 return end
@@ -165,6 +172,58 @@ class _Parser(TokenWindow):
                 self._field(message, field, path, (start, end), seen, depth)
             if not self._try(","):
                 self._try(";")
+
+    def _fast_forward(self, message: Message, path: FieldPath, seen: set[str]) -> bool:
+        """Looking for a few paths: passes over the message fields ahead that are not on their way
+        by their braces alone (``text_skipping``), counting repeated elements and marking singular
+        ones set, as the token-by-token skip does; False when there is none to pass."""
+        text, wanted, spans = self.text, self.wanted, self.result.spans
+        assert wanted is not None
+        fields = message.DESCRIPTOR.fields_by_name
+        # name -> its repeated container (None: singular), for the fields that may be passed
+        passable: dict[str, Any] = {}
+        offset = self.tokens[self.pos][2]
+        closed = -1
+        while True:
+            head = message_head(text, offset)
+            if head is None:
+                break
+            name, body = head
+            if name in passable:
+                container = passable[name]
+            else:
+                field: Any = fields.get(name)
+                if (
+                    field is None
+                    or field.cpp_type != FieldDescriptor.CPPTYPE_MESSAGE
+                    or field.containing_oneof is not None
+                    or is_map_entry(field)
+                ):
+                    break
+                container = getattr(message, name) if is_repeated(field) else None
+                passable[name] = container
+            field_path = path + (name,)
+            if container is not None:
+                if (field_path + (len(container),)) in wanted or (
+                    field_path in wanted and field_path not in spans
+                ):
+                    break
+            elif field_path in wanted or name in seen:
+                break
+            body_closed = body_end(text, body)
+            if body_closed < 0:
+                break
+            closed = body_closed
+            if container is not None:
+                container.add()
+            else:
+                getattr(message, name).SetInParent()
+                seen.add(name)
+            offset = after_separator(text, closed)
+        if closed < 0:
+            return False
+        self.restart(offset, (SYMBOL, "}", closed - 1, closed))
+        return True
 
     def _field(
         self,
@@ -250,11 +309,15 @@ class _Parser(TokenWindow):
                 # its position is addressed (attr["config"] is `attr.config`).
                 entry = container.GetEntryClass()()
                 scratch: dict[FieldPath, Span] = {}
+                # Parsed whole even when looking for a few paths: its own paths start at the
+                # entry (``value``...), which the paths looked for do not name.
                 self.result.spans, saved = scratch, spans
+                self.wanted, wanted = None, self.wanted
                 try:
                     end = self._message_body(entry, (), self.tokens[self.pos - 1], depth + 1)
                 finally:
                     self.result.spans = saved
+                    self.wanted = wanted
                 key = entry.key
                 path = field_path + (str(key),)
                 if entry.DESCRIPTOR.fields_by_name["value"].message_type is not None:

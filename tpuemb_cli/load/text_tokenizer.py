@@ -138,6 +138,18 @@ class TokenWindow:
         self.pos = 0
         self.matches: Iterator[re.Match[str]] | None = _TOKEN.finditer(text)  # None: all read
         self.refill_at = -1
+        self.chunk = _CHUNK  # matches per refill; smaller just after a restart
+        self._more()
+
+    def restart(self, offset: int, previous: Token) -> None:
+        """Goes on reading at ``offset``, as if ``previous`` (whose end offset the parser may
+        read) were the last token consumed. The window is refilled a little at first and more
+        each time, so that restarting often (after each short run skipped) does not tokenize a
+        full chunk each time only to drop it."""
+        self.tokens[:] = [previous]  # in place: the parser's frames hold the list
+        self.pos = 1
+        self.matches = _TOKEN.finditer(self.text, offset)
+        self.chunk = _MARGIN * 4
         self._more()
 
     def _more(self) -> None:
@@ -150,8 +162,11 @@ class TokenWindow:
             self.pos -= drop
         comments = self.comments
         while len(tokens) - self.pos < _MARGIN * 2:
+            chunk = self.chunk
+            if chunk < _CHUNK:
+                self.chunk = chunk * 2
             if self.matches is None or not _tokenize_some(
-                self.matches, self.text, _CHUNK, comments, tokens
+                self.matches, self.text, chunk, comments, tokens
             ):
                 self.matches = None
                 tokens.extend(_end_sentinels(self.text))
