@@ -264,3 +264,20 @@ def test_a_config_the_linter_rejects_is_still_compared(tmp_path: Path) -> None:
         f"{tmp_path / 'new.pbtxt'}:3:1: training-change [feature_descriptor[0].input_shape] "
         "feature 0: `input_shape` changes from [16] to []: the activations' shapes change"
     ) in result.stdout.splitlines()
+
+
+@pytest.mark.usefixtures("pair")
+def test_output_file_takes_the_report_atomically(tmp_path: Path) -> None:
+    result = invoke(
+        "diff", "old.pbtxt", "new.pbtxt", "--format", "concise", "--output-file", "r.txt"
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", "")
+    assert (tmp_path / "r.txt").read_text() == CONCISE
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.pbtxt", "old.pbtxt", "r.txt"]
+
+
+@pytest.mark.usefixtures("pair")
+def test_an_output_file_that_cannot_be_written_exits_2(tmp_path: Path) -> None:
+    result = invoke("diff", "old.pbtxt", "new.pbtxt", "--output-file", "missing/r.sarif")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("tpuemb: error: missing/r.sarif: cannot write the report: ")

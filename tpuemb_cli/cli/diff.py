@@ -8,6 +8,7 @@ input or the revision cannot be read.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import click
@@ -34,6 +35,7 @@ class DiffOptions(NamedTuple):
     fail_on: frozenset[str] = frozenset(DEFAULT_FAIL_ON)
     max_bytes: int = 256 * 1024 * 1024
     documents_only: bool = False  # named files that are no TPU embedding document: skipped
+    output_file: str | None = None  # None: stdout
 
 
 class Unreadable(Exception):
@@ -147,7 +149,19 @@ def execute(options: DiffOptions, streams: Streams) -> int:
         return EXIT_ERROR
     report = DiffReport(changes, compared, sources)
     name = options.format or default_format()
-    streams.out.write(get(name)(report, color(streams.out)))
+    if options.output_file is None:
+        streams.out.write(get(name)(report, color(streams.out)))
+    else:
+        from tpuemb_cli.fix.atomic import write_atomic  # tempfile: paid by report files only
+
+        try:
+            write_atomic(Path(options.output_file), get(name)(report, False).encode("utf-8"))
+        except OSError as problem:
+            error(
+                streams,
+                f"{options.output_file}: cannot write the report: {problem.strerror or problem}",
+            )
+            return EXIT_ERROR
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if any(c.kind in options.fail_on for c in changes) else EXIT_OK
@@ -202,6 +216,11 @@ def _format_names() -> list[str]:
     help="With --against: skip named files that are not TPU embedding documents, as files found "
     "in directories are (what the pre-commit hook passes).",
 )
+@click.option(
+    "--output-file",
+    metavar="PATH",
+    help="Write the report to PATH (atomically) instead of stdout, e.g. SARIF for code scanning.",
+)
 @max_size_option
 def command(
     files: tuple[str, ...],
@@ -209,6 +228,7 @@ def command(
     output_format: str | None,
     fail_on: frozenset[str],
     documents_only: bool,
+    output_file: str | None,
     max_bytes: int,
 ) -> None:
     """Say what a config change does to a checkpoint written under the old config.
@@ -221,5 +241,7 @@ def command(
     """
     if against is None and len(files) != 2:
         raise click.UsageError("give two files (OLD NEW), or --against REF [PATH...]")
-    options = DiffOptions(files, against, output_format, fail_on, max_bytes, documents_only)
+    options = DiffOptions(
+        files, against, output_format, fail_on, max_bytes, documents_only, output_file
+    )
     run(execute, options, Streams.standard())
