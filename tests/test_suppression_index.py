@@ -168,7 +168,7 @@ def test_wildcard_entries_are_matched_once_per_shape_not_per_finding(
     # 300 findings under 300 entries whose fields are `*` or a pattern: a scan of every entry's
     # pattern for every finding was 90,000 matches. Counted, not timed (bench/hostile.py times).
     from tpuemb_cli.engine import suppressions
-    from tpuemb_cli.engine.settings import field_pattern, glob_matches
+    from tpuemb_cli.engine.selectors import field_pattern, glob_matches
 
     tables = ZERO[: ZERO.index("mode:")]
     text = "".join(tables.replace('"video"', f'"t{index}"') for index in range(299)) + ZERO

@@ -73,7 +73,8 @@ class CheckOptions(NamedTuple):
 def execute(options: CheckOptions, streams: Streams) -> int:
     """Carries out ``check``; returns the exit code."""
     from tpuemb_cli.engine.discovery import Resolver
-    from tpuemb_cli.engine.settings import Selection, SettingsError, unknown_rule
+    from tpuemb_cli.engine.selectors import unknown_rule
+    from tpuemb_cli.engine.settings import Selection, SettingsError
 
     selection = Selection(
         tuple(options.select) if options.select is not None else None,

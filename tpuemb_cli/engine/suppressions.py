@@ -19,14 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from tpuemb_cli.engine.settings import (
-    Settings,
-    Suppression,
-    expand,
-    field_pattern,
-    glob_matches,
-    selector_codes,
-)
+from tpuemb_cli.engine.selectors import expand, field_pattern, glob_matches, selector_codes
+from tpuemb_cli.engine.settings import Settings, Suppression
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.source import SourceMap, Span
 from tpuemb_cli.load.text_tokenizer import first_token_start
