@@ -27,7 +27,7 @@ def _cases() -> ModuleType:
     return module
 
 
-CASES = sorted(p.stem for p in CONFIGS.glob("*.pb") if p.stem != "custom_optimizer")
+CASES = sorted(p.stem for p in CONFIGS.glob("*.pb"))
 
 
 def _arguments(case: dict[str, Any]) -> dict[str, Any]:

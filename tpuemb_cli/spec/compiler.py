@@ -174,9 +174,15 @@ def constant_rate(optimizer: Optimizer) -> float:
 
 def set_optimization_parameters(optimizer: Optimizer, params: OptimizationParameters) -> None:
     """``_Optimizer._set_optimization_parameters`` and its subclasses, field for field."""
-    accumulate = not optimizer.HasField("use_gradient_accumulation") or (
-        optimizer.use_gradient_accumulation
-    )
+    if optimizer.HasField("use_gradient_accumulation"):
+        accumulate = optimizer.use_gradient_accumulation
+    else:
+        # TensorFlow's CustomOptimizer passes use_gradient_accumulation=False to its base class;
+        # every other optimizer defaults to True.
+        accumulate = not (
+            optimizer.WhichOneof("algorithm") == "custom"
+            and optimizer.custom.type == "CustomOptimizer"
+        )
     params.gradient_accumulation_status = (
         GradientAccumulationStatus.ENABLED if accumulate else GradientAccumulationStatus.DISABLED
     )

@@ -56,12 +56,13 @@ class ClipRange(_message.Message):
     def __init__(self, min: _Optional[float] = ..., max: _Optional[float] = ...) -> None: ...
 
 class Optimizer(_message.Message):
-    __slots__ = ("sgd", "adagrad", "adagrad_momentum", "adam", "ftrl", "learning_rate", "use_gradient_accumulation", "clip_weight_min", "clip_weight_max", "weight_decay_factor", "multiply_weight_decay_factor_by_learning_rate", "clipvalue", "low_dimensional_packing_status")
+    __slots__ = ("sgd", "adagrad", "adagrad_momentum", "adam", "ftrl", "custom", "learning_rate", "use_gradient_accumulation", "clip_weight_min", "clip_weight_max", "weight_decay_factor", "multiply_weight_decay_factor_by_learning_rate", "clipvalue", "low_dimensional_packing_status")
     SGD_FIELD_NUMBER: _ClassVar[int]
     ADAGRAD_FIELD_NUMBER: _ClassVar[int]
     ADAGRAD_MOMENTUM_FIELD_NUMBER: _ClassVar[int]
     ADAM_FIELD_NUMBER: _ClassVar[int]
     FTRL_FIELD_NUMBER: _ClassVar[int]
+    CUSTOM_FIELD_NUMBER: _ClassVar[int]
     LEARNING_RATE_FIELD_NUMBER: _ClassVar[int]
     USE_GRADIENT_ACCUMULATION_FIELD_NUMBER: _ClassVar[int]
     CLIP_WEIGHT_MIN_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +76,7 @@ class Optimizer(_message.Message):
     adagrad_momentum: AdagradMomentum
     adam: Adam
     ftrl: FTRL
+    custom: CustomOptimizer
     learning_rate: LearningRate
     use_gradient_accumulation: bool
     clip_weight_min: float
@@ -83,7 +85,7 @@ class Optimizer(_message.Message):
     multiply_weight_decay_factor_by_learning_rate: bool
     clipvalue: ClipValue
     low_dimensional_packing_status: bool
-    def __init__(self, sgd: _Optional[_Union[SGD, _Mapping]] = ..., adagrad: _Optional[_Union[Adagrad, _Mapping]] = ..., adagrad_momentum: _Optional[_Union[AdagradMomentum, _Mapping]] = ..., adam: _Optional[_Union[Adam, _Mapping]] = ..., ftrl: _Optional[_Union[FTRL, _Mapping]] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., use_gradient_accumulation: bool = ..., clip_weight_min: _Optional[float] = ..., clip_weight_max: _Optional[float] = ..., weight_decay_factor: _Optional[float] = ..., multiply_weight_decay_factor_by_learning_rate: bool = ..., clipvalue: _Optional[_Union[ClipValue, _Mapping]] = ..., low_dimensional_packing_status: bool = ...) -> None: ...
+    def __init__(self, sgd: _Optional[_Union[SGD, _Mapping]] = ..., adagrad: _Optional[_Union[Adagrad, _Mapping]] = ..., adagrad_momentum: _Optional[_Union[AdagradMomentum, _Mapping]] = ..., adam: _Optional[_Union[Adam, _Mapping]] = ..., ftrl: _Optional[_Union[FTRL, _Mapping]] = ..., custom: _Optional[_Union[CustomOptimizer, _Mapping]] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., use_gradient_accumulation: bool = ..., clip_weight_min: _Optional[float] = ..., clip_weight_max: _Optional[float] = ..., weight_decay_factor: _Optional[float] = ..., multiply_weight_decay_factor_by_learning_rate: bool = ..., clipvalue: _Optional[_Union[ClipValue, _Mapping]] = ..., low_dimensional_packing_status: bool = ...) -> None: ...
 
 class SGD(_message.Message):
     __slots__ = ()
@@ -140,6 +142,14 @@ class FTRL(_message.Message):
     multiply_linear_by_learning_rate: bool
     allow_zero_accumulator: bool
     def __init__(self, learning_rate_power: _Optional[float] = ..., initial_accumulator_value: _Optional[float] = ..., l1_regularization_strength: _Optional[float] = ..., l2_regularization_strength: _Optional[float] = ..., beta: _Optional[float] = ..., multiply_linear_by_learning_rate: bool = ..., allow_zero_accumulator: bool = ...) -> None: ...
+
+class CustomOptimizer(_message.Message):
+    __slots__ = ("type", "slot_names")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    SLOT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    type: str
+    slot_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, type: _Optional[str] = ..., slot_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Quantization(_message.Message):
     __slots__ = ("num_buckets", "lower", "upper")
