@@ -25,12 +25,12 @@ if TYPE_CHECKING:
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "3"
+RULESET_VERSION = "4"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
-# whole config, a config's memory on a known TPU, a spec, a graph, and the suppressions the engine
-# reports on.
-FAMILIES = ("parse", "optimizer", "config", "memory", "spec", "graph", "suppression")
+# whole config, a config's memory on a known TPU, a SparseCore spec, a spec, a graph, and the
+# suppressions the engine reports on.
+FAMILIES = ("parse", "optimizer", "config", "memory", "sparsecore", "spec", "graph", "suppression")
 
 # What a rule's module defines for each kind of document the catalog says it runs on.
 CHECKS = {
@@ -142,6 +142,13 @@ CATALOG: tuple[Entry, ...] = (
     # Memory on the TPU the config runs on (--tpu, `tpu` in the settings, a spec's accelerator)
     Entry("TE601", "embedding-state-exceeds-hbm", "memory", ERROR, "no", ("memory",)),
     Entry("TE602", "embedding-state-near-hbm", "memory", WARNING, "no", ("memory",)),
+    # SparseCore: specs with a `sparse_core` section, as TPUEmbeddingV2 runs them
+    Entry("TE661", "sparsecore-missing-output-shape", "sparsecore", ERROR, "no", ("spec",)),
+    Entry("TE662", "sparsecore-dropped-optimizer-setting", "sparsecore", WARNING, "no", ("spec",)),
+    Entry("TE663", "sparsecore-weight-decay", "sparsecore", ERROR, "no", ("spec",)),
+    Entry("TE664", "sparsecore-unsupported-optimizer", "sparsecore", ERROR, "no", ("spec",)),
+    Entry("TE665", "sparsecore-global-batch-output-shape", "sparsecore", WARNING, "no", ("spec",)),
+    Entry("TE666", "sparsecore-samples-not-divisible", "sparsecore", ERROR, "no", ("spec",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

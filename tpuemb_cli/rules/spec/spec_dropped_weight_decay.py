@@ -46,6 +46,8 @@ from tpuemb_cli.rules.lib.spec_tables import optimizers
 
 
 def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+    if spec.HasField("sparse_core"):
+        return  # TPUEmbeddingV2 refuses the flag outright: TE663
     for path, optimizer in optimizers(spec):
         if optimizer.multiply_weight_decay_factor_by_learning_rate and not (
             optimizer.weight_decay_factor

@@ -90,7 +90,9 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
                     f"the {incoming} its input_shape {list(feature.input_shape)} gives",
                     "make them agree, or drop one",
                 )
-        if not feature.output_shape and not feature.input_shape and batch <= 0:
+        # On SparseCore only output_shape counts: TE661 reports a feature without it.
+        sparsecore = spec.HasField("sparse_core")
+        if not feature.output_shape and not feature.input_shape and batch <= 0 and not sparsecore:
             yield Violation(
                 path,
                 f"the output shape of {label} cannot be known: it has no output_shape or "
