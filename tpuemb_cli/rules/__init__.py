@@ -143,7 +143,15 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE601", "embedding-state-exceeds-hbm", "memory", ERROR, "no", ("memory",)),
     Entry("TE602", "embedding-state-near-hbm", "memory", WARNING, "no", ("memory",)),
     # SparseCore: specs with a `sparse_core` section, as TPUEmbeddingV2 runs them
-    Entry("TE661", "sparsecore-missing-output-shape", "sparsecore", ERROR, "no", ("spec",)),
+    Entry(
+        "TE661",
+        "sparsecore-missing-output-shape",
+        "sparsecore",
+        ERROR,
+        "no",
+        ("spec",),
+        supersedes=("TE411",),
+    ),
     Entry("TE662", "sparsecore-dropped-optimizer-setting", "sparsecore", WARNING, "no", ("spec",)),
     Entry("TE663", "sparsecore-weight-decay", "sparsecore", ERROR, "no", ("spec",)),
     Entry("TE664", "sparsecore-unsupported-optimizer", "sparsecore", ERROR, "no", ("spec",)),

@@ -23,8 +23,9 @@ still take part in TensorFlow's stacking key -- `hash(optimizer)` -- so tables t
 in one of them are not stacked together.)
 
 ## What TensorFlow does
-`TPUEmbeddingV2.apply_gradients` calls one `XlaSparseDenseMatmulGradWith<Optimizer>AndStaticBufferSize`
-op per stacked table, with the learning rate and: nothing else for SGD and Adagrad (Adagrad's
+`TPUEmbeddingV2.apply_gradients` calls one
+`XlaSparseDenseMatmulGradWith<Optimizer>AndStaticBufferSize` op per stacked table, with the
+learning rate and: nothing else for SGD and Adagrad (Adagrad's
 `initial_accumulator_value` initialises its slot); `use_nesterov`, `exponent`, `momentum`,
 `beta2`, `epsilon` for AdagradMomentum; `sum_inside_sqrt`, `beta_1`, `beta_2`, `epsilon` for
 Adam; `multiply_linear_by_learning_rate`, `beta`, `learning_rate_power` and the two
@@ -93,8 +94,10 @@ def dropped(optimizer: Optimizer) -> Iterator[tuple[FieldPath, str, str]]:
             "tables are laid out by SparseCore's own rules",
         )
     algorithm = optimizer.WhichOneof("algorithm")
-    if algorithm == "adam" and optimizer.adam.HasField("lazy_adam") and not (
-        optimizer.adam.lazy_adam
+    if (
+        algorithm == "adam"
+        and optimizer.adam.HasField("lazy_adam")
+        and not (optimizer.adam.lazy_adam)
     ):
         yield (
             ("adam", "lazy_adam"),

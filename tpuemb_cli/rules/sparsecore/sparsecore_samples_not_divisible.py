@@ -91,5 +91,3 @@ def _divisible(shape: list[int], cores: int) -> list[int]:
     while (first * rest) % cores:
         first += 1
     return [first, *shape[1:]]
-
-
