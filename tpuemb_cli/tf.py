@@ -5,6 +5,9 @@
                         per_replica_batch_size=128)
     findings = lint_tf(feature_config, optimizer, num_hosts=4, cores_per_host=4,
                        per_replica_batch_size=128)
+    # TPUEmbeddingV2 on SparseCores: its SparseCoreEmbeddingConfig, and the chip
+    findings = lint_tf(feature_config, optimizer, num_hosts=4, cores_per_host=4,
+                       sparse_core_config=sparse_core_config, accelerator="v5p")
 
 Only the Python objects' attributes are read (``TableConfig``, ``FeatureConfig``, the optimizers
 of ``tf.tpu.experimental.embedding``); TensorFlow's protos are never touched, so this works under
@@ -13,15 +16,22 @@ the objects come from the caller.
 
 Learning-rate schedules are told apart the way TensorFlow tells them apart: by the callable's
 identity. Each distinct callable becomes one named schedule (its ``__name__`` where it has one).
+
+What TensorFlow would refuse becomes findings, never exceptions here: an optimizer class the spec
+cannot express (``CustomOptimizer``, or a class that is not SGD, Adagrad, AdagradMomentum, Adam or
+FTRL) is the spec's ``custom`` optimizer; weight decay and a missing ``output_shape`` are kept as
+they are, for the rules to report.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from tpuemb_cli.model.findings import Finding
-from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer, SparseCore
 
 _ALGORITHMS = {
     "SGD": "sgd",
@@ -93,30 +103,56 @@ class _Schedules:
         return name
 
 
+def _algorithm(source: Any) -> str | None:
+    """The spec's algorithm for an optimizer object, by its class or the first of its base classes
+    TensorFlow dispatches on (TensorFlow tests ``isinstance``, so a subclass of Adam is Adam);
+    None for any other class, CustomOptimizer included."""
+    for cls in type(source).__mro__:
+        if cls.__name__ == "CustomOptimizer":
+            return None
+        algorithm = _ALGORITHMS.get(cls.__name__)
+        if algorithm is not None:
+            return algorithm
+    return None
+
+
+def _custom(source: Any, target: Optimizer) -> None:
+    """An optimizer the spec knows only by its class and slots: the spec's ``custom``."""
+    target.custom.type = type(source).__name__
+    slot_names = getattr(source, "_slot_names", None)
+    try:
+        slots = slot_names() if callable(slot_names) else []
+    except Exception:  # a class of the user's whose slots cannot be listed
+        slots = []
+    target.custom.slot_names.extend(str(name) for name in slots)
+
+
 def _optimizer(source: Any, target: Optimizer, schedules: _Schedules) -> None:
-    algorithm = _ALGORITHMS.get(type(source).__name__)
+    algorithm = _algorithm(source)
     if algorithm is None:
-        raise TypeError(
-            f"{type(source).__name__} is not an optimizer tpuemb supports (SGD, Adagrad, "
-            "AdagradMomentum, Adam, FTRL)"
-        )
-    getattr(target, algorithm).SetInParent()
-    for field, attribute in _SETTINGS.get(algorithm, {}).items():
+        _custom(source, target)
+    else:
+        getattr(target, algorithm).SetInParent()
+    for field, attribute in _SETTINGS.get(algorithm or "", {}).items():
         value = getattr(source, attribute, None)
         if value is not None:
-            setattr(getattr(target, algorithm), field, value)
-    rate = source.learning_rate
+            setattr(getattr(target, algorithm or ""), field, value)
+    rate = getattr(source, "learning_rate", 0.01)
     if callable(rate):
         target.learning_rate.schedule = schedules.name_of(rate)
     else:
-        target.learning_rate.constant = float(rate)
-    target.use_gradient_accumulation = bool(source.use_gradient_accumulation)
+        # An object of the user's that is no number: the spec keeps the default rate.
+        with contextlib.suppress(TypeError, ValueError):
+            target.learning_rate.constant = float(rate)
+    target.use_gradient_accumulation = bool(getattr(source, "use_gradient_accumulation", True))
     for field in ("clip_weight_min", "clip_weight_max", "weight_decay_factor"):
         value = getattr(source, field, None)
         if value is not None:
             setattr(target, field, value)
-    if getattr(source, "multiply_weight_decay_factor_by_learning_rate", None):
-        target.multiply_weight_decay_factor_by_learning_rate = True
+    # Kept whenever it was given, False included: TPUEmbeddingV2 refuses it when it is not None.
+    multiply = getattr(source, "multiply_weight_decay_factor_by_learning_rate", None)
+    if multiply is not None:
+        target.multiply_weight_decay_factor_by_learning_rate = bool(multiply)
     # TensorFlow keeps clipvalue only as its two bounds; (None, None) is the same as none.
     low, high = (
         getattr(source, "clip_gradient_min", None),
@@ -142,11 +178,21 @@ def spec_from_tf(
     per_replica_batch_size: int | None = None,
     per_replica_input_shapes: Any = None,
     pipeline_execution_with_tensor_core: bool = False,
+    sparse_core_config: Any = None,
+    sparse_cores_per_chip: int | None = None,
+    accelerator: str | None = None,
 ) -> EmbeddingSpec:
     """The spec of ``TPUEmbedding(feature_config, optimizer, ...)`` on the given TPU topology.
 
     ``per_replica_input_shapes`` is what you would pass to ``TPUEmbedding.build``: a structure
     like ``feature_config`` of shapes (``tf.TensorShape`` or lists).
+
+    For ``TPUEmbeddingV2`` (SparseCore), pass its ``SparseCoreEmbeddingConfig`` as
+    ``sparse_core_config`` (``SparseCoreEmbeddingConfig()`` for TensorFlow's defaults, which is
+    what TPUEmbeddingV2 uses when given none): the spec gets a ``sparse_core`` section and the
+    SparseCore rules run on it. The replicas are ``num_hosts * cores_per_host /
+    num_cores_per_replica`` (TensorFlow's ``num_replicas_in_sync``); the SparseCores per chip are
+    ``sparse_cores_per_chip``, else the ``accelerator``'s from tpuemb's chip table.
     """
     spec = EmbeddingSpec()
     schedules = _Schedules(spec)
@@ -204,7 +250,36 @@ def spec_from_tf(
     if per_replica_batch_size:
         topology.per_replica_batch_size = per_replica_batch_size
     topology.pipeline_execution_with_tensor_core = pipeline_execution_with_tensor_core
+    if accelerator:
+        topology.accelerator = accelerator
+    if sparse_cores_per_chip is not None:
+        topology.sparse_cores_per_chip = sparse_cores_per_chip
+    if sparse_core_config is not None:
+        _sparse_core(sparse_core_config, spec.sparse_core)
     return spec
+
+
+# SparseCoreEmbeddingConfig's fields and defaults (tpu_embedding_v3.py): a field is written to the
+# spec only when the object's value differs, so the spec says what the script chose.
+_SPARSE_CORE_DEFAULTS = {
+    "disable_table_stacking": False,
+    "max_ids_per_chip_per_sample": 64,
+    "allow_id_dropping": False,
+    "initialize_tables_on_host": True,
+    "enable_fast_table_initialization": False,
+}
+
+
+def _sparse_core(source: Any, target: SparseCore) -> None:
+    target.SetInParent()
+    for field, default in _SPARSE_CORE_DEFAULTS.items():
+        value = getattr(source, field, default)
+        if value is not None and value != default:
+            setattr(target, field, value)
+    for field in ("max_ids_per_table", "max_unique_ids_per_table"):
+        limits = getattr(source, field, None) or {}
+        for name, limit in limits.items():
+            getattr(target, field)[str(name)] = int(limit)
 
 
 def _dims(shape: Any) -> list[int] | None:
