@@ -26,7 +26,6 @@ they are, for the rules to report.
 from __future__ import annotations
 
 import contextlib
-
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
