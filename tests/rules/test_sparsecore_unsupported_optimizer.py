@@ -39,3 +39,16 @@ def test_not_a_sparsecore_spec(tmp_path: Path) -> None:
     )
     code, stdout, _, _ = check(tmp_path, text, "--select", "TE664")
     assert (code, stdout) == (0, "All checks passed (1 file checked).\n")
+
+
+def test_the_compiled_configs_missing_algorithm_is_not_reported_twice(tmp_path: Path) -> None:
+    # TE201 (no algorithm in the compiled config) is the same mistake on a SparseCore spec.
+    sparsecore = replaced(("optimizer: {adagrad: {}, learning_rate: {constant: 0.05}}", CUSTOM))
+    code, stdout, _, _ = check(tmp_path, sparsecore, "--select", "TE201", "--select", "TE664")
+    assert (code, [line.split()[1] for line in stdout.splitlines()[:-1]]) == (1, ["TE664"])
+    plain = replaced(
+        ("optimizer: {adagrad: {}, learning_rate: {constant: 0.05}}", CUSTOM),
+        ("sparse_core: {}\n", ""),
+    )
+    code, stdout, _, _ = check(tmp_path, plain, "--select", "TE201", "--select", "TE664")
+    assert (code, [line.split()[1] for line in stdout.splitlines()[:-1]]) == (1, ["TE201"])

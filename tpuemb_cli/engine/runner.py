@@ -282,9 +282,14 @@ class Engine:
         from tpuemb_cli.spec.compiler import compile_spec
 
         compiled = compile_spec(spec)
+        superseded = self.superseded
+        if spec.HasField("sparse_core"):
+            from tpuemb_cli.rules.sparsecore import SUPERSEDED_ON_SPARSECORE
+
+            superseded = superseded | SUPERSEDED_ON_SPARSECORE
 
         def placed(rule: Rule, prefix: FieldPath, violation: Violation) -> None:
-            if rule.code in self.superseded:
+            if rule.code in superseded:
                 return
             path = compiled.spec_path(prefix + violation.path)
             message = f"in the compiled config ({render(prefix + violation.path)}): "
