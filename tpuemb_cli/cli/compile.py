@@ -1,4 +1,5 @@
-"""``tpuemb compile``: an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build."""
+"""``tpuemb compile``: an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build,
+or (``--target sparsecore``) to the SparseCoreTableLayouts TPUEmbeddingV2 would compute."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ class CompileOptions(NamedTuple):
     to: str = "text"  # an encoding's name
     output: str | None = None
     max_bytes: int = inputs.DEFAULT_MAX_BYTES
+    target: str = "config"  # config or sparsecore
+    hash_seed: int = 0  # sparsecore: the PYTHONHASHSEED of the TensorFlow process to match
+    none_hash: int | None = None  # sparsecore: its hash(None); None: CPython 3.12+'s constant
 
 
 def execute(options: CompileOptions, streams: Streams) -> int:
@@ -44,7 +48,15 @@ def execute(options: CompileOptions, streams: Streams) -> int:
     if expected is None or any(f.severity is Severity.ERROR for f in found):
         error(streams, f"{document.name}: not compiled: the spec has errors")
         return EXIT_FINDINGS
-    output = encodings.get(options.to).render(expected.compiled.config)
+    if options.target == "sparsecore":
+        from tpuemb_cli.cli.compile_sparsecore import layouts
+
+        found_layouts = layouts(document, options.hash_seed, options.none_hash, streams)
+        if found_layouts is None:
+            return EXIT_ERROR
+        output = encodings.get(options.to).render(found_layouts)
+    else:
+        output = encodings.get(options.to).render(expected.compiled.config)
     return write_output(output, options.output, streams)
 
 
@@ -54,10 +66,56 @@ def execute(options: CompileOptions, streams: Streams) -> int:
 @click.option(
     "--to", "to", type=choices.encodings(), default="text", show_default=True, help="Output format."
 )
+@click.option(
+    "--target",
+    type=click.Choice(["config", "sparsecore"]),
+    default="config",
+    show_default=True,
+    help="config: the TPUEmbeddingConfiguration (TPUEmbedding); sparsecore: the "
+    "SparseCoreTableLayouts TPUEmbeddingV2 computes and saves in checkpoints.",
+)
+@click.option(
+    "--python-hash-seed",
+    "hash_seed",
+    type=click.IntRange(0, 4294967295),
+    default=0,
+    show_default=True,
+    help="sparsecore: the PYTHONHASHSEED of the TensorFlow process to match (it orders stacks "
+    "of one width).",
+)
+@click.option(
+    "--python-none-hash",
+    "none_hash",
+    type=int,
+    default=None,
+    help="sparsecore: hash(None) in that process. Default: CPython 3.12+'s constant; on "
+    "CPython 3.11 it is an address that changes in every process.",
+)
 @max_size_option
-def command(spec: str, output: str | None, to: str, max_bytes: int) -> None:
-    """Compile an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build.
+def command(
+    spec: str,
+    output: str | None,
+    to: str,
+    target: str,
+    hash_seed: int,
+    none_hash: int | None,
+    max_bytes: int,
+) -> None:
+    """Compile an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build, or
+    (--target sparsecore) to the SparseCoreTableLayouts TPUEmbeddingV2 would compute.
 
     The spec is linted first; a spec with errors is not compiled (exit 1).
+
+    \b
+    SparseCore layouts are TensorFlow's byte for byte. TensorFlow orders the stacks of one padded
+    width by a digest of hash(optimizer), so its bytes depend on the Python process: its
+    PYTHONHASHSEED (strings) and its hash(None) (a constant from CPython 3.12; an address on 3.11).
+    The defaults match a CPython 3.12+ process run with PYTHONHASHSEED=0. Stacks whose optimizer
+    has a learning-rate schedule (a function, hashed by its address) cannot be placed for sure:
+    tpuemb says so on stderr. See docs/sparsecore.md.
     """
-    run(execute, CompileOptions(spec, to, output, max_bytes), Streams.standard())
+    run(
+        execute,
+        CompileOptions(spec, to, output, max_bytes, target, hash_seed, none_hash),
+        Streams.standard(),
+    )

@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 class MessageType(NamedTuple):
     name: str  # the short name users give (`--type`, `# proto-message:` headers)
     module: str  # the generated module that defines it, imported on first use
-    kind: str  # config, optimizer, spec, graph or saved_model: what the engine runs on it
+    kind: str  # config, optimizer, spec, graph, saved_model or layouts: what the engine runs on it
 
 
 TYPES: tuple[MessageType, ...] = (
@@ -25,6 +25,9 @@ TYPES: tuple[MessageType, ...] = (
     MessageType("EmbeddingSpec", "tpuemb_cli.pb.spec.embedding_spec_pb2", "spec"),
     MessageType("GraphDef", "tpuemb_cli.pb.framework.graph_pb2", "graph"),
     MessageType("SavedModel", "tpuemb_cli.pb.framework.saved_model_pb2", "saved_model"),
+    # TPUEmbeddingV2's table layouts on SparseCores (what `compile --target sparsecore` writes and
+    # TensorFlow saves in checkpoints): loaded, converted and checked for parse problems only.
+    MessageType("SparseCoreTableLayouts", "tpuemb_cli.pb.tpu.sparse_core_layout_pb2", "layouts"),
 )
 BY_NAME = {row.name: row for row in TYPES}
 

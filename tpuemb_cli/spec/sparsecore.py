@@ -1,0 +1,265 @@
+"""Compiling a SparseCore spec: the ``SparseCoreTableLayouts`` TensorFlow 2.21's ``TPUEmbeddingV2``
+computes (``_stack_tables_with_same_table_dim_and_optimizer`` in
+tensorflow/python/tpu/tpu_embedding_v3.py, then ``SparseCoreLayoutStacker``), byte for byte.
+
+``plan(spec, context)`` returns a ``Plan``; ``SparseCoreError`` says why a spec cannot be laid out
+(no ``sparse_core`` section, SparseCores per chip unknown, a feature without ``output_shape``,
+two tables with one name, weight decay, no features). The API the rules and ``tpuemb explain``
+use:
+
+- ``Plan.layouts``: the ``SparseCoreTableLayouts`` (``tpuemb compile --target sparsecore``).
+- ``Plan.stacks``: one ``Stack`` per stacked table, in the layouts' order: ``name`` (what limit keys
+  such as ``max_ids_per_table`` must use), ``tables`` (member names, in stacking order),
+  ``padded_width``, ``rows_per_sparse_core``, ``group`` (the optimizer/quantization key) and
+  ``members`` (``TableLayout``\\ s).
+- ``Plan.tables``: by table name, a ``TableLayout``: ``spec_index`` (in ``spec.tables``),
+  ``stack``, ``shape`` and ``padded_shape`` ([rows, dim]), ``padding_rows``,
+  ``padding_columns``, ``row_offset``, ``rotation``, ``recorded_batch_size`` /
+  ``recorded_features`` (what the layout records) and ``samples`` / ``features`` (what the
+  features really look up).
+- ``Plan.quirk``: ``Quirk`` -- TensorFlow's early ``return`` inside its per-feature loop adds the
+  tables once, after the first feature only, so only ``quirk.recorded_table`` (the first flattened
+  feature's table, counted with that feature alone) gets a batch size and a feature count;
+  ``quirk.zeroed_tables`` are the tables other features use that the layouts record as 0.
+- ``Plan.num_partitions`` (the replicas: ``strategy.num_replicas_in_sync``),
+  ``sparse_cores_per_partition`` (SparseCores per chip), ``num_sparse_cores``,
+  ``reproducible_order`` (False when a learning-rate schedule's hash was stood in for).
+
+The tables are TensorFlow's ``table_config``: the tables the features use, in order of first use
+(unnamed ones named ``table_<i>``), added to the stacker sorted by name. The order of stacks of one
+padded width follows their group keys, which digest ``hash(optimizer)``: ``context``
+(``model.pyhash.HashContext``: ``PYTHONHASHSEED`` and ``hash(None)``) says which process to match.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import NamedTuple
+
+from tpuemb_cli.model import chips
+from tpuemb_cli.model.pyhash import HashContext
+from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
+from tpuemb_cli.pb.tpu.sparse_core_layout_pb2 import SparseCoreTableLayouts
+from tpuemb_cli.spec.compiler import (
+    effective_optimizer,
+    flatten_order,
+    resolve_table,
+    table_indexes,
+)
+from tpuemb_cli.spec.sparsecore_groups import group_key
+
+
+class SparseCoreError(Exception):
+    """Why a spec cannot be laid out on SparseCores (the message says what to change)."""
+
+
+class TableLayout(NamedTuple):
+    name: str
+    spec_index: int
+    stack: str
+    shape: tuple[int, int]
+    padded_shape: tuple[int, int]
+    row_offset: int
+    rotation: int
+    recorded_batch_size: int  # per_sparse_core_batch_size as the layouts record it
+    recorded_features: int  # num_features as the layouts record it
+    samples: int  # output samples of all features on the table (per replica)
+    features: int  # features on the table
+
+    @property
+    def padding_rows(self) -> int:
+        return self.padded_shape[0] - self.shape[0]
+
+    @property
+    def padding_columns(self) -> int:
+        return self.padded_shape[1] - self.shape[1]
+
+
+class Stack(NamedTuple):
+    name: str
+    tables: tuple[str, ...]
+    padded_width: int
+    rows_per_sparse_core: int
+    group: str
+    members: tuple[TableLayout, ...]
+
+
+class Quirk(NamedTuple):
+    first_feature: int  # spec index of the first feature in flatten order
+    recorded_table: str
+    zeroed_tables: tuple[str, ...]  # used by features, recorded with 0 samples and 0 features
+
+
+class Plan(NamedTuple):
+    layouts: SparseCoreTableLayouts
+    stacks: tuple[Stack, ...]
+    tables: dict[str, TableLayout]
+    quirk: Quirk
+    num_partitions: int
+    sparse_cores_per_partition: int
+    reproducible_order: bool
+
+    @property
+    def num_sparse_cores(self) -> int:
+        return self.num_partitions * self.sparse_cores_per_partition
+
+
+def num_partitions(spec: EmbeddingSpec) -> int:
+    """The replicas (``strategy.num_replicas_in_sync``): hosts x cores / cores per replica."""
+    topology = spec.topology
+    cores = topology.num_hosts * topology.cores_per_host
+    per_replica = (
+        topology.num_cores_per_replica if topology.HasField("num_cores_per_replica") else 1
+    )
+    if cores < 1:
+        raise SparseCoreError(
+            "topology: num_hosts and cores_per_host must be set: the replicas are the partitions"
+        )
+    if per_replica < 1 or cores % per_replica:
+        raise SparseCoreError(
+            f"topology: {cores} cores do not split into replicas of {per_replica} cores"
+        )
+    return cores // per_replica
+
+
+def sparse_cores_per_chip(spec: EmbeddingSpec) -> int:
+    """``topology.sparse_cores_per_chip``, else the chip table's figure for the accelerator."""
+    topology = spec.topology
+    if topology.HasField("sparse_cores_per_chip"):
+        if topology.sparse_cores_per_chip < 1:
+            raise SparseCoreError("topology.sparse_cores_per_chip must be at least 1")
+        return topology.sparse_cores_per_chip
+    chip = chips.find(topology.accelerator) if topology.accelerator else None
+    known = chip.sparse_cores.value if chip is not None else None
+    if known:
+        return known
+    which = f"for {topology.accelerator!r} " if topology.accelerator else ""
+    raise SparseCoreError(
+        f"the number of SparseCores per chip {which}is not known: "
+        "set topology.sparse_cores_per_chip (TensorFlow reads it from the TPU: "
+        "num_embedding_devices_per_chip)"
+    )
+
+
+def _check_optimizer(optimizer: Optimizer | None, table: str) -> None:
+    if optimizer is None:
+        raise SparseCoreError(f"table {table!r} has no optimizer and the spec has none")
+    if optimizer.HasField("weight_decay_factor") or optimizer.HasField(
+        "multiply_weight_decay_factor_by_learning_rate"
+    ):
+        raise SparseCoreError(
+            f"table {table!r}: TPUEmbeddingV2 raises NotImplementedError for weight_decay_factor "
+            "and multiply_weight_decay_factor_by_learning_rate"
+        )
+
+
+def plan(
+    spec: EmbeddingSpec,
+    context: HashContext = HashContext(),  # noqa: B008 -- an immutable NamedTuple
+    limits: Limits = Limits(),  # noqa: B008
+) -> Plan:
+    if not spec.HasField("sparse_core"):
+        raise SparseCoreError("the spec has no sparse_core section: it is not a SparseCore spec")
+    partitions = num_partitions(spec)
+    per_chip = sparse_cores_per_chip(spec)
+    order = flatten_order(spec)
+    if not order:
+        raise SparseCoreError("the spec has no features: TensorFlow lays out no tables")
+    names_to_indexes = table_indexes(spec)
+    table_order: list[int] = []
+    feature_tables: list[int] = []
+    for index in order:
+        feature = spec.features[index]
+        used = resolve_table(spec, feature, names_to_indexes)
+        if used is None:
+            raise SparseCoreError(f"features[{index}] names no table: {feature.table!r}")
+        if not feature.output_shape:
+            raise SparseCoreError(
+                f"features[{index}] has no output_shape: TPUEmbeddingV2 fails with "
+                '"Cannot iterate over a shape with unknown rank." (set the per-replica shape)'
+            )
+        feature_tables.append(used)
+        if used not in table_order:
+            table_order.append(used)
+    names: dict[int, str] = {}
+    for position, index in enumerate(table_order):
+        name = spec.tables[index].name or f"table_{position}"
+        if name in names.values():
+            raise SparseCoreError(
+                f"Tables must have a unique name. Multiple tables with name {name} found."
+            )
+        names[index] = name
+    samples: dict[int, int] = dict.fromkeys(table_order, 0)
+    features: dict[int, int] = dict.fromkeys(table_order, 0)
+    for index, used in zip(order, feature_tables, strict=True):
+        samples[used] += functools.reduce(operator.mul, spec.features[index].output_shape)
+        features[used] += 1
+    first = feature_tables[0]
+    first_samples = functools.reduce(operator.mul, spec.features[order[0]].output_shape)
+
+    stacker = Stacker(partitions, per_chip, not spec.sparse_core.disable_table_stacking, limits)
+    groups: dict[str, str] = {}
+    reproducible = True
+    for index in sorted(table_order, key=lambda i: names[i]):
+        table = spec.tables[index]
+        optimizer = effective_optimizer(spec, table)
+        _check_optimizer(optimizer, names[index])
+        assert optimizer is not None
+        quantization = table.quantization if table.HasField("quantization") else None
+        key = group_key(optimizer, quantization, context)
+        reproducible = reproducible and key.reproducible
+        groups[names[index]] = key.key
+        recorded = index == first
+        stacker.add_table(
+            names[index],
+            table.vocabulary_size,
+            table.dim,
+            key.key,
+            first_samples if recorded else 0,
+            1 if recorded else 0,
+        )
+    layouts = stacker.layouts()
+    by_name = {name: index for index, name in names.items()}
+    tables: dict[str, TableLayout] = {}
+    sizes = iter(stacker.stack_sizes())
+    runs: list[list[TableLayout]] = []  # a stack's tables are consecutive in the layouts
+    totals: list[int] = []
+    left = 0
+    for layout in layouts.tables:
+        index = by_name[layout.table_name]
+        entry = TableLayout(
+            layout.table_name,
+            index,
+            layout.stacked_table_name,
+            (layout.unsharded_shape[0], layout.unsharded_shape[1]),
+            (layout.unsharded_padded_shape[0], layout.unsharded_padded_shape[1]),
+            layout.sparse_core_shard_row_offset,
+            layout.sparse_core_shard_rotation,
+            layout.per_sparse_core_batch_size,
+            layout.num_features,
+            samples[index],
+            features[index],
+        )
+        tables[entry.name] = entry
+        if not left:
+            left = next(sizes)
+            runs.append([])
+            totals.append(layout.total_rows_per_sparse_core_shard)
+        left -= 1
+        runs[-1].append(entry)
+    stack_list = tuple(
+        Stack(
+            members[0].stack,
+            tuple(member.name for member in members),
+            members[0].padded_shape[1],
+            total,
+            groups[members[0].name],
+            tuple(members),
+        )
+        for members, total in zip(runs, totals, strict=True)
+    )
+    zeroed = tuple(names[index] for index in table_order if index != first and features[index] > 0)
+    quirk = Quirk(order[0], names[first], zeroed)
+    return Plan(layouts, stack_list, tables, quirk, partitions, per_chip, reproducible)
