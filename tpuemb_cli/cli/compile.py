@@ -27,6 +27,7 @@ class CompileOptions(NamedTuple):
     output: str | None = None
     max_bytes: int = inputs.DEFAULT_MAX_BYTES
     target: str = "config"  # config or sparsecore
+    order: str = "checkpoint"  # sparsecore: the checkpoint's order of layouts, or the stacker's
     hash_seed: int = 0  # sparsecore: the PYTHONHASHSEED of the TensorFlow process to match
     none_hash: int | None = None  # sparsecore: its hash(None); None: CPython 3.12+'s constant
 
@@ -51,7 +52,9 @@ def execute(options: CompileOptions, streams: Streams) -> int:
     if options.target == "sparsecore":
         from tpuemb_cli.cli.compile_sparsecore import layouts
 
-        found_layouts = layouts(document, options.hash_seed, options.none_hash, streams)
+        found_layouts = layouts(
+            document, options.order, options.hash_seed, options.none_hash, streams
+        )
         if found_layouts is None:
             return EXIT_ERROR
         output = encodings.get(options.to).render(found_layouts)
@@ -73,6 +76,14 @@ def execute(options: CompileOptions, streams: Streams) -> int:
     show_default=True,
     help="config: the TPUEmbeddingConfiguration (TPUEmbedding); sparsecore: the "
     "SparseCoreTableLayouts TPUEmbeddingV2 computes and saves in checkpoints.",
+)
+@click.option(
+    "--order",
+    type=click.Choice(["checkpoint", "stacker"]),
+    default="checkpoint",
+    show_default=True,
+    help="sparsecore: the layouts as TensorFlow saves them in checkpoints (by table name), or "
+    "as its stacker returns them (stack by stack, in an order that hangs on Python's hashing).",
 )
 @click.option(
     "--python-hash-seed",
@@ -97,6 +108,7 @@ def command(
     output: str | None,
     to: str,
     target: str,
+    order: str,
     hash_seed: int,
     none_hash: int | None,
     max_bytes: int,
@@ -107,15 +119,17 @@ def command(
     The spec is linted first; a spec with errors is not compiled (exit 1).
 
     \b
-    SparseCore layouts are TensorFlow's byte for byte. TensorFlow orders the stacks of one padded
-    width by a digest of hash(optimizer), so its bytes depend on the Python process: its
-    PYTHONHASHSEED (strings) and its hash(None) (a constant from CPython 3.12; an address on 3.11).
-    The defaults match a CPython 3.12+ process run with PYTHONHASHSEED=0. Stacks whose optimizer
-    has a learning-rate schedule (a function, hashed by its address) cannot be placed for sure:
-    tpuemb says so on stderr. See docs/sparsecore.md.
+    SparseCore layouts are TensorFlow's byte for byte. By default they come in the order
+    TensorFlow saves them in checkpoints (by table name), which no process detail changes.
+    --order stacker gives the stacker's own order, which sorts the stacks of one padded width by
+    a digest of hash(optimizer): it hangs on the TensorFlow process's PYTHONHASHSEED (strings)
+    and hash(None) (a constant from CPython 3.12; an address that changes in every process on
+    3.11). The defaults match CPython 3.12+ with PYTHONHASHSEED=0. A learning-rate schedule is a
+    function hashed by its address: its stacks' place cannot be known (a note on stderr).
+    See docs/sparsecore.md.
     """
     run(
         execute,
-        CompileOptions(spec, to, output, max_bytes, target, hash_seed, none_hash),
+        CompileOptions(spec, to, output, max_bytes, target, order, hash_seed, none_hash),
         Streams.standard(),
     )

@@ -12,9 +12,10 @@ if TYPE_CHECKING:
 
 
 def layouts(
-    document: Document, hash_seed: int, none_hash: int | None, streams: Streams
+    document: Document, order: str, hash_seed: int, none_hash: int | None, streams: Streams
 ) -> SparseCoreTableLayouts | None:
-    """The layouts, or None after saying on stderr why the spec cannot be laid out."""
+    """The layouts in ``order`` (checkpoint or stacker), or None after saying on stderr why the
+    spec cannot be laid out."""
     from tpuemb_cli.model.pyhash import NONE_HASH_312, HashContext
     from tpuemb_cli.spec.sparsecore import SparseCoreError, plan
 
@@ -24,6 +25,8 @@ def layouts(
     except SparseCoreError as problem:
         error(streams, f"{document.name}: not compiled: {problem}")
         return None
+    if order == "checkpoint":
+        return found.checkpoint_layouts
     if not found.reproducible_order:
         error(
             streams,

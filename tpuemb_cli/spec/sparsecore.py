@@ -7,7 +7,11 @@ tensorflow/python/tpu/tpu_embedding_v3.py, then ``SparseCoreLayoutStacker``), by
 two tables with one name, weight decay, no features). The API the rules and ``tpuemb explain``
 use:
 
-- ``Plan.layouts``: the ``SparseCoreTableLayouts`` (``tpuemb compile --target sparsecore``).
+- ``Plan.layouts``: the ``SparseCoreTableLayouts`` as the stacker's ``GetLayouts`` returns them
+  (stack by stack; the order of stacks of one width depends on the hash ``context``).
+- ``Plan.checkpoint_layouts``: the same layouts as TensorFlow writes them into checkpoints
+  (``_track_restore_info_for_cpu``: ``table_to_layout`` in table-name order, whatever the hashes;
+  ``tpuemb compile --target sparsecore``'s default).
 - ``Plan.stacks``: one ``Stack`` per stacked table, in the layouts' order: ``name`` (what limit keys
   such as ``max_ids_per_table`` must use), ``tables`` (member names, in stacking order),
   ``padded_width``, ``rows_per_sparse_core``, ``group`` (the optimizer/quantization key) and
@@ -94,6 +98,7 @@ class Quirk(NamedTuple):
 
 class Plan(NamedTuple):
     layouts: SparseCoreTableLayouts
+    checkpoint_layouts: SparseCoreTableLayouts
     stacks: tuple[Stack, ...]
     tables: dict[str, TableLayout]
     quirk: Quirk
@@ -262,4 +267,10 @@ def plan(
     )
     zeroed = tuple(names[index] for index in table_order if index != first and features[index] > 0)
     quirk = Quirk(order[0], names[first], zeroed)
-    return Plan(layouts, stack_list, tables, quirk, partitions, per_chip, reproducible)
+    in_checkpoint = SparseCoreTableLayouts()
+    in_checkpoint.tables.extend(
+        sorted(layouts.tables, key=lambda layout: layout.table_name)  # table_to_layout's order
+    )
+    return Plan(
+        layouts, in_checkpoint, stack_list, tables, quirk, partitions, per_chip, reproducible
+    )
