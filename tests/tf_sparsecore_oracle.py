@@ -52,10 +52,10 @@ class Recorder:
     def __init__(self, **arguments: Any) -> None:
         self._stacker = REAL(**arguments)
 
-    def AddTable(self, **arguments: Any) -> None:  # noqa: N802 -- the pybind's name
+    def AddTable(self, **arguments: Any) -> None:
         self._stacker.AddTable(**arguments)
 
-    def GetLayouts(self) -> Any:  # noqa: N802
+    def GetLayouts(self) -> Any:
         Recorder.last = self._stacker.GetLayouts()
         return Recorder.last
 

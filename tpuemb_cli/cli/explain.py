@@ -73,6 +73,13 @@ def execute(
             "or an optimizer; `tpuemb check` lints a graph's TPU embedding ops and their configs",
         )
         return EXIT_ERROR
+    if kind == "layouts":
+        error(
+            streams,
+            f"{item.name}: SparseCore layouts: explain shows a config, a spec or an optimizer; "
+            "`tpuemb convert` shows the layouts as text",
+        )
+        return EXIT_ERROR
     if options.memory and kind not in ("config", "spec"):
         error(
             streams,

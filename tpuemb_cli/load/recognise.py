@@ -45,11 +45,24 @@ SIGNATURES: dict[str, frozenset[str]] = {
     ),
     "EmbeddingSpec": frozenset({"tables", "features"}),
     "GraphDef": frozenset({"node"}),
+    "SparseCoreTableLayouts": frozenset({"tables"}),
 }
 _CONFIG_SIGNATURE = SIGNATURES["TPUEmbeddingConfiguration"]
-_TEXT_TYPES = ("TPUEmbeddingConfiguration", "OptimizationParameters", "GraphDef")
+_TEXT_TYPES = (
+    "TPUEmbeddingConfiguration",
+    "OptimizationParameters",
+    "GraphDef",
+    "SparseCoreTableLayouts",
+)
 MAPPING_TYPES = ("TPUEmbeddingConfiguration", "OptimizationParameters", "EmbeddingSpec")
-_BINARY_TYPES = ("TPUEmbeddingConfiguration", "GraphDef", "OptimizationParameters")
+_BINARY_TYPES = (
+    "TPUEmbeddingConfiguration",
+    "GraphDef",
+    "OptimizationParameters",
+    "SparseCoreTableLayouts",
+)
+# A layout's own field names: a spec in text format has `tables` too, but never these.
+_LAYOUT_FIELD = re.compile(r"\b(?:stacked_)?table_name\s*:")
 
 
 # The reason given for a file with no fields at all: named, it is linted as an empty document
@@ -157,9 +170,16 @@ def _text(text: str) -> Verdict:
     verdict = judge(names, _TEXT_TYPES)
     if verdict.message_type == "GraphDef" and not _graph_nodes(node_fields):
         return Verdict(False, reason="its `node`s are not TensorFlow graph nodes (no `op`)")
+    if verdict.message_type == "SparseCoreTableLayouts" and not looks_like_layouts(text[:PREFIX]):
+        return Verdict(False, reason="its `tables` are not SparseCore layouts (no `table_name`)")
     if verdict.message_type == "TPUEmbeddingConfiguration":
         return verdict._replace(message_type=None)  # the loader's default
     return verdict
+
+
+def looks_like_layouts(text: str) -> bool:
+    """Whether a text whose top-level field is `tables` names a layout's fields."""
+    return _LAYOUT_FIELD.search(text) is not None
 
 
 def _text_names(text: str) -> tuple[list[str], list[str]]:
@@ -239,6 +259,7 @@ _MISSING = {
     "TPUEmbeddingConfiguration": "no `table_descriptor`",
     "GraphDef": "no `node` with a name and an op",
     "OptimizationParameters": "no optimization algorithm",
+    "SparseCoreTableLayouts": "no `tables` with a table_name and a stacked_table_name",
 }
 _UNSIGNED = "unsigned"
 
@@ -254,6 +275,12 @@ def _parse_binary(type_name: str, data: bytes) -> str:
     if has_unknown_fields(message, data):
         return "unknown fields"
     return "" if _binary_signature(type_name, message) else _UNSIGNED
+
+
+def is_binary(type_name: str, data: bytes) -> bool:
+    """Whether ``data`` is a binary ``type_name``: it parses with no unknown field and has a field
+    that makes one."""
+    return _parse_binary(type_name, data) == ""
 
 
 def other_binary_type(data: bytes, other_than: str) -> str | None:
@@ -295,4 +322,7 @@ def _binary_signature(type_name: str, message: Any) -> bool:
         return bool(message.node) and all(node.name and node.op for node in message.node)
     if type_name == "OptimizationParameters":
         return message.WhichOneof("parameters") is not None
+    if type_name == "SparseCoreTableLayouts":
+        tables = message.tables
+        return bool(tables) and all(t.table_name and t.stacked_table_name for t in tables)
     return True  # a type tpuemb does not sniff binary for: only a --type names it
