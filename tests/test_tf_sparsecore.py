@@ -53,13 +53,14 @@ def _compile(case: Case, tmp_path: Path, to: str, order: str, none_hash: int) ->
     spec = tmp_path / f"{case.name}.json"
     spec.write_text(json.dumps(case.spec))
     out = tmp_path / f"{case.name}.{order}.{to}"
-    streams = Streams(io.StringIO(), io.StringIO())
+    err = io.StringIO()
+    streams = Streams(io.StringIO(), err)
     options = CompileOptions(
         str(spec), to, str(out), target="sparsecore", order=order, hash_seed=case.seed,
         none_hash=none_hash,
     )  # fmt: skip
     # (stderr may hold warnings: the spec is linted first)
-    assert execute(options, streams) == 0, streams.err.getvalue()
+    assert execute(options, streams) == 0, err.getvalue()
     return out.read_bytes()
 
 
