@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from google.protobuf import json_format
 
 from tpuemb_cli.cli import main
-from tpuemb_cli.model.pyhash import HashContext, str_hash, value_hash
+from tpuemb_cli.model.pyhash import HashableValue, HashContext, str_hash, value_hash
 from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.spec.sparsecore import SparseCoreError, plan
@@ -242,7 +242,15 @@ def test_limits_split_stacks() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 4294967295])
 def test_str_and_tuple_hashes_match_cpython_for_a_seed(seed: int) -> None:
-    values = ["", "learning_rate", "é", "ሴx", "😀", ("clip_weight_min", -1.5), (1, 0.001, True)]
+    values: list[HashableValue] = [
+        "",
+        "learning_rate",
+        "é",
+        "ሴx",
+        "😀",
+        ("clip_weight_min", -1.5),
+        (1, 0.001, True),
+    ]
     completed = subprocess.run(
         [sys.executable, "-c", f"print([hash(v) for v in {values!r}])"],
         capture_output=True,
