@@ -176,7 +176,7 @@ def test_a_feature_without_output_shape_is_a_finding_at_the_feature(tmp_path: Pa
     spec.write_text(SPEC.replace(", output_shape: [100, 3]", ""))
     result = CliRunner().invoke(main, ["compile", "--target", "sparsecore", str(spec)])
     assert (result.exit_code, result.stdout) == (1, "")
-    assert f"{spec}:9:5: TE723 [error] the output shape of feature" in result.stderr
+    assert f'{spec}:9:5: TE661 [error] feature "fa2" has no output' in result.stderr
     assert result.stderr.endswith(f"tpuemb: error: {spec}: not compiled: the spec has errors\n")
 
 
@@ -201,6 +201,9 @@ def test_plan_refuses_what_tensorflow_refuses() -> None:
         plan(_spec(_small(features=features)))
     with pytest.raises(SparseCoreError, match=r"^the spec has no features"):
         plan(_spec(_small(features=[])))
+    custom = {"custom": {"type": "CustomOptimizer"}}
+    with pytest.raises(SparseCoreError, match=r"no SparseCore update for a custom optimizer"):
+        plan(_spec(_small(optimizer=custom, features=[{"table": "#0", "output_shape": [8]}])))
 
 
 def test_weight_decay_is_refused_as_tensorflow_refuses_it() -> None:

@@ -148,9 +148,20 @@ def sparse_cores_per_chip(spec: EmbeddingSpec) -> int:
     )
 
 
+# The optimizers TPUEmbeddingV2 has a SparseCore update for (a CustomOptimizer or another class
+# fails at the first step: "Unsupported optimizer in minibatching mode.").
+SUPPORTED = ("sgd", "adagrad", "adagrad_momentum", "adam", "ftrl")
+
+
 def _check_optimizer(optimizer: Optimizer | None, table: str) -> None:
     if optimizer is None:
         raise SparseCoreError(f"table {table!r} has no optimizer and the spec has none")
+    algorithm = optimizer.WhichOneof("algorithm") or "sgd"
+    if algorithm not in SUPPORTED:
+        raise SparseCoreError(
+            f"table {table!r}: TPUEmbeddingV2 has no SparseCore update for a {algorithm} "
+            'optimizer ("Unsupported optimizer in minibatching mode.")'
+        )
     if optimizer.HasField("weight_decay_factor") or optimizer.HasField(
         "multiply_weight_decay_factor_by_learning_rate"
     ):
