@@ -102,8 +102,11 @@ def test_the_examples_exit_as_the_readme_says() -> None:
     result = _run("tpuemb check examples/")
     assert (result.returncode, result.stderr) == (1, "")
     findings = result.stdout.splitlines()[:-2]
-    assert len(findings) == 6
-    assert all(line.startswith("examples/mistakes/common_mistakes.pbtxt:") for line in findings)
+    assert len(findings) == 7
+    assert all(line.startswith("examples/mistakes/common_mistakes.pbtxt:") for line in findings[:6])
+    # "clean, but for one info on the SparseCore example"
+    assert "but for one info on the SparseCore example" in README
+    assert findings[6].startswith("examples/sparsecore/dlrm.spec.yaml:43:5: TE651 [info] ")
 
 
 def _make_targets() -> set[str]:

@@ -197,7 +197,18 @@ def explain_document(document: Document) -> str:
         compiled = compile_spec(message)
         schedules = {tag: name for name, tag in compiled.tags.items()}
         header = f"{document.name} (compiled as TensorFlow would)"
+        if message.HasField("sparse_core"):
+            # TPUEmbeddingV2 builds no TPUEmbeddingConfiguration: the table shows each table's
+            # optimizer; its sizes are TPUEmbedding's (padded to the hosts), not SparseCore's.
+            header = (
+                f"{document.name} (each table's optimizer as TensorFlow compiles it; "
+                "the SparseCore layout follows)"
+            )
         lines = _tables(compiled.config, schedules)
+        if message.HasField("sparse_core"):
+            from tpuemb_cli.formatters.sparsecore import explain_stacking
+
+            lines += ["", *explain_stacking(message)]
     else:
         assert isinstance(message, TPUEmbeddingConfiguration), type(message)
         header = document.name

@@ -61,6 +61,8 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.spec.sparsecore import SparseCoreError, plan
 
+_LISTED = 4  # tables named in the message
+
 
 def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
     if not spec.HasField("sparse_core"):
@@ -84,7 +86,11 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
         message += f"; its features look up {true_batch} / {recorded.features}"
     message += ")"
     if quirk.zeroed_tables:
-        listed = ", ".join(repr(name) for name in quirk.zeroed_tables)
+        zeroed = quirk.zeroed_tables
+        # A wide model would list every table: the first few name the point.
+        listed = ", ".join(repr(name) for name in zeroed[:_LISTED])
+        if len(zeroed) > _LISTED:
+            listed += f" and {len(zeroed) - _LISTED} more"
         message += f"; tables {listed} carry 0" if len(quirk.zeroed_tables) > 1 else ""
         message += f"; table {listed} carries 0" if len(quirk.zeroed_tables) == 1 else ""
     yield Violation(

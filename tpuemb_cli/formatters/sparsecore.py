@@ -1,0 +1,144 @@
+"""``tpuemb explain`` on a SparseCore spec: how TPUEmbeddingV2 stacks its tables -- which tables
+share a stack and why, the stacked names (the keys of ``max_ids_per_table``), rows per SparseCore
+and what padding adds. Everything shown comes from ``spec.sparsecore.plan``, the layouts
+``tpuemb compile --target sparsecore`` writes."""
+
+from __future__ import annotations
+
+import textwrap
+
+from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.model.memory import size
+from tpuemb_cli.model.sparsecore_stacker import FLOAT_BYTES, Limits
+from tpuemb_cli.model.words import plural
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
+from tpuemb_cli.spec.compiler import effective_optimizer
+from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, Stack, plan
+
+_WIDTH = 100  # prose lines; tables are as wide as their cells
+
+# The arrays of a table's shard on SparseCore: its parameters and the optimizer's slots (the
+# slot variables TPUEmbeddingV2 creates, tpu_embedding_v2_utils `_slot_names`).
+_SLOTS = {"sgd": 0, "adagrad": 1, "adagrad_momentum": 1, "adam": 2, "ftrl": 2}
+_NAMES = {
+    "sgd": "SGD",
+    "adagrad": "Adagrad",
+    "adagrad_momentum": "AdagradMomentum",
+    "adam": "Adam",
+    "ftrl": "FTRL",
+}
+
+
+def _optimizer(optimizer: Optimizer | None) -> str:
+    if optimizer is None:
+        return "no optimizer"
+    algorithm = optimizer.WhichOneof("algorithm") or "sgd"
+    rate = optimizer.learning_rate
+    which = rate.WhichOneof("value")
+    if which == "schedule":
+        learning = f"learning rate schedule {rate.schedule!r}"
+    elif which == "constant":
+        learning = f"learning rate {rate.constant:g}"
+    else:
+        learning = "default learning rate"
+    return f"{_NAMES.get(algorithm, algorithm)}, {learning}"
+
+
+def _arrays(spec: EmbeddingSpec, plan_: Plan, table: str) -> int:
+    optimizer = effective_optimizer(spec, spec.tables[plan_.tables[table].spec_index])
+    algorithm = (optimizer.WhichOneof("algorithm") if optimizer else None) or "sgd"
+    return 1 + _SLOTS.get(algorithm, 0)
+
+
+def _stack_lines(spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack) -> list[str]:
+    first = spec.tables[stack.members[0].spec_index]
+    lines = [
+        f"stack {number} of {len(plan_.stacks)}: {plural(len(stack.tables), 'table')}, "
+        f"width {stack.padded_width}, {stack.rows_per_sparse_core:,} rows per SparseCore "
+        f"({_optimizer(effective_optimizer(spec, first))})",
+        "  name (the key of sparse_core.max_ids_per_table / max_unique_ids_per_table):",
+        f"    {printable(stack.name)}",
+    ]
+    header = ("table", "rows x dim", "padded", "padding", "row offset", "rotation")
+    rows = [header]
+    for member in stack.members:
+        padded_rows, padded_dim = member.padded_shape
+        extra = padded_rows * padded_dim - member.shape[0] * member.shape[1]
+        share = extra / (padded_rows * padded_dim) if padded_rows * padded_dim else 0.0
+        waste = extra * FLOAT_BYTES * _arrays(spec, plan_, member.name)
+        rows.append(
+            (
+                printable(member.name),
+                f"{member.shape[0]:,} x {member.shape[1]}",
+                f"{padded_rows:,} x {padded_dim}",
+                f"{share:.1%} ({size(waste)})" if extra else "-",
+                f"{member.row_offset:,}",
+                str(member.rotation),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for index, row in enumerate(rows):
+        lines.append("  " + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+        if index == 0:
+            lines.append("  " + "  ".join("-" * width for width in widths))
+    return lines
+
+
+def _why(plan_: Plan) -> list[str]:
+    """Why the tables fall into these stacks, in the terms of TensorFlow's stacker."""
+    limits = Limits()
+    lines = textwrap.wrap(
+        "Tables share a stack when they have equal optimizer settings and quantization "
+        "(TensorFlow's group key) and one width padded to a multiple of 8; a stack ends when "
+        f"a table would bring it to {size(limits.activation_mem_bytes)} of activations or "
+        f"{size(limits.variable_shard_bytes)} per partition's shard. Rows are padded to a "
+        f"multiple of 8 x {plan_.num_sparse_cores} SparseCores = {8 * plan_.num_sparse_cores:,}.",
+        _WIDTH,
+    )
+    keys: dict[tuple[int, str], int] = {}
+    for stack in plan_.stacks:
+        keys[(stack.padded_width, stack.group)] = keys.get((stack.padded_width, stack.group), 0) + 1
+    split = sum(1 for count in keys.values() if count > 1)
+    if split:
+        lines += textwrap.wrap(
+            f"{plural(split, 'group')} of equal settings and width did not fit in one stack "
+            "(a byte limit was reached).",
+            _WIDTH,
+        )
+    return lines
+
+
+def explain_stacking(spec: EmbeddingSpec) -> list[str]:
+    """The lines ``explain`` adds for a spec with a ``sparse_core`` section."""
+    try:
+        laid_out = plan(spec)
+    except SparseCoreError as problem:
+        return ["SparseCore stacking: not laid out: " + printable(str(problem))]
+    disabled = spec.sparse_core.disable_table_stacking
+    lines = [
+        "SparseCore stacking (TPUEmbeddingV2, as `tpuemb compile --target sparsecore` lays it "
+        "out):",
+        f"{plural(laid_out.num_partitions, 'partition')} "
+        f"(replicas) x {laid_out.sparse_cores_per_partition} SparseCores per chip = "
+        f"{laid_out.num_sparse_cores:,} SparseCores; "
+        + (
+            "stacking disabled: each table is a stack of its own"
+            if disabled
+            else f"{plural(len(laid_out.tables), 'table')} in "
+            f"{plural(len(laid_out.stacks), 'stack')}"
+        ),
+        "",
+    ]
+    if not disabled:
+        lines += [*_why(laid_out), ""]
+    for number, stack in enumerate(laid_out.stacks, 1):
+        lines += [*_stack_lines(spec, laid_out, number, stack), ""]
+    quirk = laid_out.quirk
+    if quirk.zeroed_tables:
+        lines += textwrap.wrap(
+            "Checkpoints record per_sparse_core_batch_size and num_features for "
+            f"{printable(repr(quirk.recorded_table))} only; "
+            f"{plural(len(quirk.zeroed_tables), 'other table')} carry 0 (TE651).",
+            _WIDTH,
+        )
+    return lines
