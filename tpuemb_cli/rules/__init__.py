@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "5"
+RULESET_VERSION = "6"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a spec, a graph, and the
@@ -144,6 +144,8 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE602", "embedding-state-near-hbm", "memory", WARNING, "no", ("memory",)),
     # SparseCore: specs with a `sparse_core` section, as TPUEmbeddingV2 runs them
     Entry("TE651", "sparsecore-first-table-batch-size", "sparsecore", INFO, "no", ("spec",)),
+    Entry("TE652", "sparsecore-unmatched-limit-key", "sparsecore", WARNING, "no", ("spec",)),
+    Entry("TE653", "sparsecore-padding-waste", "sparsecore", INFO, "no", ("spec",)),
     Entry(
         "TE661",
         "sparsecore-missing-output-shape",

@@ -1,0 +1,36 @@
+"""What a stacked SparseCore table holds in HBM: the parameters and one array per slot variable
+of its optimizer, each as large as the stack's padded shape, in float32.
+
+``TPUEmbeddingV2._create_variables`` (tensorflow/python/tpu/tpu_embedding_v3.py) creates the
+stacked table's ``parameters`` with shape (sum of the members' padded vocabularies, padded width)
+and dtype float32, and ``optimizer._create_slots`` one variable of that same shape per name of the
+optimizer's ``_slot_names()`` (tensorflow/python/tpu/tpu_embedding_v2_utils.py). A combiner's
+slot (one value per row, replicated) is not counted: it is not padded with the table.
+"""
+
+from __future__ import annotations
+
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer
+
+FLOAT_BYTES = 4  # variable_dtype = dtypes.float32
+
+# The spec's optimizer oneof -> ``_slot_names()`` of the class TPUEmbeddingV2 receives.
+SLOTS: dict[str, tuple[str, ...]] = {
+    "sgd": (),
+    "adagrad": ("accumulators",),
+    "adagrad_momentum": ("accumulators", "momenta"),
+    "adam": ("momenta", "velocities"),
+    "ftrl": ("accumulators", "linears"),
+}
+
+
+def slot_names(optimizer: Optimizer) -> tuple[str, ...]:
+    """The slot variables TensorFlow creates beside a table's parameters (an optimizer with no
+    SparseCore update has none here: TE664 reports it)."""
+    return SLOTS.get(optimizer.WhichOneof("algorithm") or "sgd", ())
+
+
+def state_bytes(shape: tuple[int, int], optimizer: Optimizer) -> int:
+    """The bytes the parameters and slots of ``shape`` (rows, width) take."""
+    rows, width = shape
+    return rows * width * FLOAT_BYTES * (1 + len(slot_names(optimizer)))
