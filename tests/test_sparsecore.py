@@ -111,15 +111,20 @@ def test_compile_sparsecore_whole_output(tmp_path: Path) -> None:
     spec = tmp_path / "sc.yaml"
     spec.write_text(SPEC)
     result = CliRunner().invoke(main, ["compile", "--target", "sparsecore", str(spec)])
-    # The spec is linted first: TE651 tells what the layouts record (see the comment on LAYOUTS).
+    # The spec is linted first: TE653 tells which tables are mostly padding, TE651 what the
+    # layouts record (see the comment on LAYOUTS).
     assert (result.exit_code, result.stdout, result.stderr) == (
         0,
         LAYOUTS,
+        f'{spec}:4:5: TE653 [info] table "a" is padded from 300 x 5 to 320 x 8 on 8 SparseCores: '
+        "41.4% of its 20.0 KiB (parameters and accumulators, float32) is padding (8.3 KiB)\n"
+        f'{spec}:5:5: TE653 [info] table "c" is padded from 10 x 16 to 64 x 16 on 8 SparseCores: '
+        "84.4% of its 4.0 KiB (parameters, float32) is padding (3.4 KiB)\n"
         f"{spec}:7:5: TE651 [info] the layouts TensorFlow writes into checkpoints record "
         "per_sparse_core_batch_size / num_features only for table 'a' (25 / 1 feature; its "
         "features look up 100 / 2); tables 'b', 'c' carry 0 (TensorFlow 2.21 returns from its "
         "per-feature loop after the first feature)\n"
-        "Found 1 info in 1 file (1 file checked).\n",
+        "Found 3 infos in 1 file (1 file checked).\n",
     )
 
 

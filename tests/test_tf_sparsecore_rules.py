@@ -21,6 +21,8 @@ from unittest import mock
 
 import pytest
 
+from tpuemb_cli.spec.sparsecore import plan
+from tpuemb_cli.spec.sparsecore_state import SLOTS
 from tpuemb_cli.tf import lint_tf, spec_from_tf
 
 tf = pytest.importorskip("tensorflow")
@@ -308,6 +310,85 @@ def test_te666_samples_that_do_not_divide_are_rounded_down() -> None:
     assert eight.per_sparse_core_batch_size == 2
     assert emb._stack_gradients([tf.ones([8, 8])])["t"].shape == (8, 8)
     assert sparsecore_findings([feature(table(), output_shape=[8])], E.SGD(0.1)) == []
+
+
+# TE652 and TE653: on the stacks TensorFlow builds ------------------------------------------------
+
+
+def two_tables() -> list[Any]:
+    """`user` and `item` share a width and an optimizer: one stack, `item_user`."""
+    user = E.TableConfig(vocabulary_size=1024, dim=16, name="user")
+    item = E.TableConfig(vocabulary_size=4096, dim=16, name="item")
+    return [
+        E.FeatureConfig(table=user, name="user_id", output_shape=[16]),
+        E.FeatureConfig(table=item, name="item_id", output_shape=[16]),
+    ]
+
+
+def rule_findings(code: str, features: Any, config: Any) -> list[str]:
+    """The fields lint_tf reports ``code`` at, on the same objects."""
+    findings = lint_tf(features, E.Adagrad(0.1), sparse_core_config=config, **TOPOLOGY)
+    return [f.field for f in findings if f.rule == code]
+
+
+def test_te652_a_table_name_key_leaves_the_stack_at_the_default() -> None:
+    assert v3.TPUEmbeddingV2.DEFAULT_MAX_IDS_PER_TABLE == 256
+    assert v3.TPUEmbeddingV2.DEFAULT_MAX_UNIQUE_IDS_PER_TABLE == 256
+    by_table = E.SparseCoreEmbeddingConfig(
+        max_ids_per_table={"user": 1024}, max_unique_ids_per_table={"item": 512}
+    )
+    emb = build(two_tables(), E.Adagrad(0.1), by_table)
+    assert list(emb._stacked_table_to_tables) == ["item_user"]
+    assert emb._table_to_max_ids_per_sparse_core == {"item_user": 256}
+    assert emb._table_to_max_unique_ids_per_sparse_core == {"item_user": 256}
+    assert rule_findings("TE652", two_tables(), by_table) == [
+        "sparse_core.max_ids_per_table.user",
+        "sparse_core.max_unique_ids_per_table.item",
+    ]
+    by_stack = E.SparseCoreEmbeddingConfig(
+        max_ids_per_table={"item_user": 1024}, max_unique_ids_per_table={"item_user": 512}
+    )
+    emb = build(two_tables(), E.Adagrad(0.1), by_stack)
+    assert emb._table_to_max_ids_per_sparse_core == {"item_user": 1024}
+    assert emb._table_to_max_unique_ids_per_sparse_core == {"item_user": 512}
+    assert rule_findings("TE652", two_tables(), by_stack) == []
+
+
+def test_te652_without_stacking_table_names_are_the_keys() -> None:
+    config = E.SparseCoreEmbeddingConfig(
+        disable_table_stacking=True, max_ids_per_table={"user": 1024, "item": 64}
+    )
+    emb = build(two_tables(), E.Adagrad(0.1), config)
+    assert emb._table_to_max_ids_per_sparse_core == {"item": 64, "user": 1024}
+    assert rule_findings("TE652", two_tables(), config) == []
+
+
+def test_te653_the_padded_shape_and_the_slots_are_tensorflows() -> None:
+    # 16 SparseCores: 64 rows are padded to 128, dim 12 to 16 -- 62.5% padding; 4096 x 16 none.
+    small = E.TableConfig(vocabulary_size=64, dim=12, name="small")
+    large = E.TableConfig(vocabulary_size=4096, dim=16, name="large")
+    features = [
+        E.FeatureConfig(table=small, name="s", output_shape=[16]),
+        E.FeatureConfig(table=large, name="l", output_shape=[16]),
+    ]
+    config = E.SparseCoreEmbeddingConfig()
+    emb = build(features, E.Adagrad(0.1), config)
+    padded = {
+        name: (table.vocabulary_size, table.dim) for name, table in emb._table_name_to_table.items()
+    }
+    assert padded == {"small": (128, 16), "large": (4096, 16)}
+    spec = spec_from_tf(features, E.Adagrad(0.1), sparse_core_config=config, **TOPOLOGY)
+    assert {name: t.padded_shape for name, t in plan(spec).tables.items()} == padded
+    assert rule_findings("TE653", features, config) == ["tables[0]"]
+    # The slot variables TensorFlow creates beside each stacked table, per optimizer.
+    classes = {
+        "sgd": E.SGD,
+        "adagrad": E.Adagrad,
+        "adagrad_momentum": E.AdagradMomentum,
+        "adam": E.Adam,
+        "ftrl": E.FTRL,
+    }
+    assert {name: tuple(cls()._slot_names()) for name, cls in classes.items()} == SLOTS
 
 
 # spec_from_tf: the SparseCoreEmbeddingConfig ----------------------------------------------------

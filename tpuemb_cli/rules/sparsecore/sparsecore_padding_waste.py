@@ -11,10 +11,11 @@ float32. The fix says which vocabulary size and dim the padded shape holds at no
 
 The threshold is a quarter of the padded bytes. Rounding rows up to the next multiple of
 8 x SparseCores (a *granule*) wastes more than that only for tables of fewer than three granules
-(fewer than 6,144 rows on 256 SparseCores), and rounding the width wastes more than that only for
-dims 1-5 and 9-11; so a typical large table (many granules, a dim that is a multiple of 8) never
-fires, while a small table spread over many SparseCores, or an odd narrow dim, does. At exactly
-25% (dim 12, or 384 rows padded to 512) it does not fire.
+(fewer than 6,144 rows on 256 SparseCores), and rounding the width only for dims 1-5, 9-11 and
+17; so a typical large table (many granules, a dim that is a multiple of 8) never fires, while a
+small table spread over many SparseCores, or an odd narrow dim, does. Exactly a quarter does not
+fire (384 rows padded to 512; dim 6, 12 or 18 with no row padding), but dims 6, 12 and 18 fire
+with any row padding on top.
 
 When the spec cannot be laid out (the SparseCores per chip unknown, a feature without
 `output_shape`, an optimizer with no SparseCore update, ...), the rule says nothing: other rules

@@ -28,7 +28,8 @@ that is not a key logs `Table <stacked name> is not found in max_ids_per_table p
 SparseCoreEmbeddingConfig. Using default value 256.` and the stack gets
 `DEFAULT_MAX_IDS_PER_TABLE` (256; `DEFAULT_MAX_UNIQUE_IDS_PER_TABLE`, also 256, for the unique
 ids). Keys that name no stack are never read. On a 26-table DLRM whose tables share a width and
-an optimizer, the one stack's name is 493 characters long, and no per-table key matches it.
+an optimizer there is one stack, named by all 26 table names joined, and no per-table key
+matches it.
 
 ## Example
 ```yaml
