@@ -148,3 +148,18 @@ def test_not_a_sparsecore_spec(tmp_path: Path) -> None:
     text = table(300).replace("sparse_core: {}\n", "")
     code, stdout, _, _ = check(tmp_path, text, "--select", "TE653")
     assert (code, stdout) == (0, "All checks passed (1 file checked).\n")
+
+
+def test_a_small_tables_padding_beside_large_tables_is_not_reported(tmp_path: Path) -> None:
+    # 300 rows padded to 512 are 41% of the table but 26.5 KiB beside a 10-million-row table:
+    # less than 1% of the model's padded bytes.
+    text = table(300).replace(
+        "features:",
+        "  - {name: user, vocabulary_size: 10000000, dim: 16}\nfeatures:",
+    )
+    text = text.replace("topology:", "  - {name: who, table: user, output_shape: [16]}\ntopology:")
+    code, stdout, _, _ = check(tmp_path, text, "--select", "TE653")
+    assert (code, stdout) == (0, "All checks passed (1 file checked).\n")
+    # Alone, the same table is reported (test_a_300_row_table_on_32_sparsecores).
+    code, stdout, _, _ = check(tmp_path, table(300), "--select", "TE653")
+    assert "TE653" in stdout

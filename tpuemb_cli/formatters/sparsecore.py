@@ -9,17 +9,15 @@ import textwrap
 
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model.memory import size
-from tpuemb_cli.model.sparsecore_stacker import FLOAT_BYTES, Limits
+from tpuemb_cli.model.sparsecore_stacker import Limits
 from tpuemb_cli.model.words import plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
 from tpuemb_cli.spec.compiler import effective_optimizer
 from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, Stack, plan
+from tpuemb_cli.spec.sparsecore_state import state_bytes
 
 _WIDTH = 100  # prose lines; tables are as wide as their cells
 
-# The arrays of a table's shard on SparseCore: its parameters and the optimizer's slots (the
-# slot variables TPUEmbeddingV2 creates, tpu_embedding_v2_utils `_slot_names`).
-_SLOTS = {"sgd": 0, "adagrad": 1, "adagrad_momentum": 1, "adam": 2, "ftrl": 2}
 _NAMES = {
     "sgd": "SGD",
     "adagrad": "Adagrad",
@@ -44,12 +42,6 @@ def _optimizer(optimizer: Optimizer | None) -> str:
     return f"{_NAMES.get(algorithm, algorithm)}, {learning}"
 
 
-def _arrays(spec: EmbeddingSpec, plan_: Plan, table: str) -> int:
-    optimizer = effective_optimizer(spec, spec.tables[plan_.tables[table].spec_index])
-    algorithm = (optimizer.WhichOneof("algorithm") if optimizer else None) or "sgd"
-    return 1 + _SLOTS.get(algorithm, 0)
-
-
 def _stack_lines(spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack) -> list[str]:
     first = spec.tables[stack.members[0].spec_index]
     lines = [
@@ -65,7 +57,9 @@ def _stack_lines(spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack) ->
         padded_rows, padded_dim = member.padded_shape
         extra = padded_rows * padded_dim - member.shape[0] * member.shape[1]
         share = extra / (padded_rows * padded_dim) if padded_rows * padded_dim else 0.0
-        waste = extra * FLOAT_BYTES * _arrays(spec, plan_, member.name)
+        optimizer = effective_optimizer(spec, spec.tables[member.spec_index])
+        assert optimizer is not None  # plan() refuses a table without one
+        waste = state_bytes(member.padded_shape, optimizer) - state_bytes(member.shape, optimizer)
         rows.append(
             (
                 printable(member.name),

@@ -17,6 +17,10 @@ small table spread over many SparseCores, or an odd narrow dim, does. Exactly a 
 fire (384 rows padded to 512; dim 6, 12 or 18 with no row padding), but dims 6, 12 and 18 fire
 with any row padding on top.
 
+A table's padding must also be at least 1% of the padded bytes of all the spec's tables: in a
+model of 40-million-row tables, a 10-row table padded to 4,096 rows wastes a few MiB beside
+hundreds of GiB, which is not worth a finding (`tpuemb explain` still shows it).
+
 When the spec cannot be laid out (the SparseCores per chip unknown, a feature without
 `output_shape`, an optimizer with no SparseCore update, ...), the rule says nothing: other rules
 report those.
@@ -74,14 +78,18 @@ from collections.abc import Iterator
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.words import plural
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import table_label
 from tpuemb_cli.spec.compiler import effective_optimizer
 from tpuemb_cli.spec.sparsecore import SparseCoreError, plan
 from tpuemb_cli.spec.sparsecore_state import slot_names, state_bytes
 
-# A table is reported when its padding is more than this share of its padded bytes.
+# A table is reported when its padding is more than this share of its padded bytes...
 THRESHOLD_PERCENT = 25
+# ... and at least this share of the padded bytes of every table of the spec: a small table's
+# few MiB of padding beside tables of many GiB costs nothing worth a finding.
+MODEL_PERCENT = 1
 
 
 def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
@@ -91,16 +99,25 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
         found = plan(spec)
     except SparseCoreError:
         return  # `tpuemb compile --target sparsecore` says why; other rules say where
+    optimizers: dict[str, Optimizer] = {}
+    for name, layout in found.tables.items():
+        optimizer = effective_optimizer(spec, spec.tables[layout.spec_index])
+        assert optimizer is not None  # plan() refuses a table without one
+        optimizers[name] = optimizer
+    model = sum(
+        state_bytes(layout.padded_shape, optimizers[name]) for name, layout in found.tables.items()
+    )
     for layout in sorted(found.tables.values(), key=lambda table: table.spec_index):
         rows, width = layout.shape
         padded_rows, padded_width = layout.padded_shape
         padded_cells, cells = padded_rows * padded_width, rows * width
         if (padded_cells - cells) * 100 <= THRESHOLD_PERCENT * padded_cells:
             continue
-        optimizer = effective_optimizer(spec, spec.tables[layout.spec_index])
-        assert optimizer is not None  # plan() refuses a table without one
+        optimizer = optimizers[layout.name]
         total = state_bytes(layout.padded_shape, optimizer)
         wasted = total - state_bytes(layout.shape, optimizer)
+        if wasted * 100 < MODEL_PERCENT * model:
+            continue
         slots = slot_names(optimizer)
         holds = "parameters" + (f" and {', '.join(slots)}" if slots else "")
         yield Violation(
