@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 from tests.sparsecore_specs import check, replaced
 
 GLOBAL = "optimizer: {adagrad: {}, learning_rate: {constant: 0.05}}"
@@ -78,3 +80,24 @@ def test_not_a_sparsecore_spec(tmp_path: Path) -> None:
     )
     code, stdout, _, _ = check(tmp_path, text, "--select", "TE662")
     assert (code, stdout) == (0, "All checks passed (1 file checked).\n")
+
+
+@pytest.mark.parametrize(
+    "setting,superseded",
+    [
+        ("clipvalue: {range: {min: 5.0, max: -5.0}}", "TE301"),
+        ("low_dimensional_packing_status: true", "TE306"),
+    ],
+)
+def test_a_dropped_setting_is_not_judged_as_tensorcores_use_it(
+    tmp_path: Path, setting: str, superseded: str
+) -> None:
+    # TPUEmbeddingV2 never passes these on: the config rule's TensorCore finding (a reversed
+    # range replaces every gradient; packing applies to dims 1, 2, 4) would mislead.
+    optimizer = "optimizer: {adagrad: {}, learning_rate: {constant: 0.05}"
+    text = replaced((optimizer + "}", optimizer + ", " + setting + "}"))
+    _, stdout, _, _ = check(tmp_path, text, "--select", "TE662", "--select", superseded)
+    assert [line.split()[1] for line in stdout.splitlines()[:-1]] == ["TE662"]
+    plain = text.replace("sparse_core: {}\n", "")
+    _, stdout, _, _ = check(tmp_path, plain, "--select", "TE662", "--select", superseded)
+    assert [line.split()[1] for line in stdout.splitlines()[:-1]] == [superseded]

@@ -18,7 +18,6 @@ from google.protobuf.message import Message
 
 from tpuemb_cli.load.problems import LoadProblem, oneof_conflict, unknown_field
 from tpuemb_cli.load.source import Span
-from tpuemb_cli.load.text_skipping import after_separator, body_end, message_head
 from tpuemb_cli.load.text_tokenizer import (
     END,
     IDENT,
@@ -177,6 +176,9 @@ class _Parser(TokenWindow):
         """Looking for a few paths: passes over the message fields ahead that are not on their way
         by their braces alone (``text_skipping``), counting repeated elements and marking singular
         ones set, as the token-by-token skip does; False when there is none to pass."""
+        # Imported here: only a second, partial parse (a file with findings) skips this way.
+        from tpuemb_cli.load.text_skipping import after_separator, body_end, message_head
+
         text, wanted, spans = self.text, self.wanted, self.result.spans
         assert wanted is not None
         fields = message.DESCRIPTOR.fields_by_name
