@@ -8,7 +8,7 @@ from tpuemb_cli.cli.common import Streams, error
 
 if TYPE_CHECKING:
     from tpuemb_cli.load import Document
-    from tpuemb_cli.pb.tpu.sparse_core_layout_pb2 import SparseCoreTableLayouts
+    from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
 
 
 def layouts(

@@ -27,7 +27,7 @@ TYPES: tuple[MessageType, ...] = (
     MessageType("SavedModel", "tpuemb_cli.pb.framework.saved_model_pb2", "saved_model"),
     # TPUEmbeddingV2's table layouts on SparseCores (what `compile --target sparsecore` writes and
     # TensorFlow saves in checkpoints): loaded, converted and checked for parse problems only.
-    MessageType("SparseCoreTableLayouts", "tpuemb_cli.pb.tpu.sparse_core_layout_pb2", "layouts"),
+    MessageType("SparseCoreTableLayouts", "tpuemb_cli.pb.layouts", "layouts"),
 )
 BY_NAME = {row.name: row for row in TYPES}
 

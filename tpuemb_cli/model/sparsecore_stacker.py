@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from tpuemb_cli.pb.tpu.sparse_core_layout_pb2 import SparseCoreTableLayout, SparseCoreTableLayouts
+from tpuemb_cli.pb.layouts import SparseCoreTableLayout, SparseCoreTableLayouts
 
 FLOAT_BYTES = 4  # sizeof(float): the stacker sizes every table as float32
 

@@ -321,7 +321,9 @@ def compile_spec(spec: EmbeddingSpec) -> Compiled:
 
     config.mode = TPUEmbeddingConfiguration.TRAINING
     config.num_hosts = hosts
-    config.num_tensor_cores = hosts * topology.cores_per_host
+    # Out of int32's range a spec rule (spec-invalid-topology) reports; the config says 0.
+    cores = hosts * topology.cores_per_host
+    config.num_tensor_cores = cores if cores <= (1 << 31) - 1 else 0
     config.sharding_strategy = TPUEmbeddingConfiguration.DIV_DEFAULT
     config.pipeline_execution_with_tensor_core = topology.pipeline_execution_with_tensor_core
     if topology.HasField("num_cores_per_replica"):

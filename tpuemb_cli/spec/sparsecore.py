@@ -44,8 +44,8 @@ from typing import NamedTuple
 from tpuemb_cli.model import chips
 from tpuemb_cli.model.pyhash import HashContext
 from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
+from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
-from tpuemb_cli.pb.tpu.sparse_core_layout_pb2 import SparseCoreTableLayouts
 from tpuemb_cli.spec.compiler import (
     effective_optimizer,
     flatten_order,
@@ -207,6 +207,45 @@ def plan(
                 f"Tables must have a unique name. Multiple tables with name {name} found."
             )
         names[index] = name
+    for index in table_order:
+        table = spec.tables[index]
+        if table.vocabulary_size < 1 or table.dim < 1:
+            raise SparseCoreError(
+                f"table {names[index]!r} is {table.vocabulary_size} x {table.dim}: TableConfig "
+                "needs a vocabulary_size and a dim of at least 1"
+            )
+    try:
+        return _laid_out(
+            spec,
+            limits,
+            context,
+            partitions,
+            per_chip,
+            order,
+            table_order,
+            names,
+            feature_tables,
+        )
+    except (ValueError, OverflowError):
+        # A count the layout proto cannot hold (int32 SparseCores and partitions, int64 rows);
+        # protobuf's own words for it vary between its versions.
+        raise SparseCoreError(
+            "the layout does not fit SparseCoreTableLayout's fields: a padded table or a stack "
+            "has more rows than an int64 holds, or the slice more SparseCores than an int32"
+        ) from None
+
+
+def _laid_out(
+    spec: EmbeddingSpec,
+    limits: Limits,
+    context: HashContext,
+    partitions: int,
+    per_chip: int,
+    order: list[int],
+    table_order: list[int],
+    names: dict[int, str],
+    feature_tables: list[int],
+) -> Plan:
     samples: dict[int, int] = dict.fromkeys(table_order, 0)
     features: dict[int, int] = dict.fromkeys(table_order, 0)
     for index, used in zip(order, feature_tables, strict=True):

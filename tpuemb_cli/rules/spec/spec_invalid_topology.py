@@ -41,6 +41,8 @@ from tpuemb_cli.model import chips
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
 
+INT32_MAX = (1 << 31) - 1
+
 
 def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
     topology = spec.topology
@@ -52,6 +54,13 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
                 f"set {field} to the TPU slice's",
             )
     cores = topology.num_hosts * topology.cores_per_host
+    if cores > INT32_MAX:
+        yield Violation(
+            ("topology", "num_hosts"),
+            f"num_hosts x cores_per_host is {cores:,}: more cores than "
+            "TPUEmbeddingConfiguration.num_tensor_cores (an int32) can count",
+            "set num_hosts and cores_per_host to the TPU slice's",
+        )
     if topology.HasField("num_cores_per_replica"):
         per_replica = topology.num_cores_per_replica
         if per_replica < 1 or (cores >= 1 and cores % per_replica):
