@@ -8,7 +8,6 @@ input or the revision cannot be read.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 import click
@@ -132,7 +131,7 @@ def _revision(
 
 def execute(options: DiffOptions, streams: Streams) -> int:
     from tpuemb_cli.cli.against import GitError
-    from tpuemb_cli.cli.outputs import default_format
+    from tpuemb_cli.cli.outputs import default_format, write_report_file
     from tpuemb_cli.formatters.diff import DiffReport, get
 
     failed = False
@@ -151,17 +150,8 @@ def execute(options: DiffOptions, streams: Streams) -> int:
     name = options.format or default_format()
     if options.output_file is None:
         streams.out.write(get(name)(report, color(streams.out)))
-    else:
-        from tpuemb_cli.fix.atomic import write_atomic  # tempfile: paid by report files only
-
-        try:
-            write_atomic(Path(options.output_file), get(name)(report, False).encode("utf-8"))
-        except OSError as problem:
-            error(
-                streams,
-                f"{options.output_file}: cannot write the report: {problem.strerror or problem}",
-            )
-            return EXIT_ERROR
+    elif not write_report_file(options.output_file, get(name)(report, False), streams):
+        return EXIT_ERROR
     if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if any(c.kind in options.fail_on for c in changes) else EXIT_OK

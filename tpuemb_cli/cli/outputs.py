@@ -88,15 +88,21 @@ def write_reports(
         text = formatters.get(output.format)(report, color and output.path is None)
         if output.path is None:
             streams.out.write(text)
-            continue
-        from tpuemb_cli.fix.atomic import write_atomic  # tempfile: paid by report files only
-
-        try:
-            write_atomic(Path(output.path), text.encode("utf-8"))
-        except OSError as problem:
-            error(streams, f"{output.path}: cannot write the report: {problem.strerror or problem}")
+        elif not write_report_file(output.path, text, streams):
             ok = False
     return ok
+
+
+def write_report_file(path: str, text: str, streams: Streams) -> bool:
+    """Writes a report to ``path`` atomically; False (the error said) when it cannot."""
+    from tpuemb_cli.fix.atomic import write_atomic  # tempfile: paid by report files only
+
+    try:
+        write_atomic(Path(path), text.encode("utf-8"))
+    except OSError as problem:
+        error(streams, f"{path}: cannot write the report: {problem.strerror or problem}")
+        return False
+    return True
 
 
 def _fix_mark(finding: Finding) -> str:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tpuemb_cli.compat import slots
 from tpuemb_cli.compat.fields import differences
 from tpuemb_cli.compat.kinds import Change
 from tpuemb_cli.compat.sides import Side, Table
+from tpuemb_cli.model import slots
 from tpuemb_cli.model.paths import FieldPath, render
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 
@@ -147,6 +147,10 @@ def _shape(
         held += f" (another table: `{table.name}` was `{was.name}`)"
     before = f"({stored.rows or stored.vocabulary}, {stored.dim})"
     after = f"({table.rows or table.vocabulary}, {table.dim})"
+    fails = (
+        f"restoring fails: {held} has shape {before}, `{table.name}` {after} (TensorFlow: "
+        "Received incompatible tensor with shape ...)"
+    )
     old_rows, new_rows = _rows(old, stored), _rows(new, table)
     if not old_rows & new_rows:
         yield Change(
@@ -155,8 +159,7 @@ def _shape(
             table.path + ("vocabulary_size",),
             stored.rows or stored.vocabulary,
             table.rows or table.vocabulary,
-            f"restoring fails: {held} has shape {before}, `{table.name}` {after} (TensorFlow: "
-            "Received incompatible tensor with shape ...)",
+            fails,
         )
     elif stored.vocabulary != table.vocabulary and None in (stored.rows, table.rows):
         yield Change(
@@ -177,8 +180,7 @@ def _shape(
             table.path + ("dimension",),
             stored.dim,
             table.dim,
-            f"restoring fails: {held} has shape {before}, `{table.name}` {after} (TensorFlow: "
-            "Received incompatible tensor with shape ...)",
+            fails,
         )
 
 

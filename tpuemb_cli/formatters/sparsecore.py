@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.model import slots
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.sparsecore_stacker import Limits
 from tpuemb_cli.model.words import plural
@@ -18,19 +19,11 @@ from tpuemb_cli.spec.sparsecore_state import state_bytes
 
 _WIDTH = 100  # prose lines; tables are as wide as their cells
 
-_NAMES = {
-    "sgd": "SGD",
-    "adagrad": "Adagrad",
-    "adagrad_momentum": "AdagradMomentum",
-    "adam": "Adam",
-    "ftrl": "FTRL",
-}
-
 
 def _optimizer(optimizer: Optimizer | None) -> str:
     if optimizer is None:
         return "no optimizer"
-    algorithm = optimizer.WhichOneof("algorithm") or "sgd"
+    known = slots.of_spec(optimizer.WhichOneof("algorithm"))
     rate = optimizer.learning_rate
     which = rate.WhichOneof("value")
     if which == "schedule":
@@ -39,7 +32,8 @@ def _optimizer(optimizer: Optimizer | None) -> str:
         learning = f"learning rate {rate.constant:g}"
     else:
         learning = "default learning rate"
-    return f"{_NAMES.get(algorithm, algorithm)}, {learning}"
+    name = known.name if known else str(optimizer.WhichOneof("algorithm"))
+    return f"{name}, {learning}"
 
 
 def _stack_lines(spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack) -> list[str]:

@@ -37,15 +37,14 @@ padded width follows their group keys, which digest ``hash(optimizer)``: ``conte
 
 from __future__ import annotations
 
-import functools
-import operator
+from math import prod
 from typing import NamedTuple
 
 from tpuemb_cli.model import chips
 from tpuemb_cli.model.pyhash import HashContext
 from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
 from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
-from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Feature, Optimizer
 from tpuemb_cli.spec.compiler import (
     effective_optimizer,
     flatten_order,
@@ -115,9 +114,7 @@ def num_partitions(spec: EmbeddingSpec) -> int:
     """The replicas (``strategy.num_replicas_in_sync``): hosts x cores / cores per replica."""
     topology = spec.topology
     cores = topology.num_hosts * topology.cores_per_host
-    per_replica = (
-        topology.num_cores_per_replica if topology.HasField("num_cores_per_replica") else 1
-    )
+    per_replica = topology.num_cores_per_replica or 1
     if cores < 1:
         raise SparseCoreError(
             "topology: num_hosts and cores_per_host must be set: the replicas are the partitions"
@@ -127,6 +124,12 @@ def num_partitions(spec: EmbeddingSpec) -> int:
             f"topology: {cores} cores do not split into replicas of {per_replica} cores"
         )
     return cores // per_replica
+
+
+def samples(feature: Feature) -> int:
+    """A feature's samples on a replica: the product of its output_shape (TensorFlow's
+    ``functools.reduce(operator.mul, feature.output_shape)``)."""
+    return prod(feature.output_shape)
 
 
 def sparse_cores_per_chip(spec: EmbeddingSpec) -> int:
@@ -246,13 +249,13 @@ def _laid_out(
     names: dict[int, str],
     feature_tables: list[int],
 ) -> Plan:
-    samples: dict[int, int] = dict.fromkeys(table_order, 0)
+    table_samples: dict[int, int] = dict.fromkeys(table_order, 0)
     features: dict[int, int] = dict.fromkeys(table_order, 0)
     for index, used in zip(order, feature_tables, strict=True):
-        samples[used] += functools.reduce(operator.mul, spec.features[index].output_shape)
+        table_samples[used] += samples(spec.features[index])
         features[used] += 1
     first = feature_tables[0]
-    first_samples = functools.reduce(operator.mul, spec.features[order[0]].output_shape)
+    first_samples = samples(spec.features[order[0]])
 
     stacker = Stacker(partitions, per_chip, not spec.sparse_core.disable_table_stacking, limits)
     groups: dict[str, str] = {}
@@ -294,7 +297,7 @@ def _laid_out(
             layout.sparse_core_shard_rotation,
             layout.per_sparse_core_batch_size,
             layout.num_features,
-            samples[index],
+            table_samples[index],
             features[index],
         )
         tables[entry.name] = entry

@@ -10,17 +10,16 @@ slot (one value per row, replicated) is not counted: it is not padded with the t
 
 from __future__ import annotations
 
+from tpuemb_cli.model import slots
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer
 
 FLOAT_BYTES = 4  # variable_dtype = dtypes.float32
 
 # The spec's optimizer oneof -> ``_slot_names()`` of the class TPUEmbeddingV2 receives.
 SLOTS: dict[str, tuple[str, ...]] = {
-    "sgd": (),
-    "adagrad": ("accumulators",),
-    "adagrad_momentum": ("accumulators", "momenta"),
-    "adam": ("momenta", "velocities"),
-    "ftrl": ("accumulators", "linears"),
+    algorithm: known.slots
+    for algorithm in ("sgd", "adagrad", "adagrad_momentum", "adam", "ftrl")
+    if (known := slots.of_spec(algorithm)) is not None
 }
 
 

@@ -5,10 +5,20 @@ train with."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from math import prod
 
 from tpuemb_cli.model.paths import FieldPath
-from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Feature, Optimizer
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
+from tpuemb_cli.spec import sparsecore
+from tpuemb_cli.spec.sparsecore import samples
+
+__all__ = [
+    "is_sparsecore",
+    "laid_out",
+    "replicas",
+    "samples",
+    "sparse_cores_per_chip",
+    "used_optimizers",
+]
 
 
 def is_sparsecore(spec: EmbeddingSpec) -> bool:
@@ -19,32 +29,39 @@ def is_sparsecore(spec: EmbeddingSpec) -> bool:
 def sparse_cores_per_chip(spec: EmbeddingSpec) -> int | None:
     """``topology.sparse_cores_per_chip``, else the chip table's count for
     ``topology.accelerator``; None when neither is known (the rules that need it say nothing)."""
-    topology = spec.topology
-    if topology.HasField("sparse_cores_per_chip"):
-        return topology.sparse_cores_per_chip if topology.sparse_cores_per_chip > 0 else None
-    if not topology.accelerator:
+    try:
+        return sparsecore.sparse_cores_per_chip(spec)
+    except sparsecore.SparseCoreError:
         return None
-    from tpuemb_cli.model import chips
-
-    chip = chips.find(topology.accelerator)
-    return chip.sparse_cores.value if chip is not None else None
 
 
 def replicas(spec: EmbeddingSpec) -> int | None:
     """TensorFlow's ``strategy.num_replicas_in_sync`` for the spec's topology: its cores over the
     cores each replica spans; None when the topology does not say."""
-    topology = spec.topology
-    cores = topology.num_hosts * topology.cores_per_host
-    per_replica = topology.num_cores_per_replica or 1
-    if cores <= 0 or per_replica <= 0 or cores % per_replica:
+    try:
+        return sparsecore.num_partitions(spec)
+    except sparsecore.SparseCoreError:
         return None
-    return cores // per_replica
 
 
-def samples(feature: Feature) -> int:
-    """A feature's samples on a replica: the product of its output_shape (TensorFlow's
-    ``functools.reduce(operator.mul, feature.output_shape)``)."""
-    return prod(feature.output_shape)
+def laid_out(spec: EmbeddingSpec) -> sparsecore.Plan | None:
+    """The SparseCore layout of a SparseCore spec (``spec.sparsecore.plan``), or None when it is
+    not one or cannot be laid out (``tpuemb compile --target sparsecore`` says why; other rules
+    say where). Planned once for the rules that read it: the last spec's plan is kept."""
+    global _last
+    if not is_sparsecore(spec):
+        return None
+    if _last is not None and _last[0] is spec:
+        return _last[1]
+    try:
+        found: sparsecore.Plan | None = sparsecore.plan(spec)
+    except sparsecore.SparseCoreError:
+        found = None
+    _last = (spec, found)
+    return found
+
+
+_last: tuple[EmbeddingSpec, sparsecore.Plan | None] | None = None
 
 
 def used_optimizers(spec: EmbeddingSpec) -> Iterator[tuple[FieldPath, Optimizer]]:

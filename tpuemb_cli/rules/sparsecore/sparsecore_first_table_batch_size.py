@@ -59,18 +59,15 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.spec.sparsecore import SparseCoreError, plan
+from tpuemb_cli.rules.lib.sparsecore_topology import laid_out
 
 _LISTED = 4  # tables named in the message
 
 
 def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
-    if not spec.HasField("sparse_core"):
-        return
-    try:
-        found = plan(spec)
-    except SparseCoreError:
-        return  # `tpuemb compile --target sparsecore` says why; other rules say where
+    found = laid_out(spec)
+    if found is None:
+        return  # not a SparseCore spec, or `tpuemb compile --target sparsecore` says why
     quirk = found.quirk
     recorded = found.tables[quirk.recorded_table]
     if not quirk.zeroed_tables and recorded.features == recorded.recorded_features:

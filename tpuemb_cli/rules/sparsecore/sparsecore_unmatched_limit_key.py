@@ -75,7 +75,8 @@ from collections.abc import Iterator
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.nearest import nearest
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, plan
+from tpuemb_cli.rules.lib.sparsecore_topology import laid_out
+from tpuemb_cli.spec.sparsecore import Plan
 
 FIELDS = ("max_ids_per_table", "max_unique_ids_per_table")
 DEFAULT = 256  # DEFAULT_MAX_IDS_PER_TABLE and DEFAULT_MAX_UNIQUE_IDS_PER_TABLE
@@ -84,12 +85,9 @@ LONG_NAME = 48
 
 
 def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
-    if not spec.HasField("sparse_core"):
-        return
-    try:
-        found = plan(spec)
-    except SparseCoreError:
-        return  # `tpuemb compile --target sparsecore` says why; other rules say where
+    found = laid_out(spec)
+    if found is None:
+        return  # not a SparseCore spec, or `tpuemb compile --target sparsecore` says why
     stacks = {stack.name for stack in found.stacks}
     spec_tables = {table.name for table in spec.tables}
     for field in FIELDS:

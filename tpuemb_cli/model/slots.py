@@ -41,3 +41,15 @@ def label(field: str | None) -> str:
         return "no optimizer"
     optimizer = OPTIMIZERS.get(field)
     return optimizer.name if optimizer else f"`{field}`"
+
+
+# A spec's optimizer oneof -> the OptimizationParameters field it compiles to (the names differ
+# only for SGD).
+SPEC_FIELDS = {"sgd": "stochastic_gradient_descent"}
+
+
+def of_spec(algorithm: str | None) -> Optimizer | None:
+    """The optimizer behind a spec's optimizer oneof (None or unset: SGD, TensorFlow's default);
+    None for one the mid-level API never builds (``custom``)."""
+    algorithm = algorithm or "sgd"
+    return OPTIMIZERS.get(SPEC_FIELDS.get(algorithm, algorithm))
