@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from unittest import mock
@@ -63,12 +64,20 @@ def test_symlink_loop(tmp_path: Path) -> None:
     assert json.loads(walked.stdout)["summary"]["files_checked"] == 1
 
 
-def test_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+def test_a_named_fifo_is_read_and_a_walked_one_refused_without_blocking(tmp_path: Path) -> None:
+    # Named, a FIFO is what `tpuemb check <(cat x.pbtxt)` reads: linted, as `cat` would read it.
     fifo = tmp_path / "pipe.pbtxt"
     os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=(CLEAN,))
+    writer.start()
     result = check(str(fifo))
-    assert result.exit_code == 2
-    assert result.stderr == f"tpuemb: error: {fifo}: not a regular file\n"
+    writer.join(timeout=10)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert json.loads(result.stdout)["summary"]["files_checked"] == 1
+    # Found in a folder, one with no writer would block the walk forever: refused unopened.
+    walked = check(str(tmp_path))
+    assert walked.exit_code == 2
+    assert walked.stderr == f"tpuemb: error: {fifo}: not a regular file\n"
 
 
 def test_huge_file_refused_before_reading(tmp_path: Path) -> None:

@@ -145,7 +145,7 @@ def test_parse_problems_and_suppression_problems_are_left_reported(project: Path
     (project / "a.pbtxt").write_text(text)
     report = (
         "a.pbtxt:15:1: TE002 [error] TPUEmbeddingConfiguration has no field `bogus_field`\n"
-        "a.pbtxt:16:1: TE902 [warning] this suppression of TE406 suppresses nothing\n"
+        "a.pbtxt:16:1: TE902 [*] [warning] this suppression of TE406 suppresses nothing\n"
         "Found 1 error, 1 warning in 1 file (1 file checked).\n"
         "[*] 1 finding fixable with `--fix`.\n"
     )

@@ -108,7 +108,10 @@ def test_fix_is_idempotent(config: Path) -> None:
 def test_unsafe_fixes_need_their_flag(config: Path) -> None:
     result = invoke("check", "--fix", "--unsafe-fixes", str(config))
     assert config.read_text() == AFTER_UNSAFE
-    assert (result.exit_code, result.stdout) == (0, "All checks passed (1 file checked).\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "Found 5 findings (5 fixed, 0 remaining); 1 file checked.\n",
+    )
 
 
 def test_diff_writes_nothing_and_exits_1(config: Path) -> None:
@@ -159,7 +162,7 @@ def test_failed_write_leaves_the_original_and_goes_on(tmp_path: Path, config: Pa
     with mock.patch.object(Path, "replace", fail_first):
         result = invoke("check", "--fix", str(config), str(other))
     assert result.exit_code == 2
-    assert f"tpuemb: {config}: not fixed: cannot write: No space left on device" in result.stderr
+    assert f"tpuemb: {config}: not fixed: cannot write: no space left on device" in result.stderr
     assert config.read_text() == BEFORE
     assert other.read_text() == AFTER_SAFE
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.pbtxt", "other.pbtxt"]
@@ -200,7 +203,10 @@ def test_json_fixes(tmp_path: Path) -> None:
     path = tmp_path / "model.json"
     path.write_text(JSON_BEFORE)
     result = invoke("check", "--fix", str(path))
-    assert (result.exit_code, result.stdout) == (0, "All checks passed (1 file checked).\n")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "Found 2 findings (2 fixed, 0 remaining); 1 file checked.\n",
+    )
     assert path.read_text() == JSON_AFTER
     json.loads(path.read_text())
 
@@ -222,7 +228,9 @@ def test_unused_suppression_removal_and_fixable_count(tmp_path: Path) -> None:
     text = BEFORE.replace("  # tpuemb: ignore[TE105] left over", "")
     path.write_text(text.replace('name: "a"   # first', 'name: "a"\n  # tpuemb: ignore[TE401] x'))
     result = invoke("check", str(path))
-    assert "[*] 4 findings fixable with `--fix`." in result.stdout
+    assert result.stdout.endswith(
+        "[*] 4 findings fixable with `--fix` (1 hidden fix can be enabled with `--unsafe-fixes`).\n"
+    )
     invoke("check", "--fix", str(path))
     assert "tpuemb: ignore" not in path.read_text()
 
@@ -253,7 +261,7 @@ def test_one_fix_run_makes_every_fix(tmp_path: Path) -> None:
     result = invoke("check", "--fix", str(path))
     assert (result.exit_code, result.stdout, result.stderr) == (
         0,
-        "All checks passed (1 file checked).\n",
+        "Found 30 findings (30 fixed, 0 remaining); 1 file checked.\n",
         "tpuemb: fixed 1 file\n",
     )
     assert path.read_text() == expected
@@ -269,7 +277,7 @@ def test_fixes_next_to_a_problem_that_does_not_stop_the_parse(tmp_path: Path) ->
     assert (result.exit_code, result.stderr) == (1, "tpuemb: fixed 1 file\n")
     assert result.stdout == (
         f"{path}:62:1: TE002 [error] TPUEmbeddingConfiguration has no field `bogus`\n"
-        "Found 1 error in 1 file (1 file checked).\n"
+        "Found 31 findings (30 fixed, 1 remaining: 1 error); 1 file checked.\n"
     )
 
 

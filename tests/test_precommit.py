@@ -181,3 +181,62 @@ def test_diff_hook_fails_a_change_that_breaks_restoring_a_checkpoint(
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "model.pbtxt:4:3: restore-error [table_descriptor[0].dimension]" in failed.stdout
     assert "package.json" not in failed.stdout.split("- hook id")[-1].split("Found")[0]
+
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _readme_precommit_config() -> str:
+    """The README's `.pre-commit-config.yaml` snippet, with its placeholders made real: this
+    checkout's path and HEAD's commit (what a user's clone and `git rev-parse HEAD` give)."""
+    match = re.search(r"```yaml\n(\s*repos:\n.*?)```", README, re.DOTALL)
+    assert match is not None, "the README has no pre-commit snippet"
+    snippet = match.group(1)
+    assert (
+        "repo: /path/to/tpuemb" in snippet
+        and "rev: 0000000000000000000000000000000000000000" in snippet
+    )
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    lines = [line.removeprefix("   ") for line in snippet.splitlines()]
+    text = "\n".join(lines) + "\n"
+    return text.replace("/path/to/tpuemb", str(ROOT)).replace("0" * 40, head)
+
+
+def test_the_readmes_pre_commit_snippet_works_as_written(
+    scratch: tuple[Path, dict[str, str]],
+) -> None:
+    repo, env = scratch
+    (repo / ".pre-commit-config.yaml").write_text(_readme_precommit_config())
+    (repo / "good.pbtxt").write_text(CLEAN)
+    (repo / "bad.pbtxt").write_text(BROKEN)
+    _git(repo, "add", ".")
+    command = [sys.executable, "-m", "pre_commit", "run", "--files", "good.pbtxt", "bad.pbtxt"]
+    result = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "bad.pbtxt:14:38: TE407 [error]" in result.stdout
+    good = subprocess.run(
+        [*command[:-2], "--files", "good.pbtxt"], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_the_readmes_install_from_a_clone_works(tmp_path: Path) -> None:
+    # "pip install /path/to/tpuemb": into a fresh environment, then the command runs.
+    assert "pip install /path/to/tpuemb   # a clone of this repository" in README
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(ROOT)]
+    installed = subprocess.run(pip, capture_output=True, text=True, timeout=900, check=False)
+    assert installed.returncode == 0, installed.stderr
+    (tmp_path / "bad.pbtxt").write_text(BROKEN)
+    run = subprocess.run(
+        [str(venv / "bin" / "tpuemb"), "check", "--format", "concise", "bad.pbtxt"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 1, run.stderr
+    assert "bad.pbtxt:14:38: TE407 [error]" in run.stdout

@@ -4,6 +4,7 @@ every command, flag, `make` target, CI step and dependency it names exists."""
 from __future__ import annotations
 
 import os
+import pty
 import re
 import shlex
 import subprocess
@@ -48,14 +49,37 @@ def _samples(readme: str) -> list[Sample]:
 SAMPLES = _samples(README)
 
 
-def _run(command: str) -> subprocess.CompletedProcess[str]:
-    """``command`` (``tpuemb ...``) as a user runs it at the repository root, not on a terminal:
-    no colour, the default (concise) format, one process."""
+def _run(command: str, terminal: bool = False) -> subprocess.CompletedProcess[str]:
+    """``command`` (``tpuemb ...``) as a user runs it at the repository root, without colour
+    (NO_COLOR); ``terminal``: its standard output is a terminal (a pseudo-terminal), so the
+    format is the one a terminal gets (``full``), else a pipe (``concise``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TPUEMB_")}
     env.pop("GITHUB_ACTIONS", None)
     env["NO_COLOR"] = "1"
     argv = [sys.executable, "-m", "tpuemb_cli", *shlex.split(command)[1:]]
-    return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if not terminal:
+        return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=follower, stderr=subprocess.PIPE
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 1 << 16)
+        except OSError:  # EIO: the process closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert process.stderr is not None
+    stderr = process.stderr.read().decode()
+    code = process.wait()
+    # The terminal's line discipline writes each newline as CR LF.
+    stdout = b"".join(chunks).decode().replace("\r\n", "\n")
+    return subprocess.CompletedProcess(argv, code, stdout, stderr)
 
 
 def _matches(shown: list[str], printed: list[str]) -> bool:
@@ -75,7 +99,8 @@ def test_the_readme_has_samples() -> None:
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda sample: sample.command)
 def test_each_sample_is_what_the_command_prints(sample: Sample) -> None:
-    result = _run(sample.command)
+    # What a terminal shows: the README's reader types the command into one.
+    result = _run(sample.command, terminal=True)
     assert "Traceback" not in result.stderr
     printed = result.stdout.splitlines()
     assert _matches(sample.output, printed), "\n".join(

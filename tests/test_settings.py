@@ -237,7 +237,7 @@ def test_a_folder_that_cannot_be_searched_ends_discovery(tmp_path: Path) -> None
     # A configuration that is there but cannot be read is an error that names it (exit 2).
     (project / ".tpuemb.toml").chmod(0o600)
     code, out, err = _as_nobody(project, "configs")
-    assert (code, out) == (2, "No findings (0 files checked; 1 input could not be read).\n")
+    assert (code, out) == (2, "")  # a configuration error stops the run: no report
     assert err == f"tpuemb: error: {project / '.tpuemb.toml'}: cannot read: Permission denied\n"
 
 
@@ -251,14 +251,9 @@ def test_a_broken_pyproject_is_an_error_naming_file_and_line(
     pyproject.write_text('[project]\nname = "x"\n\n[tool.tpuemb]\nignore = ["TE105"\n')
     before = (project / "configs" / "model.pbtxt").read_bytes()
     result = invoke("check", *mode, "configs")
-    summary = (
-        ""
-        if mode == ("--add-suppressions",)
-        else ("No findings (0 files checked; 1 input could not be read).\n")
-    )
     assert (result.exit_code, result.stdout, result.stderr) == (
         2,
-        summary,
+        "",  # a configuration error stops the run: no report
         f"tpuemb: error: {pyproject}:6:1: not valid TOML: Unclosed array\n",
     )
     assert (project / "configs" / "model.pbtxt").read_bytes() == before
@@ -358,7 +353,7 @@ def test_a_wrong_value_is_an_error_at_its_key(
         message += "require-reason, select, severity, suppress, tpu)"
     assert (result.exit_code, result.stdout, result.stderr) == (
         2,
-        "No findings (0 files checked; 1 input could not be read).\n",
+        "",
         f"tpuemb: error: {config}:{message}\n",
     )
 

@@ -97,7 +97,7 @@ def test_comment_lines_in_a_row_all_apply_to_the_next_line_of_code(project: Path
     )
     assert check("a.pbtxt") == (
         0,
-        "a.pbtxt:10:5: TE902 [warning] this suppression of TE403 suppresses nothing\n"
+        "a.pbtxt:10:5: TE902 [*] [warning] this suppression of TE403 suppresses nothing\n"
         "Found 1 warning in 1 file (1 file checked).\n"
         "[*] 1 finding fixable with `--fix`.\n",
         "",
@@ -128,7 +128,7 @@ def test_a_file_ignore_covers_every_finding_of_its_rule(project: Path) -> None:
     # Three TE105 and two TE406 findings, each kind covered by one directive.
     assert check("a.pbtxt") == (
         0,
-        "a.pbtxt:3:1: TE902 [warning] this suppression of TE403 suppresses nothing\n"
+        "a.pbtxt:3:1: TE902 [*] [warning] this suppression of TE403 suppresses nothing\n"
         "Found 1 warning in 1 file (1 file checked).\n"
         "[*] 1 finding fixable with `--fix`.\n",
         "",

@@ -174,7 +174,10 @@ def test_statistics_marks_fixes_as_the_summary_counts_them(
     )
     safe = sum(int(line.split()[0]) for line in result.stdout.splitlines() if "[*]" in line)
     summary = invoke("check", "--format", "concise", "examples/").stdout.splitlines()[-1]
-    assert summary == f"[*] {safe} findings fixable with `--fix`."
+    assert summary == (
+        f"[*] {safe} findings fixable with `--fix` (1 hidden fix can be enabled with "
+        "`--unsafe-fixes`)."
+    )
 
 
 def test_a_file_that_does_not_parse_reports_no_suppression_unused(project: Path) -> None:

@@ -23,6 +23,7 @@ from tpuemb_cli.cli.common import (
     color,
     error,
     max_size_option,
+    note,
     run,
     stdin_option,
     tpu_option,
@@ -37,9 +38,10 @@ from tpuemb_cli.cli.outputs import (
     write_reports,
 )
 from tpuemb_cli.model.findings import Finding, Severity
+from tpuemb_cli.model.words import plural
 
 if TYPE_CHECKING:
-    pass
+    from tpuemb_cli.cli.fixing import FileChanges
 
 
 class CheckOptions(NamedTuple):
@@ -65,6 +67,7 @@ class CheckOptions(NamedTuple):
     spec: str | None = None
     jobs: int = 0  # processes to lint in; 0: one per available CPU (see parallel.py)
     show_files: bool = False
+    quiet: bool = False  # findings only: no summary, no notes on what was skipped or fixed
     # Named files that are not TPU embedding documents are skipped, as walked ones are (a
     # pre-commit hook names every staged file with a matching extension).
     documents_only: bool = False
@@ -113,13 +116,25 @@ def execute(options: CheckOptions, streams: Streams) -> int:
 
         policy = FixPolicy(unsafe=options.unsafe_fixes)
         changes = FileChanges(
-            streams, policy, options.diff, options.add_suppressions, options.isolated
+            streams,
+            policy,
+            options.diff,
+            options.add_suppressions,
+            options.isolated,
+            options.quiet,
         )
 
-    tasks = plan(options, resolver)
+    planned = plan(options, resolver)
+    if planned.config_errors:
+        # A configuration that cannot be used is the run's problem, not each file's: said once.
+        for message in planned.config_errors:
+            error(streams, message)
+        return EXIT_ERROR
+    tasks = planned.tasks
     engines = Engines()
     outcomes = lint_all(tasks, options, engines, expected, changes)
     checked = unreadable = 0
+    skipped: list[tuple[str, str]] = []
     sources: dict[str, str] = {}
     fail_levels: dict[str, Severity] = {}
     for task, outcome in zip(tasks, outcomes, strict=True):
@@ -133,6 +148,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
             what = f"skipped: {outcome.skipped}" if outcome.skipped else "checked"
             streams.out.write(f"{item.name}: {what}\n")
         if outcome.skipped is not None:
+            skipped.append((item.name, outcome.skipped))
             continue
         findings.extend(outcome.findings)
         if outcome.text is not None:
@@ -143,20 +159,26 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     failed = unreadable > 0 or any(f.name == "internal-error" for f in findings)
     if options.show_files:
         return EXIT_ERROR if failed else EXIT_OK
+    if not checked and skipped and not options.quiet:
+        _say_skipped(skipped, streams)
     findings.extend(engines.unused_config_suppressions())
     if changes is not None and not changes.finish():
         failed = True
-    fixable = sum(1 for f in findings if f.autofix is not None and f.autofix.safe)
-    report = formatters.Report(findings, checked, sources, fixable, unreadable)
+    report = _report(options, findings, checked, sources, unreadable, len(skipped), changes)
     if options.statistics:
         print_statistics(findings, streams)
-    elif not (options.diff or (options.add_suppressions and not findings)):
+    elif options.diff:
+        if not options.quiet:
+            _say_would_fix(report, changes, streams)
+    elif not (options.add_suppressions and not findings):
         # --add-suppressions reports what it left: parse problems and suppression problems
         failed = not write_reports(report, options.outputs, options.color, streams) or failed
     if failed:
         return EXIT_ERROR
     if options.diff:
         return EXIT_FINDINGS if changes is not None and changes.changed else EXIT_OK
+    if changes is not None and changes.stale:
+        return EXIT_FINDINGS  # a file changed while it was fixed: not fixed, run again
     if options.exit_zero:
         return EXIT_OK
     default_level = fail_level or Severity.ERROR
@@ -165,20 +187,78 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     return EXIT_OK
 
 
+def _report(
+    options: CheckOptions,
+    findings: list[Finding],
+    checked: int,
+    sources: dict[str, str],
+    unreadable: int,
+    skipped: int,
+    changes: FileChanges | None,
+) -> formatters.Report:
+    """The report of a run: its findings, and what ``--fix`` did or could do."""
+    unsafe = options.unsafe_fixes
+    safe = sum(1 for f in findings if f.autofix is not None and f.autofix.safe)
+    unsafe_only = sum(1 for f in findings if f.autofix is not None and not f.autofix.safe)
+    fixing = changes is not None and not options.diff and not options.add_suppressions
+    return formatters.Report(
+        findings,
+        checked,
+        sources,
+        fixable=safe + (unsafe_only if unsafe else 0),
+        unreadable=unreadable,
+        hidden_fixes=0 if unsafe else unsafe_only,
+        unsafe_fixes=unsafe,
+        fixed=changes.fixes if fixing and changes is not None else None,
+        skipped=skipped,
+        quiet=options.quiet,
+    )
+
+
+# Skipped inputs named one by one when a run checked nothing; more go to --show-files.
+_SKIPPED_SHOWN = 10
+
+
+def _say_skipped(skipped: list[tuple[str, str]], streams: Streams) -> None:
+    """Why a run that checked nothing checked nothing: each skipped input and why."""
+    for name, reason in skipped[:_SKIPPED_SHOWN]:
+        note(streams, f"{name}: skipped: {reason}")
+    if len(skipped) > _SKIPPED_SHOWN:
+        more = len(skipped) - _SKIPPED_SHOWN
+        note(streams, f"and {more} more skipped (--show-files lists every input)")
+
+
+def _say_would_fix(
+    report: formatters.Report, changes: FileChanges | None, streams: Streams
+) -> None:
+    """After ``--diff``'s diffs, on stderr: how many fixes they make, as ruff says it."""
+    count = changes.fixes if changes is not None else 0
+    hidden = (
+        f" ({plural(report.hidden_fixes, 'additional fix', 'additional fixes')} available with "
+        "`--unsafe-fixes`)"
+        if report.hidden_fixes
+        else ""
+    )
+    if count:
+        streams.err.write(f"Would fix {plural(count, 'finding')}{hidden}.\n")
+    else:
+        streams.err.write(f"No findings would be fixed{hidden}.\n")
+
+
 # -- the command line ---------------------------------------------------------------------------
 def _check_help() -> str:
     from tpuemb_cli.load.encodings import EXTENSIONS
 
     return (
         f"Lint configs, specs and graphs ({' '.join(EXTENSIONS)}), directories of them (a "
-        "SavedModel's too), or - for stdin.\n\nExit code 0: no finding at the fail level; 1: at "
-        "least one (with --diff: something to fix); 2: usage error, bad configuration or "
-        "unreadable input."
+        "SavedModel's too; default: the current directory), or - for stdin.\n\nExit code 0: no "
+        "finding at the fail level; 1: at least one (with --diff: something to fix); 2: usage "
+        "error, bad configuration or unreadable input."
     )
 
 
 @click.command("check", cls=OrderedCommand, help=_check_help())
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option(
     "--format",
     "formats",
@@ -227,6 +307,12 @@ def _check_help() -> str:
     "(a baseline for adopting tpuemb).",
 )
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule.")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Print the findings only: no summary, no notes on what was fixed or skipped.",
+)
 @click.option(
     "--documents-only",
     is_flag=True,
@@ -278,6 +364,7 @@ def command(
     diff: bool,
     add_suppressions: bool,
     statistics: bool,
+    quiet: bool,
     show_files: bool,
     documents_only: bool,
     spec: str | None,
@@ -286,7 +373,7 @@ def command(
     if config and isolated:
         raise click.UsageError("--config and --isolated contradict each other")
     options = CheckOptions(
-        paths=list(paths),
+        paths=list(paths) or ["."],  # as ruff: the current directory
         outputs=pair_outputs(ctx, formats, output_files),
         message_type=message_type,
         stdin_filename=stdin_filename,
@@ -305,6 +392,7 @@ def command(
         diff=diff,
         add_suppressions=add_suppressions,
         statistics=statistics,
+        quiet=quiet,
         spec=spec,
         jobs=jobs,
         show_files=show_files,

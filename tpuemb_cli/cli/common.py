@@ -38,6 +38,12 @@ def note(streams: Streams, message: str) -> None:
     streams.err.write(f"tpuemb: {printable(message)}\n")
 
 
+def why(problem: OSError) -> str:
+    """An OS error as a message says it: "permission denied", "no such file or directory"."""
+    reason = problem.strerror or str(problem)
+    return reason[:1].lower() + reason[1:]
+
+
 def read_input(
     path: str, max_bytes: int, streams: Streams, stdin_filename: str | None = None
 ) -> tuple[inputs.Input, bytes] | None:
@@ -74,7 +80,7 @@ def write_output(output: bytes, path: str | None, streams: Streams) -> int:
     try:
         write_atomic(Path(path), output)
     except OSError as problem:
-        error(streams, f"{path}: cannot write: {problem.strerror or problem}")
+        error(streams, f"{path}: cannot write: {why(problem)}")
         return EXIT_ERROR
     return EXIT_OK
 

@@ -8,19 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tpuemb_cli.cli.common import Streams, note
+from tpuemb_cli.cli.common import Streams, note, why
 from tpuemb_cli.engine import baseline
 from tpuemb_cli.engine.settings import absolute
 from tpuemb_cli.fix.apply import FixPolicy, fix_document
 from tpuemb_cli.fix.atomic import write_atomic
-from tpuemb_cli.fix.write import unified_diff, write_text
+from tpuemb_cli.fix.write import Changed, unified_diff, write_text
 from tpuemb_cli.load import Document, load_bytes
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.model.paths import render
 from tpuemb_cli.model.words import plural
 
 if TYPE_CHECKING:
-    from tpuemb_cli.cli.inputs import Input
+    from tpuemb_cli.cli.inputs import Input, Stamp
     from tpuemb_cli.engine import Engine
 
 
@@ -35,8 +35,10 @@ class FileChanges:
         diff: bool,
         add_suppressions: bool,
         isolated: bool = False,
+        quiet: bool = False,
     ) -> None:
         self.streams = streams
+        self.quiet = quiet  # no note of what was fixed
         self.isolated = isolated  # no configuration to write suppression entries to
         self.policy = policy
         self.diff = diff
@@ -44,14 +46,23 @@ class FileChanges:
         self.changed: list[str] = []
         self.diffs: list[str] = []
         self.ok = True
+        # Files not fixed because they changed while tpuemb ran (exit 1: run again).
+        self.stale: list[str] = []
+        self.fixes = 0  # fixes made (with --diff: that the diff would make)
         self.entries: dict[Path, tuple[tuple[str, ...], list[baseline.Entry]]] = {}
 
     def process(
-        self, item: Input, data: bytes, document: Document, findings: list[Finding], engine: Engine
+        self,
+        item: Input,
+        data: bytes,
+        stamp: Stamp | None,
+        document: Document,
+        findings: list[Finding],
+        engine: Engine,
     ) -> tuple[Document, list[Finding]]:
         """The document and findings after this run's change to the file (or as they were)."""
         if self.add_suppressions:
-            return self._baseline(item, data, document, findings, engine)
+            return self._baseline(item, data, stamp, document, findings, engine)
         if not any(self.policy.allows(f) for f in findings):
             return document, findings
         fixed = fix_document(document, findings, engine, self.policy)
@@ -61,10 +72,8 @@ class FileChanges:
             return document, [f._replace(autofix=None) for f in findings]
         if fixed.stopped is not None:
             note(self.streams, f"{item.name}: {fixed.stopped}")
-        if item.path is None and not self.diff:
-            note(
-                self.streams, f"{item.name}: fixes cannot be written to standard input; use --diff"
-            )
+        if not item.writable and not self.diff:
+            note(self.streams, f"{item.name}: {_unwritable(item)}; use --diff to see the fixes")
             return document, findings
         assert fixed.text is not None
         if fixed.text == document.text:
@@ -72,48 +81,63 @@ class FileChanges:
         if self.diff:
             self.diffs.append(unified_diff(item.name, data, fixed.text))
             self.changed.append(item.name)
+            self.fixes += fixed.applied
             return fixed.document, fixed.findings
-        if self._write(item, data, fixed.text):
+        if self._write(item, data, stamp, fixed.text):
+            self.fixes += fixed.applied
             return fixed.document, fixed.findings
         return document, findings
 
-    def _write(self, item: Input, data: bytes, text: str) -> bool:
+    def _write(self, item: Input, data: bytes, stamp: Stamp | None, text: str) -> bool:
         assert item.path is not None
         try:
-            write_text(item.path, data, text)
-        except OSError as problem:
+            write_text(item.path, data, text, stamp)
+        except Changed:
             note(
-                self.streams, f"{item.name}: not fixed: cannot write: {problem.strerror or problem}"
+                self.streams,
+                f"{item.name}: not fixed: the file changed while tpuemb read it; run tpuemb again",
             )
+            self.stale.append(item.name)
+            return False
+        except OSError as problem:
+            note(self.streams, f"{item.name}: not fixed: cannot write: {why(problem)}")
             self.ok = False
             return False
         self.changed.append(item.name)
         return True
 
     def _baseline(
-        self, item: Input, data: bytes, document: Document, findings: list[Finding], engine: Engine
+        self,
+        item: Input,
+        data: bytes,
+        stamp: Stamp | None,
+        document: Document,
+        findings: list[Finding],
+        engine: Engine,
     ) -> tuple[Document, list[Finding]]:
         kept = [f for f in findings if baseline.not_baselined(f.rule) is not None]
         wanted = [f for f in findings if baseline.not_baselined(f.rule) is None]
-        for why in dict.fromkeys(baseline.not_baselined(f.rule) for f in kept):
-            codes = sorted({f.rule for f in kept if baseline.not_baselined(f.rule) == why})
-            note(self.streams, f"{item.name}: not suppressed: {', '.join(codes)}: {why}")
+        for reason in dict.fromkeys(baseline.not_baselined(f.rule) for f in kept):
+            codes = sorted({f.rule for f in kept if baseline.not_baselined(f.rule) == reason})
+            note(self.streams, f"{item.name}: not suppressed: {', '.join(codes)}: {reason}")
         if not wanted:
             return document, findings
-        if item.path is None:
-            note(self.streams, f"{item.name}: suppressions cannot be written to standard input")
+        if not item.writable:
+            note(self.streams, f"{item.name}: {_unwritable(item, 'suppressions')}")
             self.ok = False
             return document, findings
+        assert item.path is not None
         if document.format == "text" and document.text is not None:
             new_text = baseline.with_comments(document, wanted)
-            if not self._write(item, data, new_text):
+            if not self._write(item, data, stamp, new_text):
                 return document, findings
             fixed = load_bytes(
                 new_text.encode("utf-8"), document.name, "text", document.message_type
             )
             return fixed, engine.lint(fixed)
         # JSON, YAML and binary: entries in the configuration that governs the file (the one
-        # `check` found for it), or a new .tpuemb.toml beside it, which the next run finds.
+        # `check` found for it), or, with none, in one new .tpuemb.toml at the project's root,
+        # which the next run finds for every file below it.
         settings = engine.settings
         if settings.path is not None:
             target = absolute(settings.path)
@@ -128,8 +152,9 @@ class FileChanges:
             self.ok = False
             return document, findings
         else:
-            target = absolute(item.path).parent / ".tpuemb.toml"
-            relative, table = item.path.name, ()
+            root = project_root(absolute(item.path))
+            target = root / ".tpuemb.toml"
+            relative, table = absolute(item.path).relative_to(root).as_posix(), ()
         entries = self.entries.setdefault(target, (table, []))[1]
         entries.extend(baseline.Entry(relative, render(f.path), f.rule) for f in wanted)
         return document, kept
@@ -146,10 +171,7 @@ class FileChanges:
                 text = baseline.with_entries(existing, table, entries)
                 write_atomic(target, text.encode("utf-8"))
             except OSError as problem:
-                note(
-                    self.streams,
-                    f"{target}: cannot write suppressions: {problem.strerror or problem}",
-                )
+                note(self.streams, f"{target}: cannot write suppressions: {why(problem)}")
                 self.ok = False
                 continue
             except (baseline.BaselineRefused, UnicodeDecodeError) as problem:
@@ -157,7 +179,37 @@ class FileChanges:
                 self.ok = False
                 continue
             note(self.streams, f"{target}: added {plural(len(entries), 'suppression')}")
-        if self.changed and not self.diff:
+        if self.changed and not self.diff and not self.quiet:
             verb = "added suppressions to" if self.add_suppressions else "fixed"
             note(self.streams, f"{verb} {plural(len(self.changed), 'file')}")
         return self.ok
+
+
+def _unwritable(item: Input, what: str = "fixes") -> str:
+    if item.path is None:
+        return f"{what} cannot be written to standard input"
+    return f"{what} cannot be written to it: it is not a regular file"
+
+
+def project_root(file: Path) -> Path:
+    """Where a new configuration for ``file`` (absolute) goes: the top of the git work tree
+    that holds it, else the working directory when it holds the file, else the file's folder
+    -- never inside a SavedModel (whose folder TensorFlow owns), but beside it."""
+    for folder in file.parents:
+        if (folder / ".git").exists():
+            return folder
+    cwd = absolute(".")
+    if cwd in file.parents:
+        return cwd
+    folder = file.parent
+    while folder.parent != folder and _in_saved_model(folder):
+        folder = folder.parent
+    return folder
+
+
+def _in_saved_model(folder: Path) -> bool:
+    """Whether ``folder`` is a SavedModel's, or its variables/ or assets/."""
+    for candidate in (folder, folder.parent):
+        if (candidate / "saved_model.pb").exists() or (candidate / "saved_model.pbtxt").exists():
+            return candidate == folder or folder.name in ("variables", "assets", "assets.extra")
+    return False

@@ -7,7 +7,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from tpuemb_cli.load.encodings import EXTENSIONS, for_name
 
@@ -27,6 +27,14 @@ class Input(NamedTuple):
     path: Path | None
     walked: bool = False  # found by walking a directory, not named on the command line
     unread: bool = False  # named, but not a name tpuemb reads: skipped
+    # Not a regular file: a FIFO, a device, a process substitution (/dev/fd/63), /dev/stdin.
+    # Read to its end like stdin, judged by its content, and never written to.
+    special: bool = False
+
+    @property
+    def writable(self) -> bool:
+        """Whether a fix can be written back: a regular file, not a stream."""
+        return self.path is not None and not self.special
 
 
 def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Input | InputError]:
@@ -77,7 +85,12 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
                 if first_time(str(file)):
                     yield Input(str(file), file, walked=True)
         elif first_time(argument):
-            yield Input(argument, path)
+            # /dev/stdin of a shell redirection is a regular file's link: still a stream to
+            # read, never a file to write fixes to.
+            special = not stat.S_ISREG(mode) or os.path.abspath(argument).startswith(  # noqa: PTH100
+                ("/dev/", "/proc/")
+            )
+            yield Input(argument, path, special=special)
 
 
 def _walk(directory: Path) -> Iterator[Path]:
@@ -91,33 +104,38 @@ def _walk(directory: Path) -> Iterator[Path]:
                 yield Path(os.path.join(root, name))  # noqa: PTH118
 
 
+class Stamp(NamedTuple):
+    """What a regular file was when it was read: a fix is written only over the same file."""
+
+    size: int
+    mtime_ns: int
+
+
 def read(item: Input, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """The input's bytes; raises InputError if it cannot be read or exceeds ``max_bytes``."""
+    return read_stamped(item, max_bytes)[0]
+
+
+def read_stamped(item: Input, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes, Stamp | None]:
+    """The input's bytes and, for a regular file, its size and modification time before the
+    read; raises InputError if it cannot be read or exceeds ``max_bytes``."""
     if item.path is None:
-        # In pieces: read(max_bytes + 1) would allocate the whole limit (256 MiB) up front.
-        pieces, size = [], 0
-        while size <= max_bytes:
-            piece = sys.stdin.buffer.read(min(1 << 20, max_bytes + 1 - size))
-            if not piece:
-                break
-            pieces.append(piece)
-            size += len(piece)
-        data = b"".join(pieces)
-        if len(data) > max_bytes:
-            raise InputError(f"{item.name}: input is larger than the limit of {max_bytes} bytes")
-        return data
+        return _read_stream(sys.stdin.buffer, item.name, max_bytes), None
     try:
         # os.stat and open: pathlib's wrappers cost more than the read of a small config
         status = os.stat(item.path)  # noqa: PTH116
         if stat.S_ISDIR(status.st_mode):
             raise InputError(f"{item.name}: is a directory")
-        if stat.S_ISREG(status.st_mode) and status.st_size > max_bytes:
+        if not stat.S_ISREG(status.st_mode):
+            if item.walked:  # found in a folder: a FIFO there could block the walk forever
+                raise InputError(f"{item.name}: not a regular file")
+            with open(item.path, "rb") as stream:  # noqa: PTH123
+                return _read_stream(stream, item.name, max_bytes), None
+        if status.st_size > max_bytes:
             raise InputError(
                 f"{item.name}: file is {status.st_size} bytes, larger than the limit of "
                 f"{max_bytes} bytes (raise it with --max-file-size)"
             )
-        if not stat.S_ISREG(status.st_mode):
-            raise InputError(f"{item.name}: not a regular file")
         with open(item.path, "rb") as handle:  # noqa: PTH123
             # The size stat gave, not the limit: read(n) allocates n bytes up front, and the
             # limit's allocation for every small file showed in the many-files benchmark.
@@ -130,4 +148,20 @@ def read(item: Input, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
         raise InputError(f"{item.name}: cannot read: {error.strerror or error}") from None
     if len(data) > max_bytes:
         raise InputError(f"{item.name}: file grew past the limit of {max_bytes} bytes while read")
+    return data, Stamp(status.st_size, status.st_mtime_ns)
+
+
+def _read_stream(stream: BinaryIO, name: str, max_bytes: int) -> bytes:
+    """A stream's bytes to its end (stdin, a pipe, a device), refused past ``max_bytes``."""
+    # In pieces: read(max_bytes + 1) would allocate the whole limit (256 MiB) up front.
+    pieces, size = [], 0
+    while size <= max_bytes:
+        piece = stream.read(min(1 << 20, max_bytes + 1 - size))
+        if not piece:
+            break
+        pieces.append(piece)
+        size += len(piece)
+    data = b"".join(pieces)
+    if len(data) > max_bytes:
+        raise InputError(f"{name}: input is larger than the limit of {max_bytes} bytes")
     return data

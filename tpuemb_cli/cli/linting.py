@@ -4,6 +4,7 @@ an `internal-error` finding on that file, and the other files go on."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -33,12 +34,20 @@ class Outcome(NamedTuple):
     skipped: str | None = None  # why a walked file is not a TPU embedding document
 
 
-def plan(options: CheckOptions, resolver: Resolver) -> list[Task]:
+class Plan(NamedTuple):
+    """The files of a run in order, and the distinct configuration errors found on the way
+    (each said once, however many files it governs; any of them stops the run: exit 2)."""
+
+    tasks: list[Task]
+    config_errors: list[str]
+
+
+def plan(options: CheckOptions, resolver: Resolver) -> Plan:
     """Which files, with which settings, in order (cheap, and errors in order)."""
     from tpuemb_cli.engine.settings import SettingsError
-    from tpuemb_cli.load.encodings import for_name
 
     tasks: list[Task] = []
+    config_errors: dict[str, None] = {}
     for item in inputs.expand(list(options.paths), options.stdin_filename):
         if isinstance(item, inputs.InputError):
             tasks.append(str(item))
@@ -48,7 +57,7 @@ def plan(options: CheckOptions, resolver: Resolver) -> list[Task]:
                 item.name if item.path is not None or options.stdin_filename else None
             )
         except SettingsError as problem:
-            tasks.append(str(problem))
+            config_errors[str(problem)] = None
             continue
         except OSError as problem:  # the working directory is gone
             tasks.append(f"{item.name}: cannot look for configuration: {problem.strerror}")
@@ -58,13 +67,24 @@ def plan(options: CheckOptions, resolver: Resolver) -> list[Task]:
         named = not item.walked  # a walk yields only names tpuemb reads
         if options.documents_only and item.path is not None:
             item = item._replace(walked=True)
-        if named and item.path and not options.message_type and for_name(item.name) is None:
-            # A name tpuemb does not read (a pre-commit hook passes every staged file): skipped,
+        if named and not options.message_type and other_language(item):
+            # A file of another kind (a pre-commit hook passes every staged file): skipped,
             # unless --type says what it is.
             tasks.append((item._replace(walked=True, unread=True), settings))
             continue
         tasks.append((item, settings))
-    return tasks
+    return Plan(tasks, list(config_errors))
+
+
+def other_language(item: inputs.Input) -> bool:
+    """Whether a named file is skipped by its name: a regular file whose extension is not one
+    tpuemb reads (``NOTES.md``, ``gen.py``). A file with no extension, stdin, a pipe or a device
+    is read and judged by its content."""
+    from tpuemb_cli.load.encodings import for_name
+
+    if item.path is None or item.special or for_name(item.name) is not None:
+        return False
+    return bool(os.path.splitext(os.path.basename(item.name))[1])  # noqa: PTH119, PTH122
 
 
 class Engines:
@@ -102,9 +122,11 @@ def lint_all(
             return Outcome((), None, task)
         item, settings = task
         if item.unread:
-            return Outcome((), None, None, "tpuemb reads no file named so (pass --type)")
+            extension = os.path.splitext(item.name)[1]  # noqa: PTH122
+            why = f"tpuemb reads no {extension} files (pass --type if it is a TPU embedding one)"
+            return Outcome((), None, None, why)
         try:
-            data = inputs.read(item, options.max_bytes)
+            data, stamp = inputs.read_stamped(item, options.max_bytes)
         except inputs.InputError as problem:
             return Outcome((), None, str(problem))
         engine = engines.for_settings(settings)
@@ -119,7 +141,7 @@ def lint_all(
             print_tracebacks(engine.crashes)
             if changes is not None:
                 during = "while fixing the file"
-                document, found = changes.process(item, data, document, found, engine)
+                document, found = changes.process(item, data, stamp, document, found, engine)
         except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
             print_tracebacks([(during, error)])
             return Outcome([engine.crashed(item.name, during, error)], None, None)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import click
 
 from tpuemb_cli import formatters
-from tpuemb_cli.cli.common import Streams, error
+from tpuemb_cli.cli.common import Streams, error, why
 from tpuemb_cli.model.findings import Finding
 
 
@@ -100,7 +100,7 @@ def write_report_file(path: str, text: str, streams: Streams) -> bool:
     try:
         write_atomic(Path(path), text.encode("utf-8"))
     except OSError as problem:
-        error(streams, f"{path}: cannot write the report: {problem.strerror or problem}")
+        error(streams, f"{path}: cannot write the report: {why(problem)}")
         return False
     return True
 

@@ -45,6 +45,32 @@ def _under(prefix: FieldPath, fix: Fix | None) -> Fix | None:
     return fix._replace(edits=edits)
 
 
+# Problems whose field keeps its default because its value did not convert.
+_VALUE_PROBLEMS = frozenset({"invalid-value", "value-out-of-range", "unknown-enum-value"})
+
+
+def _failed_fields(document: Document) -> tuple[FieldPath, ...]:
+    """The fields of ``document`` whose values did not load (see ``LoadProblem.failed``)."""
+    failed: list[FieldPath] = []
+    for problem in document.problems:
+        if problem.failed is not None:
+            failed.append(problem.failed)
+        elif problem.rule in _VALUE_PROBLEMS and problem.path:
+            failed.append(problem.path)
+    return tuple(failed)
+
+
+def _follows(rule: Rule, path: FieldPath, failed: tuple[FieldPath, ...]) -> bool:
+    """Whether a finding of ``rule`` at ``path`` only follows from a field that did not load:
+    it is at or under that field, or the rule's findings follow from such fields anywhere."""
+    for field in failed:
+        if path[: len(field)] == field:
+            return True
+        if rule.follows and field and field[-1] in rule.follows:
+            return True
+    return False
+
+
 class Engine:
     """Runs the rules ``settings`` select, with its severities and suppressions."""
 
@@ -130,10 +156,13 @@ class Engine:
     def _lint(self, document: Document, expected: Expected | None) -> list[Finding]:
         findings: list[Finding] = []
         source_map = document.source_map
+        failed = _failed_fields(document)
 
         def emit(rule: Rule, prefix: FieldPath, violation: Violation) -> None:
             # No position yet: found below, all at once, for the findings that are kept.
             path, autofix = prefix + violation.path, _under(prefix, violation.autofix)
+            if failed and _follows(rule, path, failed):
+                return  # a consequence of a field that did not load: its problem says why
             findings.append(
                 self._stamp(
                     rule, document.name, violation.message, path, violation.fix, None, autofix

@@ -51,6 +51,7 @@ class Fixed(NamedTuple):
     findings: list[Finding]
     refused: str | None = None
     stopped: str | None = None
+    applied: int = 0  # how many fixes were made (what the summary's "N fixed" counts)
 
 
 def apply_edits(text: str, edits: Sequence[TextEdit]) -> str | None:
@@ -113,6 +114,7 @@ class _Fixer:
         self.document, self.findings = document, findings
         self.engine, self.policy, self.editor = engine, policy, editor
         self.harmful: set[tuple[str, str, str]] = set()
+        self.applied = 0
 
     def edits_of(self, finding: Finding) -> Sequence[TextEdit] | None:
         if not self.policy.allows(finding) or _key(finding) in self.harmful:
@@ -144,8 +146,10 @@ class _Fixer:
         if not chosen:
             return False
         result = self.attempt([edit for _, edits in chosen for edit in edits])
+        made = len(chosen)
         if result is None and len(chosen) > 1:
             # Some fix, or two together, would do harm: one at a time, to find which.
+            made = 1
             for finding, edits in chosen:
                 result = self.attempt(edits)
                 if result is not None:
@@ -155,6 +159,7 @@ class _Fixer:
             self.harmful.add(_key(chosen[0][0]))
         if result is not None:
             self.document, self.findings = result
+            self.applied += made
         return True
 
 
@@ -179,5 +184,11 @@ def fix_document(
     else:
         if _independent(fixer.findings, fixer.edits_of):
             stopped = f"fixes stopped after {MAX_PASSES} passes; run --fix again"
-            return Fixed(fixer.document.text, fixer.document, fixer.findings, stopped=stopped)
-    return Fixed(fixer.document.text, fixer.document, fixer.findings)
+            return Fixed(
+                fixer.document.text,
+                fixer.document,
+                fixer.findings,
+                stopped=stopped,
+                applied=fixer.applied,
+            )
+    return Fixed(fixer.document.text, fixer.document, fixer.findings, applied=fixer.applied)

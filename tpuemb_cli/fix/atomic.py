@@ -20,7 +20,7 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -43,10 +43,15 @@ def denied() -> PermissionError:
     return PermissionError(errno.EACCES, "permission denied")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+Check = Callable[[Path], None]
+
+
+def write_atomic(path: Path, data: bytes, check: Check | None = None) -> None:
     """Puts ``data`` in the file ``path`` names, as the module says. Raises OSError on failure
     (PermissionError "permission denied" when the user may not write it), with the old content
-    intact and no temporary file left."""
+    intact and no temporary file left. ``check``, given the file, is called at the last moment
+    before the file changes (after the temporary copy is written); what it raises stops the
+    write, the file untouched."""
     with _signals_interrupt():
         try:
             info: os.stat_result | None = path.stat()
@@ -60,13 +65,26 @@ def write_atomic(path: Path, data: bytes) -> None:
         directory = target.parent
         in_folder = os.access(directory, os.W_OK | os.X_OK)
         if info is None:
+            if not directory.is_dir():
+                raise _no_folder(path, target)
             if not in_folder:
                 raise denied()
-            _replace(target, data, None)
+            _replace(target, data, None, check)
         elif not os.access(target, os.W_OK):
             raise denied()
-        elif info.st_nlink > 1 or not in_folder or not _replace(target, data, info):
+        elif info.st_nlink > 1 or not in_folder or not _replace(target, data, info, check):
+            if check is not None:
+                check(target)
             _rewrite(target, data)
+
+
+def _no_folder(path: Path, target: Path) -> FileNotFoundError:
+    """The error for a file whose folder does not exist (or a link that points into one)."""
+    if target != Path(os.path.abspath(path)):  # noqa: PTH100 - the path as given, links kept
+        return FileNotFoundError(
+            errno.ENOENT, f"it is a symbolic link to {target}, whose folder does not exist"
+        )
+    return FileNotFoundError(errno.ENOENT, f"the folder {target.parent} does not exist")
 
 
 def _special(path: Path, info: os.stat_result | None) -> bool:
@@ -93,7 +111,7 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def _replace(target: Path, data: bytes, info: os.stat_result | None) -> bool:
+def _replace(target: Path, data: bytes, info: os.stat_result | None, check: Check | None) -> bool:
     """Writes a temporary copy beside ``target`` and renames it over it; False (nothing done)
     when the copy cannot have ``info``'s owner and group."""
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tpuemb-tmp", dir=target.parent)
@@ -120,6 +138,8 @@ def _replace(target: Path, data: bytes, info: os.stat_result | None) -> bool:
         os.fsync(fd)
         os.close(fd)
         fd = -1
+        if check is not None:
+            check(target)
         temporary.replace(target)
     except BaseException:
         if fd != -1:

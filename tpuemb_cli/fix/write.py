@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import difflib
 import errno
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 from tpuemb_cli.fix.atomic import write_atomic
 
@@ -21,14 +23,41 @@ def rendered(original: bytes, text: str) -> bytes:
     return BOM + encoded if original.startswith(BOM) else encoded
 
 
-def write_text(path: Path, original: bytes, text: str) -> None:
+class Changed(Exception):
+    """The file is no longer what was read: it was saved during the run. Nothing was written."""
+
+
+class Stamp(Protocol):
+    """What a file was when it was read (``cli.inputs.Stamp``)."""
+
+    @property
+    def size(self) -> int: ...
+    @property
+    def mtime_ns(self) -> int: ...
+
+
+def write_text(path: Path, original: bytes, text: str, stamp: Stamp | None = None) -> None:
     """Replaces the content of the file at ``path``, whose bytes were ``original``, with
-    ``text`` (see ``write_atomic``). Raises OSError, with a strerror that starts "permission
-    denied" when the user may not write the file (or it is read-only: root, too, is refused)."""
+    ``text`` (see ``write_atomic``). With ``stamp`` (the file's size and modification time when
+    it was read), raises Changed, writing nothing, unless the file still has that size, that
+    time and the content ``original``: a fix of the old content must not overwrite an edit
+    saved while tpuemb ran. Raises OSError, with a strerror that starts "permission denied" when
+    the user may not write the file (or it is read-only: root, too, is refused)."""
     # Root may write any file; one with no write bit at all, its owner said no to.
     if not path.stat().st_mode & 0o222:
         raise PermissionError(errno.EACCES, "permission denied (the file is read-only)")
-    write_atomic(path, rendered(original, text))
+    check = None
+    if stamp is not None:
+        digest = hashlib.sha256(original).digest()
+
+        def check(target: Path) -> None:
+            now = target.stat()
+            if (now.st_size, now.st_mtime_ns) != (stamp.size, stamp.mtime_ns):
+                raise Changed()
+            if hashlib.sha256(target.read_bytes()).digest() != digest:
+                raise Changed()
+
+    write_atomic(path, rendered(original, text), check)
 
 
 def _lines(text: str) -> list[str]:

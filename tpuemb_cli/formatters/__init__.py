@@ -20,7 +20,12 @@ class Report(NamedTuple):
     ``findings``: every finding, sorted; ``files_checked``: how many inputs were read;
     ``sources``: the text of each text input by file name, for formats that quote it;
     ``fixable``: how many findings ``--fix`` (or ``--unsafe-fixes``) could fix;
-    ``unreadable``: how many inputs could not be read (each reported on stderr).
+    ``unreadable``: how many inputs could not be read (each reported on stderr);
+    ``hidden_fixes``: how many findings have an unsafe fix that ``--unsafe-fixes`` would enable;
+    ``unsafe_fixes``: whether unsafe fixes are enabled (their findings are marked fixable);
+    ``fixed``: how many fixes ``--fix`` made (None: the run fixed nothing);
+    ``skipped``: how many named or found inputs were skipped, not being TPU embedding
+    documents; ``quiet``: the findings alone, no summary.
     """
 
     findings: Sequence[Finding]
@@ -28,6 +33,11 @@ class Report(NamedTuple):
     sources: Mapping[str, str] = {}
     fixable: int = 0
     unreadable: int = 0
+    hidden_fixes: int = 0
+    unsafe_fixes: bool = False
+    fixed: int | None = None
+    skipped: int = 0
+    quiet: bool = False
 
     def count(self, severity: Severity) -> int:
         return sum(1 for finding in self.findings if finding.severity is severity)
@@ -35,6 +45,12 @@ class Report(NamedTuple):
     @property
     def files_with_findings(self) -> int:
         return len({finding.file for finding in self.findings})
+
+    def fixable_now(self, finding: Finding) -> bool:
+        """Whether this run's ``--fix`` (with its ``--unsafe-fixes``) would fix ``finding``:
+        what the ``[*]`` mark says."""
+        fix = finding.autofix
+        return fix is not None and (fix.safe or self.unsafe_fixes)
 
 
 class Formatter(Protocol):
@@ -70,23 +86,44 @@ def get(name: str) -> Formatter:
 
 
 def summary(report: Report) -> str:
-    """``Found 2 errors, 1 warning in 1 file (3 files checked).`` or ``All checks passed ...``."""
+    """``Found 2 errors, 1 warning in 1 file (3 files checked).``, ``All checks passed ...``,
+    ``No files checked ...``; after ``--fix``, ``Found 3 findings (2 fixed, 1 remaining: ...)``;
+    then what ``--fix`` and ``--unsafe-fixes`` would fix, as ruff says it."""
     checked = f"{plural(report.files_checked, 'file')} checked"
     if report.unreadable:
         # Not "all checks passed": some inputs were not checked at all.
         checked += f"; {plural(report.unreadable, 'input')} could not be read"
-        if not report.findings:
-            return f"No findings ({checked})."
-    if not report.findings:
-        return f"All checks passed ({checked})."
     counts = ", ".join(
         plural(report.count(severity), str(severity))
         for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
         if report.count(severity)
     )
-    line = f"Found {counts} in {plural(report.files_with_findings, 'file')} ({checked})."
+    files = plural(report.files_with_findings, "file")
+    if report.fixed:
+        remaining = len(report.findings)
+        total = plural(report.fixed + remaining, "finding")
+        left = f"{remaining} remaining: {counts}" if remaining else "0 remaining"
+        line = f"Found {total} ({report.fixed} fixed, {left}); {checked}."
+    elif report.findings:
+        line = f"Found {counts} in {files} ({checked})."
+    elif report.unreadable:
+        line = f"No findings ({checked})."
+    elif not report.files_checked:
+        # Nothing was looked at: passing would be a lie (stderr says what was skipped and why).
+        line = f"No files checked ({plural(report.skipped, 'input')} skipped)."
+    else:
+        line = f"All checks passed ({checked})."
+    hidden = (
+        f"{plural(report.hidden_fixes, 'hidden fix', 'hidden fixes')} can be enabled with "
+        "`--unsafe-fixes`"
+        if report.hidden_fixes
+        else ""
+    )
     if report.fixable:
-        line += f"\n[*] {plural(report.fixable, 'finding')} fixable with `--fix`."
+        line += f"\n[*] {plural(report.fixable, 'finding')} fixable with `--fix`"
+        line += f" ({hidden})." if hidden else "."
+    elif hidden:
+        line += f"\nNo fixes available ({hidden})."
     return line
 
 

@@ -1,5 +1,8 @@
 """One line per finding: ``file:line:col: CODE [severity] message``, then a summary line.
 
+A finding that ``--fix`` would fix has ``[*]`` after its code, as in ruff:
+``file:line:col: CODE [*] [severity] message``. ``--quiet`` leaves the summary out.
+
 The default when stdout is not a terminal; easy to grep and for editors to parse. Binary input
 has no lines, so its findings name the field instead: ``file: CODE [severity] message (at path)``.
 Control characters in names and messages are escaped (``style.printable``): one finding, one line.
@@ -17,7 +20,9 @@ def format_report(report: Report, color: bool) -> str:
         at = f" (at {finding.field})" if finding.position is None and finding.field else ""
         severity = paint(str(finding.severity), finding.severity, color)
         code = paint(finding.rule, None, color, bold=True)
+        mark = " [*]" if report.fixable_now(finding) else ""
         where, message = printable(location(finding)), printable(finding.message + at)
-        lines.append(f"{where}: {code} [{severity}] {message}")
-    lines.append(summary(report))
-    return "\n".join(lines) + "\n"
+        lines.append(f"{where}: {code}{mark} [{severity}] {message}")
+    if not report.quiet:
+        lines.append(summary(report))
+    return "\n".join(lines) + "\n" if lines else ""

@@ -136,9 +136,13 @@ def excerpt(position: Position, severity: Severity, lines: Lines, color: bool) -
     return out
 
 
-def format_finding(finding: Finding, lines: Lines | None, color: bool) -> list[str]:
-    """The lines of one finding; ``lines`` is its file's text, indexed once for all findings."""
-    code = paint(f"{finding.rule} [{finding.severity}]", finding.severity, color, bold=True)
+def format_finding(
+    finding: Finding, lines: Lines | None, color: bool, fixable: bool = False
+) -> list[str]:
+    """The lines of one finding; ``lines`` is its file's text, indexed once for all findings.
+    ``fixable``: this run's ``--fix`` would fix it (``[*]`` after the code, as in ruff)."""
+    mark = " [*]" if fixable else ""
+    code = paint(f"{finding.rule}{mark} [{finding.severity}]", finding.severity, color, bold=True)
     out = [f"{code} {finding.name}: {printable(finding.message)}"]
     arrow = paint("-->", None, color, dim=True)
     file = printable(finding.file)
@@ -162,7 +166,10 @@ def format_report(report: Report, color: bool) -> str:
         if finding.file not in indexed:
             text = report.sources.get(finding.file)
             indexed[finding.file] = Lines(text) if text is not None else None
-        lines.extend(format_finding(finding, indexed[finding.file], color))
+        lines.extend(
+            format_finding(finding, indexed[finding.file], color, report.fixable_now(finding))
+        )
         lines.append("")
-    lines.append(summary(report))
-    return "\n".join(lines) + "\n"
+    if not report.quiet:
+        lines.append(summary(report))
+    return "\n".join(lines) + "\n" if lines else ""

@@ -53,7 +53,7 @@ def load_input(
 
     encoding = encodings.detect(name, data)
     verdict = recognise(name, data, encoding.name)
-    if not verdict.ok and not walked and verdict.reason == EMPTY:
+    if not verdict.ok and not walked and verdict.reason == EMPTY and _named_as_one(name, data):
         return load_bytes(data, name, encoding.name)
     if not verdict.ok:
         if walked:
@@ -67,6 +67,13 @@ def load_input(
         return Document(name, encoding.name, schema.DEFAULT_TYPE, None, None, [problem])
     document = load_bytes(data, name, verdict.encoding or encoding.name, verdict.message_type)
     return _misnamed(document, encoding.name, verdict.encoding)
+
+
+def _named_as_one(name: str, data: bytes) -> bool:
+    """Whether a named input with no field in it is linted as an (empty, or broken) document:
+    its name says it is one (``x.pbtxt``), or it is blank. Text without a field in a file the
+    content alone was to decide on (``LICENSE``, a pipe) is no document."""
+    return encodings.for_name(name) is not None or not data.strip()
 
 
 def _load_as(data: bytes, name: str, message_type: str) -> Document:

@@ -28,6 +28,10 @@ class LoadProblem(NamedTuple):
     fix: str = ""
     # A fatal problem stops the parse: the message is incomplete and rules do not run on it.
     fatal: bool = False
+    # The field whose value did not load: the field itself for a value that does not convert,
+    # the field meant for a misspelt name that has a close match. Findings that only follow
+    # from its absence give way to this problem (the engine drops them).
+    failed: FieldPath | None = None
 
 
 # The messages both parsers (text format, and the JSON/YAML mapping) give for the same mistake,
@@ -57,15 +61,18 @@ def unknown_field(
         return LoadProblem("unknown-field", message, path, span, f"delete `{name}`")
     close = nearest(name, list(descriptor.fields_by_name), aliases.of(descriptor.full_name))
     message = f"{descriptor.name} has no field `{name}`"
-    if close is not None:
-        spelled = _spelled(close, name, descriptor, json_names)
-        how = aliases.note(descriptor.full_name, words(name), close)
-        message += did_you_mean(spelled)
-        fix = f"use `{spelled}`" + (f" ({how})" if how else "")
-    else:
+    if close is None:
         known = ", ".join(f.name for f in descriptor.fields)
         fix = f"fields of {descriptor.name}: {known}" if known else "it has no fields"
-    return LoadProblem("unknown-field", message, path, span, fix)
+        return LoadProblem("unknown-field", message, path, span, fix)
+    spelled = _spelled(close, name, descriptor, json_names)
+    how = aliases.note(descriptor.full_name, words(name), close)
+    fix = f"use `{spelled}`" + (f" ({how})" if how else "")
+    # The field meant: what follows from its absence gives way to this problem.
+    meant = path[:-1] + (close,) if path and path[-1] == name else None
+    return LoadProblem(
+        "unknown-field", message + did_you_mean(spelled), path, span, fix, failed=meant
+    )
 
 
 # lowerCamelCase, as protobuf's JSON names are: one lower word, then capitalised ones or digits.

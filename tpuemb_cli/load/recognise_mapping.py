@@ -25,11 +25,13 @@ from tpuemb_cli.model import schema
 def judge_json(text: str) -> Verdict:
     import json  # here: a run without JSON files does not pay for it at start-up
 
+    # Numbers are kept as written: only keys decide, and int() refuses more than 4,300 digits
+    # (a config with a 5,000-digit `numHosts` is still a config, its number a finding).
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_int=str, parse_float=str)
     except (ValueError, RecursionError):
         try:
-            value = json.loads(_without_jsonc(text))
+            value = json.loads(_without_jsonc(text), parse_int=str, parse_float=str)
         except (ValueError, RecursionError):
             return _unparsed(text, r'"(\w+)"\s*:')
     if not isinstance(value, dict):

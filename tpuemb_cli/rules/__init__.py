@@ -58,6 +58,10 @@ class Entry(NamedTuple):
     # Config rules whose findings on a compiled spec this spec rule reports better, at the spec's
     # own fields (so one mistake is reported once).
     supersedes: tuple[str, ...] = ()
+    # Fields (by name, anywhere in the document) whose value failing to load explains this
+    # rule's findings: a misspelt `learning_rate` leaves every schedule unused. Findings at or
+    # under the failed field itself give way for every rule; these are the ones elsewhere.
+    follows: tuple[str, ...] = ()
 
     @property
     def module(self) -> str:
@@ -119,7 +123,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE403", "invalid-table-size", "config", ERROR, "no", ("config",)),
     Entry("TE404", "vocabulary-below-num-hosts", "config", WARNING, "no", ("config",)),
     Entry("TE405", "missing-optimization-parameters", "config", ERROR, "no", ("config",)),
-    Entry("TE406", "unused-table", "config", ERROR, "no", ("config",)),
+    Entry("TE406", "unused-table", "config", ERROR, "no", ("config",), follows=("table_id",)),
     Entry("TE407", "table-id-out-of-range", "config", ERROR, "no", ("config",)),
     Entry("TE408", "negative-input-shape", "config", ERROR, "no", ("config",)),
     Entry("TE409", "duplicate-feature-name", "config", WARNING, "no", ("config",)),
@@ -166,7 +170,7 @@ CATALOG: tuple[Entry, ...] = (
         "TE702", "spec-duplicate-table-name", "spec", ERROR, "no", ("spec",), supersedes=("TE402",)
     ),
     Entry("TE703", "spec-undefined-table", "spec", ERROR, "no", ("spec",)),
-    Entry("TE704", "spec-unused-table", "spec", WARNING, "no", ("spec",)),
+    Entry("TE704", "spec-unused-table", "spec", WARNING, "no", ("spec",), follows=("table",)),
     Entry("TE705", "spec-missing-optimizer", "spec", ERROR, "no", ("spec",), supersedes=("TE405",)),
     Entry(
         "TE706",
@@ -190,8 +194,16 @@ CATALOG: tuple[Entry, ...] = (
         "TE708", "spec-invalid-quantization", "spec", ERROR, "no", ("spec",), supersedes=("TE307",)
     ),
     Entry("TE711", "spec-undefined-schedule", "spec", ERROR, "no", ("spec",)),
-    Entry("TE712", "spec-unused-schedule", "spec", WARNING, "no", ("spec",)),
-    Entry("TE713", "spec-pinned-tag", "spec", ERROR, "no", ("spec",)),
+    Entry(
+        "TE712",
+        "spec-unused-schedule",
+        "spec",
+        WARNING,
+        "no",
+        ("spec",),
+        follows=("learning_rate",),
+    ),
+    Entry("TE713", "spec-pinned-tag", "spec", ERROR, "no", ("spec",), follows=("learning_rate",)),
     Entry("TE721", "spec-optimizer-override", "spec", INFO, "no", ("spec",)),
     Entry("TE722", "spec-dropped-weight-decay", "spec", WARNING, "no", ("spec",)),
     Entry(

@@ -99,6 +99,7 @@ class Rule(NamedTuple):
     supersedes: tuple[str, ...] = ()
     check_drift: DriftCheck | None = None
     check_memory: MemoryCheck | None = None
+    follows: tuple[str, ...] = ()  # see the catalog's Entry
 
     @property
     def summary(self) -> str:
@@ -130,6 +131,7 @@ class Rule(NamedTuple):
             supersedes=entry.supersedes,
             check_drift=checks["drift"],
             check_memory=checks["memory"],
+            follows=entry.follows,
         )
 
 
