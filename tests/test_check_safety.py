@@ -56,7 +56,7 @@ def test_an_edit_saved_during_a_fix_is_kept(
     assert config.read_text() == edited
     assert result.exit_code == 1
     assert result.stderr == (
-        f"tpuemb: {config}: not fixed: the file changed while tpuemb read it; run tpuemb again\n"
+        f"tpuemb: {config}: not fixed: the file changed after tpuemb read it; run tpuemb again\n"
     )
     assert not list(tmp_path.glob(".*tpuemb-tmp"))
 

@@ -95,7 +95,7 @@ class FileChanges:
         except Changed:
             note(
                 self.streams,
-                f"{item.name}: not fixed: the file changed while tpuemb read it; run tpuemb again",
+                f"{item.name}: not fixed: the file changed after tpuemb read it; run tpuemb again",
             )
             self.stale.append(item.name)
             return False
