@@ -80,3 +80,24 @@ def test_lint_string_and_file(tmp_path: Path) -> None:
     assert finding.file == str(path)
     assert finding.position is not None and finding.position.line == 14
     assert lint_file(CONFIGS / "single_table_sgd.pb") == []
+
+
+def test_the_api_finds_configuration_as_check_does(tmp_path: Path) -> None:
+    # lint_file and a string named by a path are governed by the nearest configuration;
+    # isolated=True and a placeholder name by none; a broken configuration is an error.
+    import pytest
+
+    from tpuemb_cli.engine.settings import SettingsError
+
+    broken = CLEAN.replace("num_hosts: 1", "num_hosts: 0")
+    (tmp_path / ".tpuemb.toml").write_text('ignore = ["TE502"]\n')
+    path = tmp_path / "model.pbtxt"
+    path.write_text(broken)
+    assert lint_file(path) == []
+    assert [f.rule for f in lint_file(path, isolated=True)] == ["TE502"]
+    assert lint_string(broken, name=str(path)) == []
+    assert [f.rule for f in lint_string(broken)] == ["TE502"]
+    assert [f.rule for f in lint_string(broken, name=str(path), isolated=True)] == ["TE502"]
+    (tmp_path / ".tpuemb.toml").write_text('selectt = ["TE1"]\n')
+    with pytest.raises(SettingsError, match="`selectt`: unknown key"):
+        lint_file(path)

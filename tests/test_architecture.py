@@ -25,6 +25,8 @@ LAYERS: dict[str, int] = {
     # Checkpoint compatibility (`tpuemb diff`): beside the rules, on the spec compiler.
     "compat": 4,
     "engine": 5,
+    # The application layer: settings, engines and one document's lint for every front end.
+    "workspace": 6,
     "fix": 6,
     "formatters": 6,
     "cli": 7,

@@ -164,6 +164,7 @@ def test_errors_on_stderr_escape_names_and_values(
         f"tpuemb: error: {tmp_path}/odd\\n\\x1b[31m/.tpuemb.toml:1:1: `ignore`: unknown rule "
         "'TE105\\n\\x1b[0m' (`tpuemb rules` lists them)\n",
     )
+    (folder / ".tpuemb.toml").unlink()  # explain, too, refuses a broken configuration
     (folder / "broken.pbtxt").write_text("mode: {\n")
     explained = invoke("explain", str(folder / "broken.pbtxt"))
     assert (explained.exit_code, explained.stderr) == (

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from tpuemb_cli.cli import main
+from tpuemb_cli.model.findings import Severity
 
 REPO = Path(__file__).parent / "data" / "real-repo"
 MANIFEST = json.loads((REPO / "manifest.json").read_text())
@@ -98,3 +99,61 @@ def test_files_tpuemb_does_not_read_are_skipped_unless_a_type_is_given(tree: Pat
     assert (code, out) == (0, "No files checked (2 inputs skipped).\n")
     code, _ = _check("--format", "concise", "--type", "TPUEmbeddingConfiguration", "README.md")
     assert code == 1
+
+
+# Configurations planted in the tree: the API must find each as the CLI does.
+CONFIGURATIONS = {
+    "pyproject.toml": '[tool.tpuemb]\ntpu = "v5e"\n',
+    "configs/experiments/.tpuemb.toml": 'ignore = ["TE301"]\n',
+    "configs/export/.tpuemb.toml": (
+        '[severity]\nTE207 = "warning"\n[per-file-ignores]\n"*.pb" = ["TE208"]\n'
+    ),
+}
+
+
+def test_the_api_reports_what_check_reports_for_every_file(tree: Path) -> None:
+    from tpuemb_cli import lint_file
+    from tpuemb_cli.load.encodings import for_name
+
+    for relative, text in CONFIGURATIONS.items():
+        (tree / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tree / relative).write_text(text)
+    files = sorted(
+        p.relative_to(tree).as_posix()
+        for p in tree.rglob("*")
+        if p.is_file() and for_name(p.name) is not None
+    )
+    assert len(files) > 20
+    compared = 0
+    for file in files:
+        result = CliRunner().invoke(main, ["check", "--format", "json", file])
+        assert result.exit_code in (0, 1), (file, result.output)
+        cli = [
+            (f["rule"], f["severity"], f["field"], f["line"], f["column"], f["message"])
+            for f in json.loads(result.stdout)["findings"]
+        ]
+        api = [
+            (
+                f.rule,
+                str(f.severity),
+                f.field,
+                f.position.line if f.position else None,
+                f.position.column if f.position else None,
+                f.message,
+            )
+            for f in lint_file(file)
+        ]
+        assert api == cli, file
+        compared += bool(cli)
+    assert compared >= 3  # files with findings, not only clean ones
+    # The configurations are in force (a finding they turn off, and one they turn on).
+    isolated = [(f.file, f.rule, f.severity) for p in files for f in lint_file(p, isolated=True)]
+    configured = [(f.file, f.rule, f.severity) for p in files for f in lint_file(p)]
+    assert set(isolated) - set(configured) == {
+        ("configs/experiments/clipped_sgd.pbtxt", "TE301", Severity.ERROR),
+        ("configs/export/ftrl_tables.pb", "TE207", Severity.ERROR),
+        ("configs/export/ftrl_tables.pb", "TE208", Severity.ERROR),
+    }
+    assert set(configured) - set(isolated) == {
+        ("configs/export/ftrl_tables.pb", "TE207", Severity.WARNING)
+    }

@@ -1,8 +1,16 @@
 """The Python API: lint a file, a string or a message object and get findings back.
 
 >>> from tpuemb_cli import lint_string
->>> [f.rule for f in lint_string("mode: TRAINING")]
+>>> [f.rule for f in lint_string("mode: TRAINING", isolated=True)]
 ['TE410', 'TE502', 'TE502']
+
+Files are linted as ``tpuemb check`` lints them, through the same pipeline (``workspace``): the
+configuration that governs a file (the nearest ``.tpuemb.toml`` or ``pyproject.toml`` with
+``[tool.tpuemb]`` above it) applies, with its selection, severities, per-file ignores and
+suppressions; ``isolated=True`` reads none. A string or message named with a path (``name=``)
+is governed by that path's configuration, as ``--stdin-filename`` makes it for ``check -``; one
+with the default name by none. Raises ``ValueError`` for an unknown chip and ``SettingsError``
+(``tpuemb_cli.engine.settings``) for a configuration that cannot be used.
 """
 
 from __future__ import annotations
@@ -11,35 +19,54 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
-from tpuemb_cli.engine import Engine
-from tpuemb_cli.engine.settings import Settings
-from tpuemb_cli.load import load_bytes, load_message
+from tpuemb_cli.engine.settings import Selection, SettingsError
+from tpuemb_cli.load import Document, load_message
 from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.workspace import Linted, Workspace
 
 
-def _engine(tpu: str | None) -> Engine:
-    """An engine with the default settings; with ``tpu``, the memory rules check that chip.
-    Raises ValueError for a chip tpuemb does not know."""
+def _workspace(tpu: str | None, isolated: bool) -> Workspace:
+    """A workspace that finds each file's configuration (none when ``isolated``); with ``tpu``,
+    the memory rules check that chip. Raises ValueError for a chip tpuemb does not know."""
     if tpu is None:
-        return Engine()
+        return Workspace(isolated=isolated)
     from tpuemb_cli.model import chips
 
     chip = chips.find(tpu)
     if chip is None:
         raise ValueError(chips.unknown(tpu))
-    return Engine(Settings(tpu=chip.name, tpu_forced=True))
+    return Workspace(isolated=isolated, selection=Selection(tpu=chip.name))
+
+
+def _placeholder(name: str) -> bool:
+    """Whether ``name`` names no file (``<string>``, ``<message>``): no configuration governs it."""
+    return name.startswith("<")
+
+
+def _findings(linted: Linted) -> list[Finding]:
+    """The findings, or SettingsError when the configuration that governs the file cannot be
+    used (``check`` exits 2 on it)."""
+    if linted.error is not None:
+        raise SettingsError(linted.error)
+    return linted.findings
 
 
 def lint_file(
-    path: str | Path, message_type: str | None = None, tpu: str | None = None
+    path: str | Path,
+    message_type: str | None = None,
+    tpu: str | None = None,
+    isolated: bool = False,
 ) -> list[Finding]:
-    """Findings for a config file; the format comes from its extension (else its content).
-    ``tpu``: the chip it runs on (``"v5p"``), for the memory rules.
+    """Findings for a config file, as ``tpuemb check PATH`` reports them; the format comes from
+    its extension (else its content). ``tpu``: the chip it runs on (``"v5p"``), for the memory
+    rules; ``isolated``: no configuration file applies.
 
     Raises OSError if the file cannot be read.
     """
     data = Path(path).read_bytes()
-    return _engine(tpu).lint(load_bytes(data, str(path), None, message_type))
+    workspace = _workspace(tpu, isolated)
+    linted = workspace.lint_document(data, str(path), message_type=message_type, exclude=False)
+    return _findings(linted)
 
 
 def lint_string(
@@ -48,19 +75,29 @@ def lint_string(
     format: str = "text",
     message_type: str | None = None,
     tpu: str | None = None,
+    isolated: bool = False,
 ) -> list[Finding]:
     """Findings for a config given as text format (default), JSON, binary or YAML content
-    (``format`` is an encoding's name: ``tpuemb_cli.load.encodings.names()``); ``tpu`` as for
-    ``lint_file``."""
+    (``format`` is an encoding's name: ``tpuemb_cli.load.encodings.names()``); ``tpu`` and
+    ``isolated`` as for ``lint_file``."""
+    from tpuemb_cli.load import load_bytes
+
     data = content.encode("utf-8") if isinstance(content, str) else content
-    return _engine(tpu).lint(load_bytes(data, name, format, message_type))
+    return _lint_loaded(load_bytes(data, name, format, message_type), tpu, isolated)
 
 
 def lint_message(
-    message: Message, name: str = "<message>", tpu: str | None = None
+    message: Message, name: str = "<message>", tpu: str | None = None, isolated: bool = False
 ) -> list[Finding]:
     """Findings for a message object: ours, or TensorFlow's own ``TPUEmbeddingConfiguration``
     or ``OptimizationParameters`` (read through the wire format). Findings have field paths but
     no line numbers.
     """
-    return _engine(tpu).lint(load_message(message, name))
+    return _lint_loaded(load_message(message, name), tpu, isolated)
+
+
+def _lint_loaded(document: Document, tpu: str | None, isolated: bool) -> list[Finding]:
+    """A document loaded as the caller said, linted with the settings its name's configuration
+    gives."""
+    workspace = _workspace(tpu, isolated or _placeholder(document.name))
+    return _findings(workspace.lint_loaded(document))

@@ -29,7 +29,7 @@ from tpuemb_cli.cli.common import (
     tpu_option,
     type_option,
 )
-from tpuemb_cli.cli.linting import Engines, lint_all, plan
+from tpuemb_cli.cli.linting import lint_all, plan
 from tpuemb_cli.cli.outputs import (
     OrderedCommand,
     Output,
@@ -75,9 +75,9 @@ class CheckOptions(NamedTuple):
 
 def execute(options: CheckOptions, streams: Streams) -> int:
     """Carries out ``check``; returns the exit code."""
-    from tpuemb_cli.engine.discovery import Resolver
     from tpuemb_cli.engine.selectors import unknown_rule
     from tpuemb_cli.engine.settings import Selection, SettingsError
+    from tpuemb_cli.workspace import Workspace
 
     selection = Selection(
         tuple(options.select) if options.select is not None else None,
@@ -91,7 +91,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
             error(streams, unknown_rule(unknown))
             return EXIT_ERROR
         fail_level = Severity.parse(options.fail_level) if options.fail_level else None
-        resolver = Resolver(
+        workspace = Workspace(
             Path(options.config) if options.config else None, options.isolated, selection
         )
     except (SettingsError, ValueError) as problem:
@@ -103,7 +103,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     if options.spec:
         from tpuemb_cli.cli.specs import compiled, load_spec
 
-        loaded = load_spec(options.spec, options.max_bytes, streams)
+        loaded = load_spec(options.spec, options.max_bytes, streams, workspace)
         if loaded is None:
             return EXIT_ERROR
         findings.extend(loaded[1])
@@ -124,15 +124,14 @@ def execute(options: CheckOptions, streams: Streams) -> int:
             options.quiet,
         )
 
-    planned = plan(options, resolver)
+    planned = plan(options, workspace)
     if planned.config_errors:
         # A configuration that cannot be used is the run's problem, not each file's: said once.
         for message in planned.config_errors:
             error(streams, message)
         return EXIT_ERROR
     tasks = planned.tasks
-    engines = Engines()
-    outcomes = lint_all(tasks, options, engines, expected, changes)
+    outcomes = lint_all(tasks, options, workspace, expected, changes)
     checked = unreadable = 0
     skipped: list[tuple[str, str]] = []
     sources: dict[str, str] = {}
@@ -161,7 +160,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         return EXIT_ERROR if failed else EXIT_OK
     if not checked and skipped and not options.quiet:
         _say_skipped(skipped, streams)
-    findings.extend(engines.unused_config_suppressions())
+    findings.extend(workspace.unused_config_suppressions())
     if changes is not None and not changes.finish():
         failed = True
     report = _report(options, findings, checked, sources, unreadable, len(skipped), changes)

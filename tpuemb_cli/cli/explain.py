@@ -23,7 +23,9 @@ from tpuemb_cli.cli.common import (
 from tpuemb_cli.model.findings import Severity
 
 if TYPE_CHECKING:
+    from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import Document
+    from tpuemb_cli.model.findings import Finding
 
 
 class MemoryOptions(NamedTuple):
@@ -41,9 +43,10 @@ def execute(
     streams: Streams,
     options: MemoryOptions | None = None,
 ) -> int:
+    from tpuemb_cli.engine.settings import Selection
     from tpuemb_cli.formatters.explain import explain_document
-    from tpuemb_cli.load import Document, load_input
     from tpuemb_cli.model import schema
+    from tpuemb_cli.workspace import Workspace
 
     options = options or MemoryOptions()
     if options.output_format != "text" and not options.memory:
@@ -54,10 +57,17 @@ def execute(
     if read is None:
         return EXIT_ERROR
     item, data = read
-    # Loaded as `check` loads a file it is given: one that is not a TPU embedding document is
-    # told so, not explained as an empty config.
-    document = load_input(data, item.name, message_type)
-    assert isinstance(document, Document)  # only walked files are skipped
+    # Linted as `check` lints a file it is given, with its configuration: one that is not a TPU
+    # embedding document is told so, not explained as an empty config.
+    workspace = Workspace(selection=Selection(tpu=options.tpu))
+    linted = workspace.lint_document(data, item.name, message_type=message_type, exclude=False)
+    if linted.error is not None:
+        error(streams, linted.error)
+        return EXIT_ERROR
+    document = linted.document
+    if document is None:  # tpuemb failed on it: its internal-error finding says how
+        error(streams, f"{item.name}: {linted.findings[0].message}")
+        return EXIT_ERROR
     if document.message is None:
         fatal = [p for p in document.problems if p.fatal]
         if fatal and fatal[0].rule == "not-an-embedding-document":
@@ -87,29 +97,23 @@ def execute(
             "or a spec",
         )
         return EXIT_ERROR
-    if kind == "spec" and not _compiles(document, streams, options.tpu):
+    if kind == "spec" and not _compiles(linted.findings, streams):
         error(streams, f"{item.name}: not explained: the spec has errors")
         return EXIT_FINDINGS
     if options.memory:
-        return _memory(document, options, streams)
+        assert linted.engine is not None
+        return _memory(document, options, linted.engine, streams)
     streams.out.write(explain_document(document))
     return EXIT_OK
 
 
-def _memory(document: Document, options: MemoryOptions, streams: Streams) -> int:
-    """``--memory``: the tables' memory on each core, against the chip when one is named."""
-    from tpuemb_cli.engine import Engine
-    from tpuemb_cli.engine.discovery import Resolver
-    from tpuemb_cli.engine.settings import Selection, SettingsError
+def _memory(document: Document, options: MemoryOptions, engine: Engine, streams: Streams) -> int:
+    """``--memory``: the tables' memory on each core, against the chip when one is named (the
+    chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
     from tpuemb_cli.formatters.memory import explain_memory, memory_json
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
-    try:
-        settings = Resolver(selection=Selection(tpu=options.tpu)).for_file(document.name)
-    except SettingsError as problem:
-        error(streams, str(problem))
-        return EXIT_ERROR
     message = document.message
     header, accelerator = "", ""
     if isinstance(message, EmbeddingSpec):
@@ -120,7 +124,7 @@ def _memory(document: Document, options: MemoryOptions, streams: Streams) -> int
     else:
         assert isinstance(message, TPUEmbeddingConfiguration)
         config = message
-    chip = Engine(settings).chip(accelerator)
+    chip = engine.chip(accelerator)
     if options.output_format == "json":
         streams.out.write(memory_json(document.name, config, chip))
     else:
@@ -128,20 +132,11 @@ def _memory(document: Document, options: MemoryOptions, streams: Streams) -> int
     return EXIT_OK
 
 
-def _compiles(document: Document, streams: Streams, tpu: str | None = None) -> bool:
+def _compiles(findings: list[Finding], streams: Streams) -> bool:
     """Whether a spec compiles (has no error), as `tpuemb compile` decides; its errors go to
     stderr. A spec with errors is one TensorFlow would refuse or `compile` would not build, so
     what it "compiles to" would be made up."""
-    from tpuemb_cli.engine import Engine
-    from tpuemb_cli.engine.discovery import Resolver
-    from tpuemb_cli.engine.settings import Selection, SettingsError
-
-    try:
-        settings = Resolver(selection=Selection(tpu=tpu)).for_file(document.name)
-    except SettingsError as problem:
-        error(streams, str(problem))
-        return False
-    errors = [f for f in Engine(settings).lint(document) if f.severity is Severity.ERROR]
+    errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         streams.err.write(formatters.get("concise")(formatters.Report(errors, 1), False))
     return not errors

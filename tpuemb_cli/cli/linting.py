@@ -9,16 +9,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from tpuemb_cli.cli import inputs
-from tpuemb_cli.cli.common import print_tracebacks
 from tpuemb_cli.model.findings import Finding
 
 if TYPE_CHECKING:
     from tpuemb_cli.cli.check import CheckOptions
     from tpuemb_cli.cli.fixing import FileChanges
-    from tpuemb_cli.engine import Engine
-    from tpuemb_cli.engine.discovery import Resolver
     from tpuemb_cli.engine.settings import Settings
     from tpuemb_cli.spec.drift import Expected
+    from tpuemb_cli.workspace import Workspace
 
 
 Task = tuple[inputs.Input, "Settings"] | str  # a file to lint with its settings, or an error
@@ -42,7 +40,7 @@ class Plan(NamedTuple):
     config_errors: list[str]
 
 
-def plan(options: CheckOptions, resolver: Resolver) -> Plan:
+def plan(options: CheckOptions, workspace: Workspace) -> Plan:
     """Which files, with which settings, in order (cheap, and errors in order)."""
     from tpuemb_cli.engine.settings import SettingsError
 
@@ -53,7 +51,7 @@ def plan(options: CheckOptions, resolver: Resolver) -> Plan:
             tasks.append(str(item))
             continue
         try:
-            settings = resolver.for_file(
+            settings = workspace.settings_for(
                 item.name if item.path is not None or options.stdin_filename else None
             )
         except SettingsError as problem:
@@ -87,37 +85,17 @@ def other_language(item: inputs.Input) -> bool:
     return bool(os.path.splitext(os.path.basename(item.name))[1])  # noqa: PTH119, PTH122
 
 
-class Engines:
-    """One engine per configuration file: its rules are imported once, and the configuration
-    suppressions it saw unused are reported once, however many files it governs."""
-
-    def __init__(self) -> None:
-        self._by_settings: dict[int, Engine] = {}
-
-    def for_settings(self, settings: Settings) -> Engine:
-        from tpuemb_cli.engine import Engine
-
-        engine = self._by_settings.get(id(settings))
-        if engine is None:
-            engine = self._by_settings[id(settings)] = Engine(settings)
-        return engine
-
-    def unused_config_suppressions(self) -> list[Finding]:
-        return [f for e in self._by_settings.values() for f in e.unused_config_suppressions()]
-
-
 def lint_all(
     tasks: Sequence[Task],
     options: CheckOptions,
-    engines: Engines,
+    workspace: Workspace,
     expected: Expected | None,
     changes: FileChanges | None,
 ) -> list[Outcome]:
-    from tpuemb_cli.load import Skipped, load_input
-
     def lint(task: Task) -> Outcome:
-        """Reads, loads and lints one file (in a worker process, when there are many); a bug
-        in tpuemb on it is an `internal-error` finding, and the other files go on."""
+        """Reads and lints one file (in a worker process, when there are many), then makes its
+        changes; a bug in tpuemb on it is an `internal-error` finding, and the other files go
+        on."""
         if isinstance(task, str):
             return Outcome((), None, task)
         item, settings = task
@@ -129,22 +107,27 @@ def lint_all(
             data, stamp = inputs.read_stamped(item, options.max_bytes)
         except inputs.InputError as problem:
             return Outcome((), None, str(problem))
-        engine = engines.for_settings(settings)
-        during = "while loading the file"
-        try:
-            loaded = load_input(data, item.name, options.message_type, item.walked)
-            if isinstance(loaded, Skipped):
-                return Outcome((), None, None, loaded.reason)
-            during = "while linting the file"
-            document = loaded
-            found = engine.lint(document, expected)
-            print_tracebacks(engine.crashes)
-            if changes is not None:
+        linted = workspace.lint_document(
+            data,
+            item.name,
+            message_type=options.message_type,
+            walked=item.walked,
+            settings=settings,
+            expected=expected,
+        )
+        if linted.skipped is not None:
+            return Outcome((), None, None, linted.skipped)
+        document, found = linted.document, linted.findings
+        if document is None:  # tpuemb failed on it: the internal-error finding
+            return Outcome(found, None, None)
+        if changes is not None:
+            assert linted.engine is not None
+            try:
+                document, found = changes.process(item, data, stamp, document, found, linted.engine)
+            except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
                 during = "while fixing the file"
-                document, found = changes.process(item, data, stamp, document, found, engine)
-        except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
-            print_tracebacks([(during, error)])
-            return Outcome([engine.crashed(item.name, during, error)], None, None)
+                workspace.report_crash(during, error)
+                return Outcome([linted.engine.crashed(item.name, during, error)], None, None)
         return Outcome(found, document.text if found else None, None)
 
     # The first file here, before any worker forks: it imports the rules the files need and fills

@@ -1,0 +1,12 @@
+"""The application layer: what every front end shares between the engine and its own output.
+
+``Workspace`` owns a run's settings (configuration discovery, the command line's selection) and
+its engines, one per configuration, and lints one document at a time with ``lint_document``:
+settings -> exclusion -> load -> engine, a crash in tpuemb contained as a finding. ``check``,
+the language server, the Python API, ``explain`` and ``compile``'s spec check go through it; the
+front ends parse their options and print, nothing more.
+"""
+
+from tpuemb_cli.workspace.linting import Linted, Workspace, debug_tracebacks
+
+__all__ = ["Linted", "Workspace", "debug_tracebacks"]
