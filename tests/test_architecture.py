@@ -1,130 +1,129 @@
-"""The package tree is the flow: model < load < spec < rules, compat < engine < fix, formatters <
-cli.
+"""The package tree is the flow: model < load < spec < rules, compat < engine < workspace, fix,
+formatters < cli, server, api.
 
-No module imports one above it in that chain (lazy and type-checking imports included: a
-dependency is a dependency), fix and formatters do not import each other, and no chain of
-imports that runs when a module is imported comes back to where it started.
+tests/architecture_guard.py reads every import (top-level, in functions, under TYPE_CHECKING,
+relative, through the package facade, and modules named in strings for importlib) and checks it
+against the layer order, with no cycle between modules and no private name taken from another
+module. A guard that cannot fail is no guard: each kind of violation is planted in a scratch
+copy of the package, and the guard must name it.
 """
 
 from __future__ import annotations
 
-import ast
+import shutil
 from pathlib import Path
 
 import pytest
 
+from .architecture_guard import ALLOWED, LAYERS, modules, violations
+
 ROOT = Path(__file__).parent.parent / "tpuemb_cli"
 
-# The layers, lowest first; a module may import its own layer and the ones below.
-LAYERS: dict[str, int] = {
-    "pb": 0,
-    "model": 1,
-    "load": 2,
-    "spec": 3,
-    "rules": 4,
-    # Checkpoint compatibility (`tpuemb diff`): beside the rules, on the spec compiler.
-    "compat": 4,
-    "engine": 5,
-    # The application layer: settings, engines and one document's lint for every front end.
-    "workspace": 6,
-    "fix": 6,
-    "formatters": 6,
-    "cli": 7,
-    # The language server: a front end beside the command line (the only user of pygls).
-    "server": 7,
-    # The public API and the runtime guards: facades over the layers, imported by users only.
-    "api": 7,
-    "tf": 7,
-    "guards": 7,
-    "__main__": 7,
+
+def test_the_package_keeps_its_layers() -> None:
+    assert violations(ROOT) == []
+
+
+def test_every_package_has_a_layer() -> None:
+    tops = {path.name for path in ROOT.iterdir() if path.is_dir() and path.name != "__pycache__"}
+    tops |= {path.stem for path in ROOT.glob("*.py") if path.stem != "__init__"}
+    assert tops <= set(LAYERS), tops - set(LAYERS)
+
+
+def test_every_allowance_says_why() -> None:
+    assert all(reason.strip() for reason in ALLOWED.values())
+
+
+def _copy(copy: Path) -> None:
+    """The package's modules (not the generated code, not the caches), at ``copy``."""
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns("__pycache__", "pb", "*.pyc"))
+
+
+RULE = "rules/config/unused_table.py"
+ENGINE = "engine/runner.py"
+
+# Each planted violation: the file it goes in, what is appended, and what the guard must say.
+PLANTED = {
+    "upward, top level": (RULE, "from tpuemb_cli.engine.runner import Engine\n", "up the chain"),
+    "upward, in a function": (
+        RULE,
+        "def f() -> None:\n    from tpuemb_cli.cli import check\n",
+        "imports tpuemb_cli.cli.check (cli) up the chain",
+    ),
+    "upward, under TYPE_CHECKING": (
+        RULE,
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from tpuemb_cli.fix import apply\n",
+        "imports tpuemb_cli.fix.apply (fix) up the chain",
+    ),
+    "upward, relative": (
+        RULE,
+        "from ...engine import suppressions\n",
+        "imports tpuemb_cli.engine.suppressions (engine) up the chain",
+    ),
+    "upward, through the facade": (
+        RULE,
+        "from tpuemb_cli import lint_file\n",
+        "imports tpuemb_cli.api (api) up the chain",
+    ),
+    "upward, an importlib string": (
+        RULE,
+        'import importlib\nimportlib.import_module("tpuemb_cli.cli.check")\n',
+        "imports tpuemb_cli.cli.check (cli) up the chain",
+    ),
+    "a sibling layer": (
+        "fix/apply.py",
+        "from tpuemb_cli.formatters import concise\n",
+        "from its sibling layer",
+    ),
+    "a private name": (
+        ENGINE,
+        "from tpuemb_cli.load.recognise import _text\n",
+        "imports the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a cycle through a lazy import": (
+        "model/words.py",
+        "def f() -> None:\n    from tpuemb_cli.model import paths\n",
+        "",  # completed below: words -> paths needs paths -> words
+    ),
 }
-# The package itself is the public facade: `__version__`, and attributes that load lazily.
-FACADE = "tpuemb_cli"
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+@pytest.mark.parametrize("kind", sorted(PLANTED))
+def test_the_guard_catches_each_kind_of_violation(tmp_path: Path, kind: str) -> None:
+    copy = tmp_path / "tpuemb_cli"
+    _copy(copy)
+    file, planted, expected = PLANTED[kind]
+    with (copy / file).open("a", encoding="utf-8") as handle:
+        handle.write("\n" + planted)
+    if kind == "a cycle through a lazy import":
+        with (copy / "model/paths.py").open("a", encoding="utf-8") as handle:
+            handle.write("\nfrom tpuemb_cli.model import words\n")
+        expected = "import cycle between tpuemb_cli.model.paths, tpuemb_cli.model.words"
+    found = violations(copy)
+    assert any(expected in problem for problem in found), found
 
 
-MODULES = {
-    _module_name(path): path
-    for path in sorted(ROOT.rglob("*.py"))
-    if "pb" not in path.relative_to(ROOT).parts[:1]
-}
+def test_a_type_checking_import_is_no_cycle(tmp_path: Path) -> None:
+    # It never runs: a cycle through it is no cycle (the layers still apply to it).
+    copy = tmp_path / "tpuemb_cli"
+    _copy(copy)
+    with (copy / "model/words.py").open("a", encoding="utf-8") as handle:
+        handle.write("\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n")
+        handle.write("    from tpuemb_cli.model import paths\n")
+    with (copy / "model/paths.py").open("a", encoding="utf-8") as handle:
+        handle.write("\nfrom tpuemb_cli.model import words\n")
+    assert violations(copy) == []
 
 
-def _layer(module: str) -> tuple[str, int]:
-    top = module.split(".")[1] if "." in module else ""
-    assert top in LAYERS, f"{module}: a package the layers do not name (add it to LAYERS)"
-    return top, LAYERS[top]
+def test_an_allowance_that_allows_nothing_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(ALLOWED, ("tpuemb_cli.rules", "tpuemb_cli.cli"), "a stale reason")
+    assert violations(ROOT) == [
+        "allowed, but no such import: ('tpuemb_cli.rules', 'tpuemb_cli.cli')"
+    ]
 
 
-def _is_module(name: str) -> bool:
-    return name in MODULES or (ROOT.parent / name.replace(".", "/")).with_suffix(".py").exists()
-
-
-def _imports(path: Path, top_level_only: bool) -> set[str]:
-    """The tpuemb modules ``path`` imports; ``from package import submodule`` counts as the
-    submodule."""
-    tree = ast.parse(path.read_text())
-    module = _module_name(path) if path.is_relative_to(ROOT) else path.stem
-    nodes = ast.walk(tree)
-    if top_level_only:
-        nodes = iter(
-            n
-            for n in tree.body
-            if not (isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
-        )
-    found: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names if alias.name.startswith("tpuemb_cli")}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(FACADE):
-            for alias in node.names:
-                child = f"{node.module}.{alias.name}"
-                found.add(child if _is_module(child) else node.module)
-    found.discard(module)
-    return found
-
-
-@pytest.mark.parametrize("module", sorted(MODULES), ids=str)
-def test_no_import_points_up_the_chain(module: str) -> None:
-    if module == FACADE:
-        return
-    package, level = _layer(module)
-    for imported in sorted(_imports(MODULES[module], top_level_only=False)):
-        if imported == FACADE or imported.startswith("tpuemb_cli.pb"):
-            continue
-        other, other_level = _layer(imported)
-        assert other_level <= level, f"{module} ({package}) imports {imported} ({other}): up"
-        if other_level == level and other != package and level < LAYERS["cli"]:
-            raise AssertionError(f"{module} ({package}) imports its sibling layer {imported}")
-
-
-def test_no_import_cycle() -> None:
-    graph = {module: _imports(path, top_level_only=True) for module, path in MODULES.items()}
-    done: set[str] = set()
-
-    def visit(module: str, stack: list[str]) -> None:
-        if module in stack:
-            cycle = stack[stack.index(module) :] + [module]
-            raise AssertionError("import cycle: " + " -> ".join(cycle))
-        if module in done or module not in graph:
-            return
-        for imported in sorted(graph[module]):
-            visit(imported, [*stack, module])
-        done.add(module)
-
-    for module in sorted(graph):
-        visit(module, [])
-
-
-def test_the_check_itself_catches_an_upward_import(tmp_path: Path) -> None:
-    # A test that cannot fail is no test: an engine import in a rule module is caught.
-    rule = tmp_path / "rule.py"
-    rule.write_text("from tpuemb_cli.engine.runner import Engine\n")
-    assert _imports(rule, top_level_only=False) == {"tpuemb_cli.engine.runner"}
-    assert _layer("tpuemb_cli.engine.runner")[1] > _layer("tpuemb_cli.rules.config.unused_table")[1]
+def test_the_guard_reads_every_module() -> None:
+    found = modules(ROOT)
+    assert "tpuemb_cli.workspace.linting" in found and "tpuemb_cli.cli.check" in found
+    assert not any(name.startswith("tpuemb_cli.pb") for name in found)

@@ -16,36 +16,41 @@ from __future__ import annotations
 
 import os
 import re
-from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
-from tpuemb_cli.load.limits import escaped
-from tpuemb_cli.load.text_tokenizer import _TOKEN, proto_message_header
+from tpuemb_cli.load.signatures import (
+    EMPTY,
+    MAPPING_TYPES,
+    PREFIX,
+    SIGNATURES,
+    Verdict,
+    by_header,
+    fields_of,
+    judge,
+)
+from tpuemb_cli.load.text_tokenizer import TOKEN
 from tpuemb_cli.model import schema
 
-# Read at most this much text to find the top-level field names.
-PREFIX = 64 * 1024
+# Re-exported: the loader, sniffing and tests ask this module.
+__all__ = [
+    "EMPTY",
+    "MAPPING_TYPES",
+    "PREFIX",
+    "SIGNATURES",
+    "Verdict",
+    "by_header",
+    "fields_of",
+    "judge",
+    "recognise",
+]
+
 # Files that are never configs, whatever their content: a fast path, not the rule.
 _NOT_CONFIGS = {
     "fingerprint.pb": "a SavedModel fingerprint",
     "keras_metadata.pb": "Keras metadata of a SavedModel",
     "saved_model_config.pb": "a SavedModel's runtime configuration",
-}
-# Per type, the top-level fields only it has: one of them must be present.
-SIGNATURES: dict[str, frozenset[str]] = {
-    "TPUEmbeddingConfiguration": frozenset({"table_descriptor", "feature_descriptor"}),
-    # Any optimizer algorithm (the `parameters` oneof).
-    "OptimizationParameters": frozenset(
-        field.name
-        for field in schema.resolve("OptimizationParameters")
-        .DESCRIPTOR.oneofs_by_name["parameters"]
-        .fields
-    ),
-    "EmbeddingSpec": frozenset({"tables", "features"}),
-    "GraphDef": frozenset({"node"}),
-    "SparseCoreTableLayouts": frozenset({"tables"}),
 }
 _CONFIG_SIGNATURE = SIGNATURES["TPUEmbeddingConfiguration"]
 _TEXT_TYPES = (
@@ -54,7 +59,6 @@ _TEXT_TYPES = (
     "GraphDef",
     "SparseCoreTableLayouts",
 )
-MAPPING_TYPES = ("TPUEmbeddingConfiguration", "OptimizationParameters", "EmbeddingSpec")
 _BINARY_TYPES = (
     "TPUEmbeddingConfiguration",
     "GraphDef",
@@ -63,21 +67,6 @@ _BINARY_TYPES = (
 )
 # A layout's own field names: a spec in text format has `tables` too, but never these.
 _LAYOUT_FIELD = re.compile(r"\b(?:stacked_)?table_name\s*:")
-
-
-# The reason given for a file with no fields at all: named, it is linted as an empty document
-# (all defaults); found by walking, it is skipped.
-EMPTY = "it has no fields"
-
-
-class Verdict(NamedTuple):
-    """``ok``: a document; then ``encoding`` and ``message_type`` when its content says other
-    than its name and the loader's default (None: as they say). Else ``reason`` says what it is."""
-
-    ok: bool
-    encoding: str | None = None
-    message_type: str | None = None
-    reason: str = ""
 
 
 # A text config (the loader's default type).
@@ -117,49 +106,6 @@ def recognise(name: str, data: bytes, encoding: str) -> Verdict:
     return Verdict(True)  # an encoding tpuemb does not know how to sniff: take it as it is
 
 
-@cache
-def fields_of(type_name: str) -> dict[str, str]:
-    """Every name a field of ``type_name`` may have at the top level: declared and JSON names."""
-    descriptor = schema.resolve(type_name).DESCRIPTOR
-    names = {field.name: field.name for field in descriptor.fields}
-    names.update({field.json_name: field.name for field in descriptor.fields})
-    return names
-
-
-def judge(names: list[str], types: tuple[str, ...]) -> Verdict:
-    """The type whose fields these top-level names are, if any."""
-    distinct = list(dict.fromkeys(names))
-    if not distinct:
-        return Verdict(False, reason=EMPTY)
-    for type_name in types:
-        fields = fields_of(type_name)
-        known = {fields[n] for n in distinct if n in fields}
-        unknown = len([n for n in distinct if n not in fields])
-        signed = bool(known & SIGNATURES[type_name])
-        if (signed and unknown <= len(known)) or (known and not unknown):
-            return Verdict(True, message_type=type_name)
-    shown = ", ".join(f"`{escaped(n)}`" for n in distinct[:6]) + (
-        ", ..." if len(distinct) > 6 else ""
-    )
-    return Verdict(False, reason=f"its top-level fields are {shown}")
-
-
-def by_header(text: str) -> Verdict | None:
-    """What a `# proto-message:` header says, if the text has one."""
-    header = proto_message_header(text)
-    if header is None:
-        return None
-    try:
-        return Verdict(True, message_type=schema.lookup(header).name)
-    except KeyError:
-        from tpuemb_cli.model.nearest import did_you_mean, nearest
-
-        close = nearest(header.rsplit(".", 1)[-1], schema.known_names())
-        return Verdict(
-            False, reason=f"its `# proto-message:` header names {header}{did_you_mean(close)}"
-        )
-
-
 def _text(text: str) -> Verdict:
     headed = by_header(text)
     if headed is not None:
@@ -190,7 +136,7 @@ def _text_names(text: str) -> tuple[list[str], list[str]]:
     depth = 0
     previous = ""
     in_node = False
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         kind = match.lastindex
         if kind is None:
             break

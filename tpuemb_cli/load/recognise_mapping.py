@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from tpuemb_cli.load.limits import escaped
-from tpuemb_cli.load.recognise import (
+from tpuemb_cli.load.signatures import (
     MAPPING_TYPES,
     PREFIX,
     SIGNATURES,

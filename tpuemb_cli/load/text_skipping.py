@@ -21,7 +21,7 @@ _HEAD = re.compile(_GAP + r"([a-zA-Z_][0-9a-zA-Z_+-]*)" + _GAP + r":?" + _GAP + 
 _SEPARATOR = re.compile(_GAP + r"[,;]")
 # What can change the nesting: a brace, or the start of a string or comment that may hold one.
 _STRUCTURE = re.compile(r"""[{}<>"'#]""")
-# A string literal as text_tokenizer._TOKEN reads it (possibly unterminated at the end of a line).
+# A string literal as text_tokenizer.TOKEN reads it (possibly unterminated at the end of a line).
 _STRING = re.compile(
     r""""[^"\n\\]*(?:\\.[^"\n\\]*)*(?:"|\\?$)|'[^'\n\\]*(?:\\.[^'\n\\]*)*(?:'|\\?$)""",
     re.MULTILINE,

@@ -20,8 +20,8 @@ from tpuemb_cli.load.source import Span
 # 3: number; 4: string (possibly unterminated); 5: any other non-space character, a symbol; or
 # the end of the text, so that trailing whitespace is one match (without it, the regex would
 # backtrack through the whitespace at every position: quadratic). Identifiers and numbers are
-# those of protobuf's tokenizer (text_format.Tokenizer._TOKEN).
-_TOKEN = re.compile(
+# those of protobuf's tokenizer (text_format.Tokenizer.TOKEN).
+TOKEN = re.compile(
     r"""\s*
       (?:(\#[^\n]*)
       |([a-zA-Z_][0-9a-zA-Z_+-]*)
@@ -87,14 +87,14 @@ def _end_sentinels(text: str) -> tuple[Token, Token, Token]:
 def tokenize(text: str, comments: list[tuple[int, str]]) -> list[Token]:
     """Every significant token of ``text``, then end sentinels; comments go to ``comments``."""
     tokens: list[Token] = []
-    _tokenize_some(_TOKEN.finditer(text), text, NEVER, comments, tokens)
+    _tokenize_some(TOKEN.finditer(text), text, NEVER, comments, tokens)
     tokens.extend(_end_sentinels(text))
     return tokens
 
 
 def first_token_start(text: str) -> int:
     """The offset of the first token that is not a comment (the length of the text if none)."""
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         kind = match.lastindex
         if kind is None:
             break
@@ -136,7 +136,7 @@ class TokenWindow:
         self.comments = comments
         self.tokens: list[Token] = []
         self.pos = 0
-        self.matches: Iterator[re.Match[str]] | None = _TOKEN.finditer(text)  # None: all read
+        self.matches: Iterator[re.Match[str]] | None = TOKEN.finditer(text)  # None: all read
         self.refill_at = -1
         self.chunk = _CHUNK  # matches per refill; smaller just after a restart
         self._more()
@@ -148,7 +148,7 @@ class TokenWindow:
         full chunk each time only to drop it."""
         self.tokens[:] = [previous]  # in place: the parser's frames hold the list
         self.pos = 1
-        self.matches = _TOKEN.finditer(self.text, offset)
+        self.matches = TOKEN.finditer(self.text, offset)
         self.chunk = _MARGIN * 4
         self._more()
 

@@ -18,9 +18,12 @@ from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from tpuemb_cli.model.findings import Severity
+from tpuemb_cli.rules.base import CHECKS
 
 if TYPE_CHECKING:
     from tpuemb_cli.rules.base import Rule
+
+__all__ = ["BY_CODE", "BY_NAME", "CATALOG", "CHECKS", "Entry", "all_rules", "find", "load"]
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -31,17 +34,6 @@ RULESET_VERSION = "6"
 # whole config, a config's memory on a known TPU, a SparseCore spec, a spec, a graph, and the
 # suppressions the engine reports on.
 FAMILIES = ("parse", "optimizer", "config", "memory", "sparsecore", "spec", "graph", "suppression")
-
-# What a rule's module defines for each kind of document the catalog says it runs on.
-CHECKS = {
-    "config": "check_config",  # (TPUEmbeddingConfiguration) -> Violations from its root
-    "optimizer": "check_optimizer",  # (OptimizationParameters, Site) -> Violations from it
-    "spec": "check_spec",  # (EmbeddingSpec) -> Violations
-    "graph": "check_graph",  # (GraphView) -> Violations
-    "drift": "check_drift",  # (config, Expected) -> Violations where the config left its spec
-    # (config, Fit: the chip and the memory model) -> Violations; only when the chip is known
-    "memory": "check_memory",
-}
 
 
 class Entry(NamedTuple):

@@ -23,14 +23,15 @@ from tpuemb_cli.model.findings import Severity, Violation
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.rules import CHECKS, Entry
 
 if TYPE_CHECKING:
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.model.memory import Memory
+    from tpuemb_cli.rules import Entry
     from tpuemb_cli.spec.drift import Expected
 
 __all__ = [
+    "CHECKS",
     "STANDALONE",
     "TRAINING_MODES",
     "Config",
@@ -49,6 +50,18 @@ TRAINING_MODES = frozenset(
 )
 
 ConfigCheck = Callable[[TPUEmbeddingConfiguration], Iterator[Violation]]
+
+
+# What a rule's module defines for each kind of document the catalog says it runs on.
+CHECKS = {
+    "config": "check_config",  # (TPUEmbeddingConfiguration) -> Violations from its root
+    "optimizer": "check_optimizer",  # (OptimizationParameters, Site) -> Violations from it
+    "spec": "check_spec",  # (EmbeddingSpec) -> Violations
+    "graph": "check_graph",  # (GraphView) -> Violations
+    "drift": "check_drift",  # (config, Expected) -> Violations where the config left its spec
+    # (config, Fit: the chip and the memory model) -> Violations; only when the chip is known
+    "memory": "check_memory",
+}
 
 
 class Site(NamedTuple):
