@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from tpuemb_cli.cli import main
 from tpuemb_cli.cli.main import COMMANDS
@@ -48,14 +48,16 @@ def _samples(readme: str) -> list[Sample]:
 SAMPLES = _samples(README)
 
 
-def _run(command: str) -> subprocess.CompletedProcess[str]:
+def _run(command: str, monkeypatch: pytest.MonkeyPatch) -> Result:
     """``command`` (``tpuemb ...``) as a user runs it at the repository root, not on a terminal:
-    no colour, the default (concise) format, one process."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TPUEMB_")}
-    env.pop("GITHUB_ACTIONS", None)
+    no colour, the default (concise) format, one process. It runs in this process, as the
+    `tpuemb` script calls it (tests/test_console.py tests what the script adds: exit, flush)."""
+    monkeypatch.chdir(ROOT)
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("TPUEMB_")}
+    env["GITHUB_ACTIONS"] = None
     env["NO_COLOR"] = "1"
-    argv = [sys.executable, "-m", "tpuemb_cli", *shlex.split(command)[1:]]
-    return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    args = shlex.split(command)[1:]
+    return CliRunner(env=env).invoke(main, args, prog_name="tpuemb", catch_exceptions=False)
 
 
 def _matches(shown: list[str], printed: list[str]) -> bool:
@@ -74,8 +76,10 @@ def test_the_readme_has_samples() -> None:
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda sample: sample.command)
-def test_each_sample_is_what_the_command_prints(sample: Sample) -> None:
-    result = _run(sample.command)
+def test_each_sample_is_what_the_command_prints(
+    sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = _run(sample.command, monkeypatch)
     assert "Traceback" not in result.stderr
     printed = result.stdout.splitlines()
     assert _matches(sample.output, printed), "\n".join(
@@ -95,12 +99,12 @@ def test_the_elision_matching_is_strict() -> None:
     assert not _matches(["a", "c", ELIDED], printed)  # contiguous between elisions
 
 
-def test_the_examples_exit_as_the_readme_says() -> None:
+def test_the_examples_exit_as_the_readme_says(monkeypatch: pytest.MonkeyPatch) -> None:
     # "It exits 1: `examples/mistakes/common_mistakes.pbtxt` holds six mistakes [...] the other
     # examples [...] are clean."
     assert "It exits 1: `examples/mistakes/common_mistakes.pbtxt` holds six mistakes" in README
-    result = _run("tpuemb check examples/")
-    assert (result.returncode, result.stderr) == (1, "")
+    result = _run("tpuemb check examples/", monkeypatch)
+    assert (result.exit_code, result.stderr) == (1, "")
     findings = result.stdout.splitlines()[:-2]
     assert len(findings) == 7
     assert all(line.startswith("examples/mistakes/common_mistakes.pbtxt:") for line in findings[:6])
