@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test lint format generate check-generated docs check-docs test-protobuf-range test-tf fuzz fuzz-fix bench examples
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf fuzz fuzz-fix bench examples
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -18,8 +18,31 @@ install:
 	@# module when PYTHONDONTWRITEBYTECODE is set.
 	$(PYTHON) -m compileall -q tpuemb_cli > /dev/null
 
+# The suite in two parts, split by the `slow` marker (pyproject.toml): `make test`, run after every
+# change, is every test but the slow ones, in one worker process per CPU (pytest-xdist);
+# `make test-slow` is the slow ones: the real pre-commit, hypothesis sweeps, 100,000 tables. CI runs
+# both, and `make check-test-split` proves that every test is in exactly one of them.
+# PYTHONDONTWRITEBYTECODE is emptied for the test run: with it set, pytest cannot keep its
+# assertion-rewritten test modules in __pycache__, and every worker re-rewrites them (3 s each).
+PYTEST = PYTHONDONTWRITEBYTECODE= $(PYTHON) -m pytest
+FAST_TESTS = -m "not slow"
+SLOW_TESTS = -m slow
+
 test:
-	$(PYTHON) -m pytest
+	$(PYTEST) -n auto $(FAST_TESTS)
+
+test-slow:
+	$(PYTEST) -n auto $(SLOW_TESTS)
+
+# Collects the whole suite and each part (without running them) and fails unless the parts are
+# disjoint and together the whole.
+check-test-split:
+	mkdir -p build/test-split
+	$(PYTEST) -q -p no:cacheprovider --collect-only > build/test-split/all.txt
+	$(PYTEST) -q -p no:cacheprovider --collect-only $(FAST_TESTS) > build/test-split/fast.txt
+	$(PYTEST) -q -p no:cacheprovider --collect-only $(SLOW_TESTS) > build/test-split/slow.txt
+	$(PYTHON) tools/check_test_split.py build/test-split/all.txt build/test-split/fast.txt \
+	  build/test-split/slow.txt
 
 lint:
 	$(PYTHON) -m ruff check .
@@ -70,14 +93,15 @@ check-docs:
 	@$(PYTHON) -m tpuemb_cli.rules.docs | diff -u docs/rules.md - > /dev/null || (echo "docs/rules.md is stale: run make docs" && exit 1)
 	@echo "docs/rules.md is fresh"
 
-# Runs the test suite under the oldest and the newest supported protobuf runtime (the pre-commit
-# test, which does not touch protobuf and builds its own environment, runs once, in `make test`).
+# Runs the test suite, slow tests included, under the oldest and the newest supported protobuf
+# runtime (the pre-commit test, which does not touch protobuf and builds its own environment, runs
+# once, in `make test-slow`).
 test-protobuf-range:
 	for v in $(PROTOBUF_OLDEST) $(PROTOBUF_NEWEST); do \
 	  rm -rf build/venv-protobuf-$$v && $(PYTHON) -m venv build/venv-protobuf-$$v && \
 	  build/venv-protobuf-$$v/bin/python -m pip install -q -e '.[test]' "protobuf==$$v" && \
-	  build/venv-protobuf-$$v/bin/python -m pytest -q -p no:cacheprovider \
-	    --deselect tests/test_precommit.py || exit 1; \
+	  PYTHONDONTWRITEBYTECODE= build/venv-protobuf-$$v/bin/python -m pytest -q -p no:cacheprovider \
+	    -n auto --deselect tests/test_precommit.py || exit 1; \
 	done
 
 # spec_from_tf, `tpuemb diff` (a checkpoint saved under one side, restored under the other) and

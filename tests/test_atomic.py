@@ -5,6 +5,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
 
@@ -86,6 +88,18 @@ os.fsync = slow
 from tpuemb_cli.cli.main import main
 main(sys.argv[1:])
 """
+# The signals under test, as a user's shell leaves them to the tpuemb it starts: default, and not
+# blocked. pytest itself may run with some ignored -- started in the background SIGINT is, under
+# nohup SIGHUP is -- and a child inherits an ignored signal (which tpuemb rightly leaves ignored).
+# So the child starts as this, which restores them and then becomes the command it is given.
+AS_FROM_A_SHELL = """
+import os, signal, sys
+numbers = [signal.SIGTERM, signal.SIGHUP, signal.SIGINT]
+for number in numbers:
+    signal.signal(number, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, numbers)
+os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+"""
 FIXABLE = CLEAN.replace(
     "gradient_accumulation_status: ENABLED\n",
     "gradient_accumulation_status: ENABLED\n"
@@ -93,18 +107,45 @@ FIXABLE = CLEAN.replace(
 )
 
 
-@pytest.mark.parametrize(
-    ("signum", "returncode", "stderr"),
-    [
-        (signal.SIGTERM, -signal.SIGTERM, ""),
-        (signal.SIGHUP, -signal.SIGHUP, ""),
-        (signal.SIGINT, 2, "tpuemb: interrupted\n"),  # as a Ctrl-C at any other moment
-    ],
-)
+OUTCOMES = [
+    (signal.SIGTERM, -signal.SIGTERM, ""),
+    (signal.SIGHUP, -signal.SIGHUP, ""),
+    (signal.SIGINT, 2, "tpuemb: interrupted\n"),  # as a Ctrl-C at any other moment
+]
+
+
+@pytest.mark.parametrize(("signum", "returncode", "stderr"), OUTCOMES)
 @pytest.mark.parametrize("links", [1, 2])
 def test_a_signal_during_a_fix_removes_the_temporary_file(
     tmp_path: Path, signum: int, returncode: int, stderr: str, links: int
 ) -> None:
+    _interrupt_a_fix(tmp_path, signum, returncode, stderr, links)
+
+
+@contextmanager
+def _ignored(numbers: list[signal.Signals]) -> Iterator[None]:
+    """This process ignores ``numbers`` meanwhile, as one started by `nohup ... &` does."""
+    previous = {number: signal.signal(number, signal.SIG_IGN) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+@pytest.mark.parametrize(
+    ("signum", "returncode", "stderr"), [o for o in OUTCOMES if o[0] != signal.SIGTERM]
+)
+def test_the_signal_test_holds_when_pytest_runs_with_signals_ignored(
+    tmp_path: Path, signum: int, returncode: int, stderr: str
+) -> None:
+    # As under `nohup python -m pytest &`: SIGINT and SIGHUP ignored. The child still gets the
+    # default dispositions, so the signal test tests tpuemb, not how pytest was started.
+    with _ignored([signal.SIGINT, signal.SIGHUP]):
+        _interrupt_a_fix(tmp_path, signum, returncode, stderr, links=1)
+
+
+def _interrupt_a_fix(tmp_path: Path, signum: int, returncode: int, stderr: str, links: int) -> None:
     folder = tmp_path / "configs"
     folder.mkdir()
     path = folder / "model.pbtxt"
@@ -114,8 +155,9 @@ def test_a_signal_during_a_fix_removes_the_temporary_file(
         os.link(path, folder / "same.pbtxt")
         names.append("same.pbtxt")
     started = tmp_path / "started"
+    tpuemb = ["-c", SLOW_TPUEMB, str(started), "check", "--fix", str(path)]  # python's arguments
     child = subprocess.Popen(
-        [sys.executable, "-c", SLOW_TPUEMB, str(started), "check", "--fix", str(path)],
+        [sys.executable, "-c", AS_FROM_A_SHELL, *tpuemb],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

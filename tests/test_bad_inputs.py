@@ -128,6 +128,7 @@ def test_empty_file(tmp_path: Path) -> None:
     assert set(rules(result)) == {"TE410", "TE501", "TE502"}
 
 
+@pytest.mark.slow  # 20,000-field files, twice: seconds
 def test_quadratic_shapes_are_linear(tmp_path: Path) -> None:
     # A very long line, and thousands of repeated fields: each must take about as long as its size.
     long_line = tmp_path / "line.pbtxt"
@@ -141,6 +142,7 @@ def test_quadratic_shapes_are_linear(tmp_path: Path) -> None:
         assert time.monotonic() - started < 10, path
 
 
+@pytest.mark.slow  # builds and lints a 100,000-table config: seconds
 def test_a_hundred_thousand_tables(tmp_path: Path) -> None:
     from bench.configs import build
 

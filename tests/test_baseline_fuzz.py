@@ -9,10 +9,14 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .baseline_property import check_baseline, generate
+
+# A hypothesis sweep of whole projects: `make test-slow`, not `make test`.
+pytestmark = pytest.mark.slow
 
 
 class _Draws:

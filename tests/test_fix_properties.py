@@ -13,6 +13,9 @@ from hypothesis import strategies as st
 
 from . import fix_properties
 
+# A hypothesis sweep of whole --fix and --diff runs: `make test-slow`, not `make test`.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +153,9 @@ def test_format_defaults(repo: Path) -> None:
     assert invoke(*args, "--format", "text").stdout.startswith("TE406 [error] unused-table")
 
 
-def test_color_only_on_a_terminal_and_never_with_no_color() -> None:
+def test_color_only_on_a_terminal_and_never_with_no_color(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     finding = Finding("a.pbtxt", "TE105", "zero-learning-rate", Severity.WARNING, "m", (), "")
     colored = get("concise")(Report([finding], 1), True)
     assert "\x1b[33mwarning\x1b[0m" in colored
@@ -165,13 +166,10 @@ def test_color_only_on_a_terminal_and_never_with_no_color() -> None:
         def isatty(self) -> bool:
             return True
 
-    os.environ.pop("NO_COLOR", None)
+    monkeypatch.delenv("NO_COLOR", raising=False)
     assert _color(Terminal())
-    os.environ["NO_COLOR"] = "1"
-    try:
-        assert not _color(Terminal())
-    finally:
-        del os.environ["NO_COLOR"]
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not _color(Terminal())
 
 
 def test_several_outputs_in_one_run(repo: Path) -> None:
@@ -217,19 +215,17 @@ def test_several_outputs_in_one_run(repo: Path) -> None:
     )
 
 
-def test_sarif_names_a_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+def test_sarif_names_a_file_whose_name_is_not_utf8(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The name's undecodable byte is a surrogate in Python's str: percent-encoded as the byte,
     # where quoting it as UTF-8 was an internal error and no report.
     name = os.fsdecode(b"b\xff.pbtxt")
     (tmp_path / name).write_text("mode: TRAINNG\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "tpuemb_cli", "check", "--format", "sarif", "."],
-        cwd=tmp_path,
-        capture_output=True,
-        check=False,
-    )
-    assert (result.returncode, result.stderr) == (1, b"")
-    (run,) = json.loads(result.stdout)["runs"]
+    monkeypatch.chdir(tmp_path)
+    result = invoke("check", "--format", "sarif", ".")
+    assert (result.exit_code, result.stderr_bytes) == (1, b"")
+    (run,) = json.loads(result.stdout_bytes)["runs"]
     uris = {
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
     }

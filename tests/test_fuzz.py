@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -88,6 +89,7 @@ def _lint(data: bytes, name: str) -> None:
     ENGINE.lint(load_bytes(data, name))
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(st.sampled_from(SEEDS), st.data(), st.sampled_from(NAMES))
 def test_mutated_fixtures_never_raise(seed: bytes, data: st.DataObject, name: str) -> None:
@@ -108,12 +110,14 @@ def test_mutated_fixtures_never_raise(seed: bytes, data: st.DataObject, name: st
     _lint(bytes(mutated), name)
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(st.lists(st.sampled_from(TOKENS), max_size=80), st.sampled_from(NAMES))
 def test_token_soup_never_raises(tokens: list[bytes], name: str) -> None:
     _lint(b" ".join(tokens), name)
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(st.lists(st.sampled_from(TOKENS), max_size=80))
 def test_text_parsed_in_chunks_or_with_late_positions_is_the_same(tokens: list[bytes]) -> None:
@@ -137,12 +141,14 @@ def test_text_parsed_in_chunks_or_with_late_positions_is_the_same(tokens: list[b
     )
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(st.binary(max_size=400), st.sampled_from(NAMES))
 def test_random_bytes_never_raise(data: bytes, name: str) -> None:
     _lint(data, name)
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     st.lists(st.sampled_from(TOKENS), max_size=40),

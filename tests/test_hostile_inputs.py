@@ -143,6 +143,7 @@ def alias_documents(draw: st.DrawFn) -> Aliases:
     return Aliases("\n".join(lines) + "\n", refusal)
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(alias_documents())
 def test_yaml_aliases_are_bounded_and_refused_at_the_alias(document: Aliases) -> None:
@@ -316,6 +317,7 @@ def hostile_json(draw: st.DrawFn) -> tuple[str, set[tuple[int, int, str]]]:
     return "".join(parts), expected
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(hostile_json())
 def test_json_surrogates_and_huge_numbers_are_findings_at_their_place(
@@ -355,6 +357,7 @@ def hostile_yaml(draw: st.DrawFn) -> tuple[str, set[tuple[int, int, str]]]:
     return "\n".join(lines) + "\n", expected
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(hostile_yaml())
 def test_yaml_surrogates_and_huge_numbers_are_findings_at_their_place(
@@ -371,6 +374,7 @@ def test_yaml_surrogates_and_huge_numbers_are_findings_at_their_place(
     assert special == expected, text
 
 
+@pytest.mark.slow  # a hypothesis sweep: `make test-slow`
 @FAST
 @given(st.lists(st.sampled_from(ESCAPES), max_size=4), NUMBERS, NUMBERS)
 def test_text_format_escapes_and_huge_numbers(escapes: list[str], size: int, enum: int) -> None:

@@ -20,6 +20,8 @@ from .helpers import CLEAN
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = CLEAN.replace("table_id: 0", "table_id: 1")
+# Each test builds the hook's environment with pip: `make test-slow`, not `make test`.
+pytestmark = pytest.mark.slow
 
 
 def _git(repo: Path, *args: str) -> None:

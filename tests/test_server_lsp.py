@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 pytest.importorskip("pygls", reason="the `server` extra (pygls) is not installed")
 
+import pytest_asyncio
 import pytest_lsp
 from lsprotocol import types as lsp
 from pygls.protocol import default_converter
@@ -23,6 +25,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from tests.helpers import CLEAN
+from tpuemb_cli.cli import main
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 MISTAKES = (EXAMPLES / "mistakes" / "common_mistakes.pbtxt").read_text()
@@ -40,6 +43,15 @@ class Editor(LanguageClient):
         self.applied: list[lsp.ApplyWorkspaceEditParams] = []
         self.registrations: list[lsp.Registration] = []
         self.texts: dict[str, tuple[int, str]] = {}
+        self.open: set[str] = set()  # what a test opened and did not close
+
+    def text_document_did_open(self, params: lsp.DidOpenTextDocumentParams) -> None:
+        self.open.add(params.text_document.uri)
+        super().text_document_did_open(params)
+
+    def text_document_did_close(self, params: lsp.DidCloseTextDocumentParams) -> None:
+        self.open.discard(params.text_document.uri)
+        super().text_document_did_close(params)
 
 
 def _record_diagnostics(client: Editor, params: lsp.PublishDiagnosticsParams) -> None:
@@ -73,8 +85,11 @@ SERVER = ClientServerConfig(
 )
 
 
-@pytest_lsp.fixture(config=SERVER)  # type: ignore[untyped-decorator]
-async def editor(lsp_client: Editor) -> AsyncIterator[None]:
+# One server for the module's tests (for each xdist worker that runs some): starting one costs
+# most of a second, mainly importing lsprotocol. Each test still sees an editor of its own: the
+# `editor` fixture closes whatever the test left open and forgets what the server sent it.
+@pytest_lsp.fixture(config=SERVER, scope="module")  # type: ignore[untyped-decorator]
+async def server(lsp_client: Editor) -> AsyncIterator[None]:
     params = lsp.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         initialization_options={"debounceMs": 150},
@@ -85,7 +100,31 @@ async def editor(lsp_client: Editor) -> AsyncIterator[None]:
     await lsp_client.shutdown_session()
 
 
-pytestmark = pytest.mark.asyncio
+@pytest_asyncio.fixture(loop_scope="module")
+async def editor(server: Editor) -> AsyncIterator[Editor]:
+    process = server._server  # the server's process (pygls keeps it private)
+    if server.error is not None or process is None or process.returncode is not None:
+        pytest.fail(f"the language server stopped in an earlier test: {server.error}")
+    yield server
+    # Close what the test left open; the server clears each closed document's diagnostics,
+    # in order, so once every clearing has arrived nothing of this test's is still coming.
+    before = len(server.published)
+    closing = set(server.open)
+    for uri in closing:
+        server.text_document_did_close(
+            lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri))
+        )
+    if process.returncode is None:  # else the test failed, and the next ones fail at once
+        await until(
+            lambda: closing <= {p.uri for p in server.published[before:] if p.version is None},
+            "the diagnostics of the closed documents cleared",
+        )
+    server.published.clear()
+    server.applied.clear()
+    server.texts.clear()
+
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -186,12 +225,7 @@ def summary(found: list[lsp.Diagnostic]) -> list[tuple[Any, ...]]:
 
 
 def check_json(path: Path) -> dict[str, Any]:
-    result = subprocess.run(
-        [sys.executable, "-m", "tpuemb_cli", "check", "--format", "json", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = CliRunner().invoke(main, ["check", "--format", "json", str(path)])
     report: dict[str, Any] = json.loads(result.stdout)
     return report
 
@@ -414,11 +448,7 @@ async def test_fix_all_through_apply_edit(editor: Editor, tmp_path: Path) -> Non
     assert edit.changes is not None
     fixed = apply(MISTAKES, list(edit.changes[uri]))
     # What `tpuemb check --fix` writes, exactly.
-    subprocess.run(
-        [sys.executable, "-m", "tpuemb_cli", "check", "--fix", str(path)],
-        capture_output=True,
-        check=False,
-    )
+    CliRunner().invoke(main, ["check", "--fix", str(path)])
     assert fixed == path.read_text() != MISTAKES
     version = change(editor, uri, fixed)
     found = await diagnostics(editor, uri, version)
