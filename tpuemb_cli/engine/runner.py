@@ -302,23 +302,23 @@ class Engine:
             self._lint_config(config, nested, self.chip())
 
     def _lint_spec(self, spec: EmbeddingSpec, emit: Emit) -> None:
+        from tpuemb_cli.spec.facts import SpecFacts
+
+        # One set of facts per spec: compiled (and laid out) once, for every rule that reads it.
+        facts = SpecFacts(spec)
         for rule in self._rules("spec"):
             assert rule.check_spec is not None
-            for violation in self._checked(rule, rule.check_spec, spec):
+            for violation in self._checked(rule, rule.check_spec, spec, facts):
                 emit(rule, (), violation)
         # The compiled config goes through the config rules too; each finding is placed at the
-        # spec field it comes from, unless a spec rule reports the same mistake better.
-        from tpuemb_cli.spec.compiler import compile_spec
-
-        compiled = compile_spec(spec)
+        # spec field it comes from, unless a spec rule reports the same mistake better, or the
+        # rule does not judge what a SparseCore spec compiles to (the catalog's on_sparsecore).
+        compiled = facts.compiled
         superseded = self.superseded
-        if spec.HasField("sparse_core"):
-            from tpuemb_cli.rules.sparsecore import SUPERSEDED_ON_SPARSECORE
-
-            superseded = superseded | SUPERSEDED_ON_SPARSECORE
+        sparsecore = facts.sparsecore
 
         def placed(rule: Rule, prefix: FieldPath, violation: Violation) -> None:
-            if rule.code in superseded:
+            if rule.code in superseded or (sparsecore and not rule.on_sparsecore):
                 return
             path = compiled.spec_path(prefix + violation.path)
             message = f"in the compiled config ({render(prefix + violation.path)}): "

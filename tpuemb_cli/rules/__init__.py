@@ -54,6 +54,14 @@ class Entry(NamedTuple):
     # rule's findings: a misspelt `learning_rate` leaves every schedule unused. Findings at or
     # under the failed field itself give way for every rule; these are the ones elsewhere.
     follows: tuple[str, ...] = ()
+    # For a config rule: whether it judges the config a SparseCore spec compiles to. False where
+    # it would say again what a SparseCore rule says better, or judge a setting by what
+    # TPUEmbedding on TensorCores does with it when TPUEmbeddingV2 never passes it on: TE201 (no
+    # optimizer algorithm) is TE664's `custom` optimizer; weight decay (TE304, TE305) is TE663's
+    # error whatever its value; clipping (TE301-TE303), non-lazy Adam without accumulation
+    # (TE204), FTRL's allow_zero_accumulator (TE209) and low-dimensional packing (TE306) are
+    # settings TE662 reports dropped.
+    on_sparsecore: bool = True
 
     @property
     def module(self) -> str:
@@ -80,10 +88,26 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE104", "invalid-learning-rate", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE105", "zero-learning-rate", "optimizer", WARNING, "no", ("optimizer",)),
     # Optimizer algorithms
-    Entry("TE201", "missing-optimizer-algorithm", "optimizer", ERROR, "no", ("optimizer",)),
+    Entry(
+        "TE201",
+        "missing-optimizer-algorithm",
+        "optimizer",
+        ERROR,
+        "no",
+        ("optimizer",),
+        on_sparsecore=False,
+    ),
     Entry("TE202", "adam-beta-out-of-range", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE203", "adam-epsilon-not-positive", "optimizer", ERROR, "no", ("optimizer",)),
-    Entry("TE204", "non-lazy-adam-without-accumulation", "optimizer", ERROR, "no", ("optimizer",)),
+    Entry(
+        "TE204",
+        "non-lazy-adam-without-accumulation",
+        "optimizer",
+        ERROR,
+        "no",
+        ("optimizer",),
+        on_sparsecore=False,
+    ),
     Entry(
         "TE205", "adagrad-momentum-epsilon-not-positive", "optimizer", ERROR, "no", ("optimizer",)
     ),
@@ -93,20 +117,70 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE207", "ftrl-positive-lr-power", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE208", "ftrl-negative-regularization", "optimizer", ERROR, "no", ("optimizer",)),
     Entry(
-        "TE209", "deprecated-allow-zero-accumulator", "optimizer", WARNING, "safe", ("optimizer",)
+        "TE209",
+        "deprecated-allow-zero-accumulator",
+        "optimizer",
+        WARNING,
+        "safe",
+        ("optimizer",),
+        on_sparsecore=False,
     ),
     Entry("TE210", "non-finite-float", "optimizer", ERROR, "no", ("optimizer",)),
     # Clipping, decay, accumulation, packing, quantization, enums
-    Entry("TE301", "reversed-clipping-range", "optimizer", ERROR, "unsafe", ("optimizer",)),
-    Entry("TE302", "pinned-clipping-range", "optimizer", WARNING, "no", ("optimizer",)),
     Entry(
-        "TE303", "gradient-clipping-without-accumulation", "optimizer", ERROR, "no", ("optimizer",)
+        "TE301",
+        "reversed-clipping-range",
+        "optimizer",
+        ERROR,
+        "unsafe",
+        ("optimizer",),
+        on_sparsecore=False,
     ),
-    Entry("TE304", "invalid-weight-decay", "optimizer", ERROR, "no", ("optimizer",)),
     Entry(
-        "TE305", "ineffective-weight-decay-multiplier", "optimizer", WARNING, "safe", ("optimizer",)
+        "TE302",
+        "pinned-clipping-range",
+        "optimizer",
+        WARNING,
+        "no",
+        ("optimizer",),
+        on_sparsecore=False,
     ),
-    Entry("TE306", "low-dimensional-packing-dimension", "config", WARNING, "no", ("config",)),
+    Entry(
+        "TE303",
+        "gradient-clipping-without-accumulation",
+        "optimizer",
+        ERROR,
+        "no",
+        ("optimizer",),
+        on_sparsecore=False,
+    ),
+    Entry(
+        "TE304",
+        "invalid-weight-decay",
+        "optimizer",
+        ERROR,
+        "no",
+        ("optimizer",),
+        on_sparsecore=False,
+    ),
+    Entry(
+        "TE305",
+        "ineffective-weight-decay-multiplier",
+        "optimizer",
+        WARNING,
+        "safe",
+        ("optimizer",),
+        on_sparsecore=False,
+    ),
+    Entry(
+        "TE306",
+        "low-dimensional-packing-dimension",
+        "config",
+        WARNING,
+        "no",
+        ("config",),
+        on_sparsecore=False,
+    ),
     Entry("TE307", "invalid-simulated-quantization", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE308", "undeclared-enum-value", "config", ERROR, "no", ("config", "optimizer")),
     # Tables and features

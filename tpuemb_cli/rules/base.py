@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.model.memory import Memory
     from tpuemb_cli.rules import Entry
     from tpuemb_cli.spec.drift import Expected
+    from tpuemb_cli.spec.facts import SpecFacts
 
 __all__ = [
     "CHECKS",
@@ -56,7 +57,7 @@ ConfigCheck = Callable[[TPUEmbeddingConfiguration], Iterator[Violation]]
 CHECKS = {
     "config": "check_config",  # (TPUEmbeddingConfiguration) -> Violations from its root
     "optimizer": "check_optimizer",  # (OptimizationParameters, Site) -> Violations from it
-    "spec": "check_spec",  # (EmbeddingSpec) -> Violations
+    "spec": "check_spec",  # (EmbeddingSpec, SpecFacts: what it compiles to) -> Violations
     "graph": "check_graph",  # (GraphView) -> Violations
     "drift": "check_drift",  # (config, Expected) -> Violations where the config left its spec
     # (config, Fit: the chip and the memory model) -> Violations; only when the chip is known
@@ -78,7 +79,7 @@ class Site(NamedTuple):
 
 
 OptimizerCheck = Callable[[OptimizationParameters, Site], Iterator[Violation]]
-SpecCheck = Callable[[EmbeddingSpec], Iterator[Violation]]
+SpecCheck = Callable[[EmbeddingSpec, "SpecFacts"], Iterator[Violation]]
 GraphCheck = Callable[[Any], Iterator[Violation]]  # a tpuemb_cli.rules.lib.graph.GraphView
 DriftCheck = Callable[[TPUEmbeddingConfiguration, "Expected"], Iterator[Violation]]
 
@@ -113,6 +114,7 @@ class Rule(NamedTuple):
     check_drift: DriftCheck | None = None
     check_memory: MemoryCheck | None = None
     follows: tuple[str, ...] = ()  # see the catalog's Entry
+    on_sparsecore: bool = True  # see the catalog's Entry
 
     @property
     def summary(self) -> str:
@@ -145,6 +147,7 @@ class Rule(NamedTuple):
             check_drift=checks["drift"],
             check_memory=checks["memory"],
             follows=entry.follows,
+            on_sparsecore=entry.on_sparsecore,
         )
 
 

@@ -13,7 +13,6 @@ from tpuemb_cli.spec.sparsecore import samples
 
 __all__ = [
     "is_sparsecore",
-    "laid_out",
     "replicas",
     "samples",
     "sparse_cores_per_chip",
@@ -42,26 +41,6 @@ def replicas(spec: EmbeddingSpec) -> int | None:
         return sparsecore.num_partitions(spec)
     except sparsecore.SparseCoreError:
         return None
-
-
-def laid_out(spec: EmbeddingSpec) -> sparsecore.Plan | None:
-    """The SparseCore layout of a SparseCore spec (``spec.sparsecore.plan``), or None when it is
-    not one or cannot be laid out (``tpuemb compile --target sparsecore`` says why; other rules
-    say where). Planned once for the rules that read it: the last spec's plan is kept."""
-    global _last
-    if not is_sparsecore(spec):
-        return None
-    if _last is not None and _last[0] is spec:
-        return _last[1]
-    try:
-        found: sparsecore.Plan | None = sparsecore.plan(spec)
-    except sparsecore.SparseCoreError:
-        found = None
-    _last = (spec, found)
-    return found
-
-
-_last: tuple[EmbeddingSpec, sparsecore.Plan | None] | None = None
 
 
 def used_optimizers(spec: EmbeddingSpec) -> Iterator[tuple[FieldPath, Optimizer]]:

@@ -68,6 +68,7 @@ from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.sparsecore_topology import is_sparsecore, used_optimizers
+from tpuemb_cli.spec.facts import SpecFacts
 
 _NOT_CLIPPED = "gradients are not clipped"
 
@@ -112,7 +113,7 @@ def dropped(optimizer: Optimizer) -> Iterator[tuple[FieldPath, str, str]]:
         )
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     if not is_sparsecore(spec):
         return
     for path, optimizer in used_optimizers(spec):

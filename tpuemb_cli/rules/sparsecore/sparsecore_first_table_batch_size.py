@@ -59,13 +59,13 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.rules.lib.sparsecore_topology import laid_out
+from tpuemb_cli.spec.facts import SpecFacts
 
 _LISTED = 4  # tables named in the message
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
-    found = laid_out(spec)
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
+    found = facts.plan
     if found is None:
         return  # not a SparseCore spec, or `tpuemb compile --target sparsecore` says why
     quirk = found.quirk

@@ -49,9 +49,10 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.sparsecore_topology import is_sparsecore
 from tpuemb_cli.rules.lib.spec_tables import feature_label
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     if not is_sparsecore(spec):
         return
     batch = spec.topology.per_replica_batch_size

@@ -80,9 +80,9 @@ from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.words import plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.rules.lib.sparsecore_topology import laid_out
 from tpuemb_cli.rules.lib.spec_tables import table_label
 from tpuemb_cli.spec.compiler import effective_optimizer
+from tpuemb_cli.spec.facts import SpecFacts
 from tpuemb_cli.spec.sparsecore_state import slot_names, state_bytes
 
 # A table is reported when its padding is more than this share of its padded bytes...
@@ -92,8 +92,8 @@ THRESHOLD_PERCENT = 25
 MODEL_PERCENT = 1
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
-    found = laid_out(spec)
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
+    found = facts.plan
     if found is None:
         return  # not a SparseCore spec, or `tpuemb compile --target sparsecore` says why
     optimizers: dict[str, Optimizer] = {}

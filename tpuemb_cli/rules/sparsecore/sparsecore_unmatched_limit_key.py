@@ -75,7 +75,7 @@ from collections.abc import Iterator
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.nearest import nearest
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.rules.lib.sparsecore_topology import laid_out
+from tpuemb_cli.spec.facts import SpecFacts
 from tpuemb_cli.spec.sparsecore import Plan
 
 FIELDS = ("max_ids_per_table", "max_unique_ids_per_table")
@@ -84,8 +84,8 @@ SHOWN_STACKS = 4  # the message lists this many stacked names; the fix gives the
 LONG_NAME = 48
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
-    found = laid_out(spec)
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
+    found = facts.plan
     if found is None:
         return  # not a SparseCore spec, or `tpuemb compile --target sparsecore` says why
     stacks = {stack.name for stack in found.stacks}

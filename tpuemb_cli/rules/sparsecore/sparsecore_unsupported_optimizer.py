@@ -52,9 +52,10 @@ from collections.abc import Iterator
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.sparsecore_topology import is_sparsecore, used_optimizers
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     if not is_sparsecore(spec):
         return
     for path, optimizer in used_optimizers(spec):

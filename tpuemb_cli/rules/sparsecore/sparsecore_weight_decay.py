@@ -47,11 +47,12 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.sparsecore_topology import is_sparsecore, used_optimizers
+from tpuemb_cli.spec.facts import SpecFacts
 
 FIELDS = ("weight_decay_factor", "multiply_weight_decay_factor_by_learning_rate")
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     if not is_sparsecore(spec):
         return
     for path, optimizer in used_optimizers(spec):

@@ -44,11 +44,11 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.spec.compiler import compile_spec
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
-    compiled = compile_spec(spec)
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
+    compiled = facts.compiled
     first: dict[str, int] = {}
     for position, index in enumerate(compiled.table_sources):
         name = compiled.config.table_descriptor[position].name

@@ -47,9 +47,10 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import feature_label
 from tpuemb_cli.spec.compiler import output_shape
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     batch = spec.topology.per_replica_batch_size
     if spec.tables and not spec.features:
         yield Violation(

@@ -43,9 +43,10 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import optimizers
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     for path, optimizer in optimizers(spec):
         algorithm = optimizer.WhichOneof("algorithm")
         if algorithm in ("adagrad", "ftrl"):

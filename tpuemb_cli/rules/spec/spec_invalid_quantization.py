@@ -48,9 +48,10 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import number, plural
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import table_label
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     for index, table in enumerate(spec.tables):
         if not table.HasField("quantization"):
             continue

@@ -42,12 +42,13 @@ from collections.abc import Iterator
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import table_label
+from tpuemb_cli.spec.facts import SpecFacts
 
 COMBINERS = ("mean", "sum", "sqrtn")
 DTYPES = ("float32", "int32")
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     for index, table in enumerate(spec.tables):
         label = table_label(spec, index)
         for field, value in (("vocabulary_size", table.vocabulary_size), ("dim", table.dim)):

@@ -40,11 +40,12 @@ from collections.abc import Iterator
 from tpuemb_cli.model import chips
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
+from tpuemb_cli.spec.facts import SpecFacts
 
 INT32_MAX = (1 << 31) - 1
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     topology = spec.topology
     for field in ("num_hosts", "cores_per_host"):
         if getattr(topology, field) < 1:

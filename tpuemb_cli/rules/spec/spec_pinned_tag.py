@@ -44,10 +44,10 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.spec.compiler import compile_spec
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     pinned = {i: s.tag for i, s in enumerate(spec.schedules) if s.HasField("tag")}
     if not pinned:
         return
@@ -72,7 +72,7 @@ def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
             f"{', '.join(map(str, missing))} unassigned; tags are 0..K-1",
             "pin the schedules to 0, 1, 2, ... in the order the tables first use them",
         )
-    assigned = compile_spec(spec).tags
+    assigned = facts.compiled.tags
     for index, tag in pinned.items():
         actual = assigned.get(spec.schedules[index].name)
         if actual is not None and actual != tag:

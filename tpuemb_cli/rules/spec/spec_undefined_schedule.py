@@ -41,9 +41,10 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.nearest import nearest
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import optimizers
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     names = [schedule.name for schedule in spec.schedules]
     for path, optimizer in optimizers(spec):
         rate = optimizer.learning_rate

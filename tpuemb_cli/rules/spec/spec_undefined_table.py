@@ -40,9 +40,10 @@ from tpuemb_cli.model.nearest import nearest
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import feature_label
 from tpuemb_cli.spec.compiler import resolve_table, table_indexes
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     indexes = table_indexes(spec)
     names = list(indexes)
     for index, feature in enumerate(spec.features):

@@ -40,11 +40,11 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
-from tpuemb_cli.spec.compiler import compile_spec
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
-    used = compile_spec(spec).tags
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
+    used = facts.compiled.tags
     for index, schedule in enumerate(spec.schedules):
         if schedule.name not in used:
             yield Violation(

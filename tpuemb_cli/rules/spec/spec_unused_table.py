@@ -45,9 +45,10 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import table_label
 from tpuemb_cli.spec.compiler import resolve_table, table_indexes
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_spec(spec: EmbeddingSpec) -> Iterator[Violation]:
+def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     names = table_indexes(spec)
     used = {resolve_table(spec, feature, names) for feature in spec.features}
     for index in range(len(spec.tables)):

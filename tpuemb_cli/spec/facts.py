@@ -1,0 +1,47 @@
+"""What rules derive from one spec, each computed once per document and only when a rule first
+asks: the config TensorFlow would build from it (``compiled``) and, for a SparseCore spec, its
+layout (``plan``). The engine makes one ``SpecFacts`` per spec and hands it to every spec rule
+and to the config rules that judge what it compiles to, so that a spec is compiled once however
+many rules read it (no rule compiles, and nothing is remembered between documents)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+    from tpuemb_cli.spec.compiler import Compiled
+    from tpuemb_cli.spec.sparsecore import Plan
+
+
+class SpecFacts:
+    """The derived facts of ``spec``, computed lazily and cached."""
+
+    def __init__(self, spec: EmbeddingSpec) -> None:
+        self.spec = spec
+
+    @cached_property
+    def compiled(self) -> Compiled:
+        """The config (and where each of its fields comes from) TensorFlow builds from it."""
+        from tpuemb_cli.spec.compiler import compile_spec
+
+        return compile_spec(self.spec)
+
+    @cached_property
+    def sparsecore(self) -> bool:
+        """A spec with a `sparse_core` section trains with TPUEmbeddingV2 on SparseCores."""
+        return self.spec.HasField("sparse_core")
+
+    @cached_property
+    def plan(self) -> Plan | None:
+        """The SparseCore layout of a SparseCore spec, or None when it is not one or cannot be
+        laid out (``tpuemb compile --target sparsecore`` says why; other rules say where)."""
+        if not self.sparsecore:
+            return None
+        from tpuemb_cli.spec import sparsecore
+
+        try:
+            return sparsecore.plan(self.spec)
+        except sparsecore.SparseCoreError:
+            return None
