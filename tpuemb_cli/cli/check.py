@@ -101,13 +101,13 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     findings: list[Finding] = []
     expected = None
     if options.spec:
-        from tpuemb_cli.cli.specs import compiled, load_spec
+        from tpuemb_cli.cli.specs import load_spec
 
         loaded = load_spec(options.spec, options.max_bytes, streams, workspace)
         if loaded is None:
             return EXIT_ERROR
-        findings.extend(loaded[1])
-        expected = compiled(loaded[0])
+        findings.extend(loaded.findings)
+        expected = loaded.expected()
 
     changes = None
     if options.fix or options.diff or options.unsafe_fixes or options.add_suppressions:

@@ -33,20 +33,19 @@ class CompileOptions(NamedTuple):
 
 
 def execute(options: CompileOptions, streams: Streams) -> int:
-    from tpuemb_cli.cli.specs import compiled, load_spec
+    from tpuemb_cli.cli.specs import load_spec
     from tpuemb_cli.load import encodings
 
     loaded = load_spec(options.path, options.max_bytes, streams)
     if loaded is None:
         return EXIT_ERROR
-    document, found = loaded
+    document, found, facts = loaded
     if found:
         streams.err.write(formatters.get("concise")(formatters.Report(found, 1), False))
     if any(f.name == "internal-error" for f in found):
         error(streams, f"{document.name}: not compiled: tpuemb failed on it (a bug)")
         return EXIT_ERROR
-    expected = compiled(document)
-    if expected is None or any(f.severity is Severity.ERROR for f in found):
+    if facts is None or any(f.severity is Severity.ERROR for f in found):
         error(streams, f"{document.name}: not compiled: the spec has errors")
         return EXIT_FINDINGS
     if options.target == "sparsecore":
@@ -59,7 +58,7 @@ def execute(options: CompileOptions, streams: Streams) -> int:
             return EXIT_ERROR
         output = encodings.get(options.to).render(found_layouts)
     else:
-        output = encodings.get(options.to).render(expected.compiled.config)
+        output = encodings.get(options.to).render(facts.compiled.config)
     return write_output(output, options.output, streams)
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import Document
     from tpuemb_cli.model.findings import Finding
+    from tpuemb_cli.spec.facts import SpecFacts
 
 
 class MemoryOptions(NamedTuple):
@@ -102,33 +103,40 @@ def execute(
         return EXIT_FINDINGS
     if options.memory:
         assert linted.engine is not None
-        return _memory(document, options, linted.engine, streams)
-    streams.out.write(explain_document(document))
+        return _memory(document, options, linted.engine, linted.facts, streams)
+    streams.out.write(explain_document(document, linted.facts))
     return EXIT_OK
 
 
-def _memory(document: Document, options: MemoryOptions, engine: Engine, streams: Streams) -> int:
+def _memory(
+    document: Document,
+    options: MemoryOptions,
+    engine: Engine,
+    facts: SpecFacts | None,
+    streams: Streams,
+) -> int:
     """``--memory``: the tables' memory on each core, against the chip when one is named (the
     chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
     from tpuemb_cli.formatters.memory import explain_memory, memory_json
+    from tpuemb_cli.model.memory import model
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
     message = document.message
     header, accelerator = "", ""
     if isinstance(message, EmbeddingSpec):
-        from tpuemb_cli.spec.compiler import compile_spec
-
+        assert facts is not None  # the workspace's, for every spec
         header, accelerator = " (compiled as TensorFlow would)", message.topology.accelerator
-        config = compile_spec(message).config
+        config = facts.compiled.config
     else:
         assert isinstance(message, TPUEmbeddingConfiguration)
         config = message
     chip = engine.chip(accelerator)
+    memory = model(config)
     if options.output_format == "json":
-        streams.out.write(memory_json(document.name, config, chip))
+        streams.out.write(memory_json(document.name, config, memory, chip))
     else:
-        streams.out.write(explain_memory(document.name, config, chip, header))
+        streams.out.write(explain_memory(document.name, config, memory, chip, header))
     return EXIT_OK
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tpuemb_cli.cli.common import Streams, error, read_input
 
@@ -11,12 +11,29 @@ if TYPE_CHECKING:
     from tpuemb_cli.load import Document
     from tpuemb_cli.model.findings import Finding
     from tpuemb_cli.spec.drift import Expected
+    from tpuemb_cli.spec.facts import SpecFacts
     from tpuemb_cli.workspace import Workspace
+
+
+class LoadedSpec(NamedTuple):
+    """A spec document, its findings, and what it compiles to (computed once, by its lint)."""
+
+    document: Document
+    findings: list[Finding]
+    facts: SpecFacts | None  # None when it does not parse
+
+    def expected(self) -> Expected | None:
+        """What the config should be (``check --spec``), None when the spec does not parse."""
+        from tpuemb_cli.spec.drift import Expected
+
+        if self.facts is None:
+            return None
+        return Expected(self.document, self.facts.compiled)
 
 
 def load_spec(
     path: str, max_bytes: int, streams: Streams, workspace: Workspace | None = None
-) -> tuple[Document, list[Finding]] | None:
+) -> LoadedSpec | None:
     """A spec document and its findings, with the settings that govern it in ``workspace``
     (a new one, discovering its configuration, by default); None (after saying why) when it
     cannot be read, is no spec, or its configuration cannot be used."""
@@ -39,14 +56,4 @@ def load_spec(
     if document.message is not None and schema.kind_of(document.message) != "spec":
         error(streams, f"{item.name}: not an embedding spec")
         return None
-    return document, linted.findings
-
-
-def compiled(document: Document) -> Expected | None:
-    """What the spec ``document`` compiles to; None when it does not parse."""
-    from tpuemb_cli.spec.compiler import compile_spec
-    from tpuemb_cli.spec.drift import Expected
-
-    if document.message is None:
-        return None
-    return Expected(document, compile_spec(document.message))  # type: ignore[arg-type]
+    return LoadedSpec(document, linted.findings, linted.facts)

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.engine.suppressions import ConfigUse
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.spec.drift import Expected
+    from tpuemb_cli.spec.facts import SpecFacts
 
 Emit = Callable[[Rule, FieldPath, Violation], None]
 _TABLE, _OPTIMIZER = ("table_descriptor",), ("optimization_parameters",)
@@ -137,13 +138,20 @@ class Engine:
     def _crashed_in(self, rule: Rule, error: Exception) -> None:
         self.crashes.append((f"in rule {rule.code} ({rule.name})", error))
 
-    def lint(self, document: Document, expected: Expected | None = None) -> list[Finding]:
+    def lint(
+        self,
+        document: Document,
+        expected: Expected | None = None,
+        facts: SpecFacts | None = None,
+    ) -> list[Finding]:
         """Findings for ``document``; with ``expected`` (a compiled spec), drift findings too.
+        ``facts``: what a spec compiles to, computed once for the document's every reader (the
+        workspace passes the ones it keeps for the front end; else the engine makes them).
 
         An unexpected exception in a rule (or in running the rules) is an `internal-error`
         finding, which no selection or suppression hides; ``crashes`` keeps the exceptions."""
         self.crashes = []
-        kept = self._lint(document, expected)
+        kept = self._lint(document, expected, facts)
         if self.crashes:
             done = set()
             for during, error in self.crashes:
@@ -153,7 +161,9 @@ class Engine:
             kept.sort(key=Finding.sort_key)
         return kept
 
-    def _lint(self, document: Document, expected: Expected | None) -> list[Finding]:
+    def _lint(
+        self, document: Document, expected: Expected | None, facts: SpecFacts | None
+    ) -> list[Finding]:
         findings: list[Finding] = []
         source_map = document.source_map
         failed = _failed_fields(document)
@@ -185,7 +195,7 @@ class Engine:
             )
 
         try:
-            self._run_rules(document, expected, emit)
+            self._run_rules(document, expected, emit, facts)
         except Exception as error:  # outside any one rule (the spec compiler, a graph view)
             self.crashes.append(("while running the rules", error))
 
@@ -228,7 +238,9 @@ class Engine:
         kept.sort(key=Finding.sort_key)
         return kept
 
-    def _run_rules(self, document: Document, expected: Expected | None, emit: Emit) -> None:
+    def _run_rules(
+        self, document: Document, expected: Expected | None, emit: Emit, facts: SpecFacts | None
+    ) -> None:
         # The registry's kind of the message decides which rules run (typed Any: each branch
         # knows its message type).
         message: Any = document.message
@@ -239,7 +251,7 @@ class Engine:
             for index, meta_graph in enumerate(message.meta_graphs):
                 self._lint_graph(meta_graph.graph_def, ("meta_graphs", index, "graph_def"), emit)
         elif kind == "spec":
-            self._lint_spec(message, emit)
+            self._lint_spec(message, emit, facts)
         elif kind == "config":
             self._lint_config(message, emit, self.chip())
             if expected is not None:
@@ -301,11 +313,12 @@ class Engine:
 
             self._lint_config(config, nested, self.chip())
 
-    def _lint_spec(self, spec: EmbeddingSpec, emit: Emit) -> None:
-        from tpuemb_cli.spec.facts import SpecFacts
+    def _lint_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts | None) -> None:
+        if facts is None or facts.spec is not spec:
+            from tpuemb_cli.spec.facts import SpecFacts
 
-        # One set of facts per spec: compiled (and laid out) once, for every rule that reads it.
-        facts = SpecFacts(spec)
+            # One set of facts per spec: compiled (and laid out) once, for every rule.
+            facts = SpecFacts(spec)
         for rule in self._rules("spec"):
             assert rule.check_spec is not None
             for violation in self._checked(rule, rule.check_spec, spec, facts):

@@ -22,6 +22,7 @@ from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import ClippingLimits, OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 from tpuemb_cli.rules.base import feature_label
+from tpuemb_cli.spec.facts import SpecFacts
 
 # The settings of one optimizer, in the order both views show them.
 SETTINGS = (
@@ -185,16 +186,16 @@ def _optimizer(params: OptimizationParameters) -> list[str]:
     return [f"{label.ljust(width)}  {printable(value)}" for label, value in rows]
 
 
-def explain_document(document: Document) -> str:
-    """The explanation of a loaded spec, config or OptimizationParameters."""
+def explain_document(document: Document, facts: SpecFacts | None = None) -> str:
+    """The explanation of a loaded spec (``facts``: what it compiles to, and its SparseCore
+    layout), config or OptimizationParameters."""
     message = document.message
     if isinstance(message, OptimizationParameters):
         header = f"{document.name} (OptimizationParameters: one table's optimizer)"
         lines = _optimizer(message)
     elif isinstance(message, EmbeddingSpec):
-        from tpuemb_cli.spec.compiler import compile_spec
-
-        compiled = compile_spec(message)
+        assert facts is not None and facts.spec is message, "a spec is explained with its facts"
+        compiled = facts.compiled
         schedules = {tag: name for name, tag in compiled.tags.items()}
         header = f"{document.name} (compiled as TensorFlow would)"
         if message.HasField("sparse_core"):
@@ -208,7 +209,7 @@ def explain_document(document: Document) -> str:
         if message.HasField("sparse_core"):
             from tpuemb_cli.formatters.sparsecore import explain_stacking
 
-            lines += ["", *explain_stacking(message)]
+            lines += ["", *explain_stacking(message, facts.layout)]
     else:
         assert isinstance(message, TPUEmbeddingConfiguration), type(message)
         header = document.name

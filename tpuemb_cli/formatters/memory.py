@@ -19,7 +19,6 @@ from tpuemb_cli.model.memory import (
     Memory,
     TableMemory,
     cheaper,
-    model,
     size,
     smallest_core_count,
 )
@@ -118,10 +117,14 @@ def _verdict(config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip | Non
 
 
 def explain_memory(
-    name: str, config: TPUEmbeddingConfiguration, chip: Chip | None, header: str = ""
+    name: str,
+    config: TPUEmbeddingConfiguration,
+    memory: Memory,
+    chip: Chip | None,
+    header: str = "",
 ) -> str:
-    """The human report of ``config``'s memory (``header``: what the file is, if not a config)."""
-    memory = model(config)
+    """The human report of ``config``'s memory, ``memory`` (``model.memory.model``'s);
+    ``header``: what the file is, if not a config."""
     if config.num_tensor_cores < 1:
         return (
             f"{printable(name)}{header}\n\nnum_tensor_cores is {config.num_tensor_cores}: no cores "
@@ -165,9 +168,10 @@ def explain_memory(
     return "\n".join(lines) + "\n"
 
 
-def memory_json(name: str, config: TPUEmbeddingConfiguration, chip: Chip | None) -> str:
+def memory_json(
+    name: str, config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip | None
+) -> str:
     """The same report as a JSON document."""
-    memory = model(config)
     total = memory.per_core
     document: dict[str, Any] = {
         "version": JSON_VERSION,

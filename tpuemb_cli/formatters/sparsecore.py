@@ -14,7 +14,7 @@ from tpuemb_cli.model.sparsecore_stacker import Limits
 from tpuemb_cli.model.words import plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
 from tpuemb_cli.spec.compiler import effective_optimizer
-from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, Stack, plan
+from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, Stack
 from tpuemb_cli.spec.sparsecore_state import state_bytes
 
 _WIDTH = 100  # prose lines; tables are as wide as their cells
@@ -96,12 +96,12 @@ def _why(plan_: Plan) -> list[str]:
     return lines
 
 
-def explain_stacking(spec: EmbeddingSpec) -> list[str]:
-    """The lines ``explain`` adds for a spec with a ``sparse_core`` section."""
-    try:
-        laid_out = plan(spec)
-    except SparseCoreError as problem:
-        return ["SparseCore stacking: not laid out: " + printable(str(problem))]
+def explain_stacking(spec: EmbeddingSpec, layout: Plan | SparseCoreError | None) -> list[str]:
+    """The lines ``explain`` adds for a spec with a ``sparse_core`` section, laid out as
+    ``layout`` says (``SpecFacts.layout``: the plan, or why there is none)."""
+    if not isinstance(layout, Plan):
+        return ["SparseCore stacking: not laid out: " + printable(str(layout))]
+    laid_out = layout
     disabled = spec.sparse_core.disable_table_stacking
     lines = [
         "SparseCore stacking (TPUEmbeddingV2, as `tpuemb compile --target sparsecore` lays it "

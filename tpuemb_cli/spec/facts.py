@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.compiler import Compiled
-    from tpuemb_cli.spec.sparsecore import Plan
+    from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
 
 
 class SpecFacts:
@@ -34,14 +34,23 @@ class SpecFacts:
         return self.spec.HasField("sparse_core")
 
     @cached_property
-    def plan(self) -> Plan | None:
-        """The SparseCore layout of a SparseCore spec, or None when it is not one or cannot be
-        laid out (``tpuemb compile --target sparsecore`` says why; other rules say where)."""
+    def layout(self) -> Plan | SparseCoreError | None:
+        """The SparseCore layout of a SparseCore spec, or why it cannot be laid out; None when
+        it is no SparseCore spec."""
         if not self.sparsecore:
             return None
         from tpuemb_cli.spec import sparsecore
 
         try:
             return sparsecore.plan(self.spec)
-        except sparsecore.SparseCoreError:
-            return None
+        except sparsecore.SparseCoreError as problem:
+            return problem
+
+    @property
+    def plan(self) -> Plan | None:
+        """The SparseCore layout, or None when the spec is no SparseCore spec or cannot be laid
+        out (``tpuemb compile --target sparsecore`` says why; other rules say where)."""
+        from tpuemb_cli.spec.sparsecore import Plan
+
+        layout = self.layout
+        return layout if isinstance(layout, Plan) else None

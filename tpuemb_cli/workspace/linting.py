@@ -20,6 +20,7 @@ from tpuemb_cli.model.findings import Finding
 
 if TYPE_CHECKING:
     from tpuemb_cli.spec.drift import Expected
+    from tpuemb_cli.spec.facts import SpecFacts
 
 # Where a crash's traceback goes: the CLI prints it only with TPUEMB_DEBUG, the server logs it.
 CrashReporter = Callable[[str, BaseException], None]
@@ -48,6 +49,8 @@ class Linted(NamedTuple):
     engine: Engine | None = None
     skipped: str | None = None
     error: str | None = None
+    # A spec's compiled config and SparseCore layout, as its rules saw them (None for others).
+    facts: SpecFacts | None = None
 
 
 class Workspace:
@@ -161,13 +164,25 @@ class Workspace:
             if isinstance(loaded, Skipped):
                 return Linted(name, None, [], engine, skipped=loaded.reason)
             during = "while linting the file"
-            findings = engine.lint(loaded, expected)
+            facts = _facts_of(loaded)
+            findings = engine.lint(loaded, expected, facts)
             for where, error in engine.crashes:
                 self.report_crash(where, error)
         except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
             self.report_crash(during, error)
             return Linted(name, None, [engine.crashed(name, during, error)], engine)
-        return Linted(name, loaded, findings, engine)
+        return Linted(name, loaded, findings, engine, facts=facts)
+
+
+def _facts_of(document: Document) -> SpecFacts | None:
+    """The facts the rules and the front end share, for a spec (one compilation each)."""
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+
+    if not isinstance(document.message, EmbeddingSpec):
+        return None
+    from tpuemb_cli.spec.facts import SpecFacts
+
+    return SpecFacts(document.message)
 
 
 class _Unloaded(NamedTuple):
