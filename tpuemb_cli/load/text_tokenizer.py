@@ -32,7 +32,7 @@ TOKEN = re.compile(
     re.VERBOSE | re.MULTILINE,
 )
 # Token kinds: the regex group that matched.
-IDENT, NUMBER, STRING, SYMBOL = 2, 3, 4, 5
+COMMENT, IDENT, NUMBER, STRING, SYMBOL = 1, 2, 3, 4, 5
 WORDS = (IDENT, NUMBER)
 END = 0  # kind of the sentinel token past the end of the input
 

@@ -1,8 +1,8 @@
 """Hover and completion for one document: what is under the cursor, in the document's schema.
 
-Text format and YAML specs are followed by their structure (``cursor``); JSON gets hover on rule
-codes only. The message type is the one the last lint loaded the document as, else the one its
-``# proto-message:`` header or its extension says.
+Text format and YAML specs are followed by their structure (``load.cursor``); JSON gets hover on
+rule codes only. The message type is the one the last lint loaded the document as, else the one
+its ``# proto-message:`` header or its extension says.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from collections.abc import Callable
 
 from google.protobuf.descriptor import Descriptor
 
+from tpuemb_cli.load import cursor
 from tpuemb_cli.load.document import UnknownHeaderType, header_type
 from tpuemb_cli.load.encodings import for_name
 from tpuemb_cli.model import schema
 from tpuemb_cli.rules import find
-from tpuemb_cli.server import cursor, schema_help
+from tpuemb_cli.server import schema_help
 from tpuemb_cli.server.linting import Linted, name_of
 from tpuemb_cli.server.schema_help import Item
 

@@ -27,7 +27,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from tests.helpers import CLEAN
 from tpuemb_cli.cli import main
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = Path(__file__).parents[2] / "examples"
 MISTAKES = (EXAMPLES / "mistakes" / "common_mistakes.pbtxt").read_text()
 SPEC = (EXAMPLES / "recommender.spec.yaml").read_text()
 DOCS = "https://github.com/tpuemb/tpuemb/blob/main/docs/rules.md#"

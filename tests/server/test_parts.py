@@ -1,6 +1,6 @@
-"""The language server's plain parts, without an editor: positions in the editor's units, the
-cursor's place in half-typed text, minimal edits, and linting an open document the way `check`
-lints a file."""
+"""The language server's plain parts, without an editor: positions in the editor's units, minimal
+edits, and linting an open document the way `check` lints a file (the cursor's place in
+half-typed text, which hover and completion read, is load's: tests/test_cursor.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,13 @@ from tests.helpers import CLEAN
 from tpuemb_cli.model.edits import TextEdit
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.server.actions import minimal_edit
-from tpuemb_cli.server.cursor import Context, text_format_context, yaml_context
 from tpuemb_cli.server.linting import Linter, path_of
 from tpuemb_cli.server.positions import UTF8, UTF16, UTF32, TextLines
 from tpuemb_cli.server.scheduler import DEFAULT_DELAY
 
 
 def test_the_pause_after_typing_is_what_the_readme_says() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
     assert DEFAULT_DELAY == 0.25 and "after a pause in typing (0.25 s;" in readme
 
 
@@ -47,41 +46,6 @@ def test_minimal_edit() -> None:
     assert minimal_edit("abcdef", "abXYef") == TextEdit(2, 4, "XY")
     assert minimal_edit("aaa", "aaaa") == TextEdit(3, 3, "a")
     assert minimal_edit("same", "same") is None
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("table_descriptor {\n  na", Context(("table_descriptor",), None, "na")),
-        ("mode: TR", Context((), "mode", "TR")),
-        ('table_descriptor { name: "x" }\nfea', Context((), None, "fea")),
-        ('table_descriptor: [{name: "a"}, {na', Context(("table_descriptor",), None, "na")),
-        ("a {\n  b <\n    c: 1\n  >\n  ", Context(("a",), None, "")),
-        ("# x {\n", Context((), None, "")),
-        # an open string is a value, whatever it holds
-        ('name: "unterminated {', Context((), None, "")),
-    ],
-)
-def test_text_format_context(text: str, expected: Context) -> None:
-    assert text_format_context(text, len(text)) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("tables:\n  - name: a\n    dim: 3\n  - vo", Context(("tables",), None, "vo")),
-        ("optimizer:\n  adagrad:\n    ini", Context(("optimizer", "adagrad"), None, "ini")),
-        ("optimizer:\n  adagrad: {initial_", Context(("optimizer", "adagrad"), None, "initial_")),
-        (
-            "optimizer:\n  learning_rate: {schedule: ",
-            Context(("optimizer", "learning_rate"), "schedule", ""),
-        ),
-        ("tables:\n  -\n    name: a\n    di", Context(("tables",), None, "di")),
-        ("to", Context((), None, "to")),
-    ],
-)
-def test_yaml_context(text: str, expected: Context) -> None:
-    assert yaml_context(text, len(text)) == expected
 
 
 def test_linting_finds_the_configuration_and_skips_what_is_not_a_document(

@@ -1,31 +1,28 @@
 """Where the cursor is in a document's schema: the field names enclosing it, and whether it is on
-a field's name or its value.
+a field's name or its value (the language server's hover and completion ask).
 
-Completion is asked for while the user types, so the text usually does not parse: the loader's
-source map is no help. The text before the cursor is scanned instead, forgivingly -- text format
-by its braces, YAML by its indentation and then its flow braces on the cursor's line. Repeated
-fields' indexes do not matter here: the schema is the same for every element.
+Completion is asked for while the user types, so the text usually does not parse: the source map
+is no help. The text before the cursor is scanned instead, forgivingly -- text format by its
+braces, YAML by its indentation and then its flow braces on the cursor's line. The tokens are the
+text-format tokenizer's (``text_tokenizer.TOKEN``: its strings, comments and words), read as
+half-typed text needs: the pieces of a word that is not one yet run together, and a bracketed
+name on one line (``[type.googleapis.com/T]``) is one word. Repeated fields' indexes do not
+matter here: the schema is the same for every element.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
-_TOKEN = re.compile(
-    r"""
-      "(?:[^"\\\n]|\\.)*"?        # a string, maybe still open
-    | '(?:[^'\\\n]|\\.)*'?
-    | \#[^\n]*                    # a comment
-    | \[[^\]\n]*\]                # an extension or Any name
-    | [A-Za-z_][\w.-]*            # a name or a word value
-    | [{}<>:\[\],;]
-    | [^\s{}<>:\[\],;"'\#]+       # a number, or anything else up to a delimiter
-    """,
-    re.VERBOSE,
-)
+from tpuemb_cli.load.text_tokenizer import COMMENT, IDENT, NUMBER, SYMBOL, TOKEN
+
+# The symbols that give text format (and YAML's flow style) its structure; any other symbol is
+# part of a word, however ill-formed.
+_STRUCTURE = frozenset("{}<>:[],;")
+_BRACKETED = 0  # the kind of a bracketed name, as _pieces yields it
 _WORD = re.compile(r"[\w.-]*")
-_NAME = re.compile(r"[A-Za-z_]\w*\Z")
 
 
 class Context(NamedTuple):
@@ -38,13 +35,56 @@ class Context(NamedTuple):
     prefix: str
 
 
+def _pieces(text: str) -> Iterator[tuple[int, int, int]]:
+    """The tokenizer's tokens of ``text`` as (kind, start, end), but a ``[`` closed on its line:
+    that is one bracketed name, up to the first ``]``."""
+    offset = 0
+    while True:
+        for match in TOKEN.finditer(text, offset):
+            kind = match.lastindex
+            if kind is None:  # the end of the text
+                return
+            start, end = match.span(kind)
+            if kind == SYMBOL and text[start] == "[":
+                line_end = text.find("\n", end)
+                close = text.find("]", end, len(text) if line_end < 0 else line_end)
+                if close >= 0:
+                    yield _BRACKETED, start, close + 1
+                    offset = close + 1
+                    break  # go on after the name
+            yield kind, start, end
+        else:
+            return
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """The tokens the cursor reads, as (text, start, end): strings, structure, bracketed names and
+    words, each word the touching identifiers, numbers and other symbols (``gs://a/b``, a
+    half-typed ``foo.``); comments are left out."""
+    tokens: list[tuple[str, int, int]] = []
+    word_end = -1  # where the last word ends: a piece that starts there goes on with it
+    for kind, start, end in _pieces(text):
+        if kind == COMMENT:
+            continue
+        if kind in (IDENT, NUMBER) or (kind == SYMBOL and text[start] not in _STRUCTURE):
+            if start == word_end:
+                begin = tokens[-1][1]
+                tokens[-1] = (text[begin:end], begin, end)
+            else:
+                tokens.append((text[start:end], start, end))
+            word_end = end
+        else:
+            tokens.append((text[start:end], start, end))
+    return tokens
+
+
 def _scan(text: str, path: list[str]) -> Context:
     """Follows ``text`` (everything before the cursor) from a place where a field name goes,
     inside the fields ``path`` names."""
-    tokens = [m for m in _TOKEN.finditer(text) if not m.group().startswith("#")]
+    tokens = _tokens(text)
     prefix = ""
-    if tokens and tokens[-1].end() == len(text) and _WORD.fullmatch(tokens[-1].group()):
-        prefix = tokens.pop().group()  # the word being typed
+    if tokens and tokens[-1][2] == len(text) and _WORD.fullmatch(tokens[-1][0]):
+        prefix = tokens.pop()[0]  # the word being typed
     # What each open bracket is: a message (with the field it is the value of, if named) or a
     # list (of the values of a field).
     stack: list[tuple[str, str | None]] = []
@@ -59,8 +99,7 @@ def _scan(text: str, path: list[str]) -> Context:
         if stack and stack[-1][0] == "list":
             key, expecting_key = stack[-1][1], False
 
-    for match in tokens:
-        token = match.group()
+    for token, _start, end in tokens:
         if token in ("{", "<"):
             name = key if key is not None else pending
             stack.append(("message", name))
@@ -77,7 +116,7 @@ def _scan(text: str, path: list[str]) -> Context:
             stack.append(("list", key if key is not None else pending))
             key, expecting_key = stack[-1][1], False
         elif token == ":":
-            key, expecting_key, colon_end = pending, False, match.end()
+            key, expecting_key, colon_end = pending, False, end
         elif token in (",", ";"):
             reset()
         elif expecting_key:

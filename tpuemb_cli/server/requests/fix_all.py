@@ -1,0 +1,37 @@
+"""``workspace/executeCommand`` with the command ``tpuemb.fixAll`` and the document's URI: every
+safe fix, sent back as ``workspace/applyEdit`` (for editors that bind a key to a command rather
+than a code action). pygls answers the method itself, calling the handler of the command named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from tpuemb_cli.server import actions
+from tpuemb_cli.server.edits import workspace_edit
+from tpuemb_cli.server.positions import TextLines
+from tpuemb_cli.server.session import TpuembServer
+
+METHOD = lsp.WORKSPACE_EXECUTE_COMMAND
+COMMAND = "tpuemb.fixAll"
+OPTIONS = lsp.ExecuteCommandOptions(commands=[COMMAND])
+
+
+async def handle(ls: TpuembServer, *arguments: Any) -> bool:
+    """Applies every safe fix to the open document the argument names; False when there was
+    nothing to fix or the editor refused the edit."""
+    uri = arguments[0] if arguments and isinstance(arguments[0], str) else None
+    linted = await ls.current(uri) if uri is not None else None
+    if uri is None or linted is None:
+        return False
+    action = await ls.on_worker(actions.fix_all_action, linted)
+    if action is None:
+        return False
+    lines = TextLines(linted.text, ls.encoding())
+    result = await ls.workspace_apply_edit_async(
+        lsp.ApplyWorkspaceEditParams(
+            edit=workspace_edit(uri, action.edits, lines), label=action.title
+        )
+    )
+    return bool(result.applied)
