@@ -29,43 +29,9 @@ import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer, SparseCore
-
-_ALGORITHMS = {
-    "SGD": "sgd",
-    "Adagrad": "adagrad",
-    "AdagradMomentum": "adagrad_momentum",
-    "Adam": "adam",
-    "FTRL": "ftrl",
-}
-# Spec field -> TensorFlow attribute, per algorithm.
-_SETTINGS = {
-    "adagrad": {"initial_accumulator_value": "initial_accumulator_value"},
-    "adagrad_momentum": {
-        "momentum": "momentum",
-        "use_nesterov": "use_nesterov",
-        "exponent": "exponent",
-        "beta2": "beta2",
-        "epsilon": "epsilon",
-    },
-    "adam": {
-        "beta_1": "beta_1",
-        "beta_2": "beta_2",
-        "epsilon": "epsilon",
-        "lazy_adam": "lazy_adam",
-        "sum_inside_sqrt": "sum_inside_sqrt",
-    },
-    "ftrl": {
-        "learning_rate_power": "learning_rate_power",
-        "initial_accumulator_value": "initial_accumulator_value",
-        "l1_regularization_strength": "l1_regularization_strength",
-        "l2_regularization_strength": "l2_regularization_strength",
-        "beta": "beta",
-        "multiply_linear_by_learning_rate": "multiply_linear_by_learning_rate",
-        "allow_zero_accumulator": "allow_zero_accumulator",
-    },
-}
 
 
 def _flatten(structure: Any, key: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -102,16 +68,16 @@ class _Schedules:
         return name
 
 
-def _algorithm(source: Any) -> str | None:
-    """The spec's algorithm for an optimizer object, by its class or the first of its base classes
+def _algorithm(source: Any) -> optimizers.Optimizer | None:
+    """The optimizer of an optimizer object, by its class or the first of its base classes
     TensorFlow dispatches on (TensorFlow tests ``isinstance``, so a subclass of Adam is Adam);
     None for any other class, CustomOptimizer included."""
     for cls in type(source).__mro__:
         if cls.__name__ == "CustomOptimizer":
             return None
-        algorithm = _ALGORITHMS.get(cls.__name__)
-        if algorithm is not None:
-            return algorithm
+        found = optimizers.of_class(cls.__name__)
+        if found is not None:
+            return found
     return None
 
 
@@ -131,11 +97,13 @@ def _optimizer(source: Any, target: Optimizer, schedules: _Schedules) -> None:
     if algorithm is None:
         _custom(source, target)
     else:
-        getattr(target, algorithm).SetInParent()
-    for field, attribute in _SETTINGS.get(algorithm or "", {}).items():
-        value = getattr(source, attribute, None)
-        if value is not None:
-            setattr(getattr(target, algorithm or ""), field, value)
+        settings = getattr(target, algorithm.spec)
+        settings.SetInParent()
+        # The class keeps each argument as an attribute of the same name as the spec's field.
+        for argument in algorithm.arguments:
+            value = getattr(source, argument.name, None)
+            if value is not None:
+                setattr(settings, argument.name, value)
     rate = getattr(source, "learning_rate", 0.01)
     if callable(rate):
         target.learning_rate.schedule = schedules.name_of(rate)

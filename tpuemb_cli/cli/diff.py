@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import click
 
+from tpuemb_cli.cli import inputs
 from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
@@ -32,7 +33,7 @@ class DiffOptions(NamedTuple):
     against: str | None = None
     format: str | None = None  # None: as `check` picks it (terminal, CI, TPUEMB_FORMAT)
     fail_on: frozenset[str] = frozenset(DEFAULT_FAIL_ON)
-    max_bytes: int = 256 * 1024 * 1024
+    max_bytes: int = inputs.DEFAULT_MAX_BYTES
     documents_only: bool = False  # named files that are no TPU embedding document: skipped
     output_file: str | None = None  # None: stdout
 

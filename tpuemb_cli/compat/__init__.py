@@ -7,10 +7,10 @@ checkpoint restores by those names and checks shapes, nothing else. So a change 
 what it does to those names and shapes (``kinds``), and to how the restored run trains.
 
 - ``kinds``: the kinds of change and the change record;
-- ``slots``: the slot variables each optimizer creates, as TensorFlow names them;
 - ``sides``: one side of a comparison (a config, or a spec and what it compiles to), its tables,
   and where a config field lies in the file;
 - ``matching``: which new table is which old one (names, renames, shifted ``table_<i>``);
-- ``tables``, ``fields``, ``features``, ``topology``: the comparisons;
+- ``tables``, ``fields``, ``features``, ``topology``: the comparisons (the slot variables each
+  optimizer creates, as TensorFlow names them, are ``model.optimizers``');
 - ``compare``: all of it, for two loaded documents.
 """

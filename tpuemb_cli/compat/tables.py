@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from tpuemb_cli.compat.fields import differences
 from tpuemb_cli.compat.kinds import Change
 from tpuemb_cli.compat.sides import Side, Table
-from tpuemb_cli.model import slots
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.paths import FieldPath, render
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 
@@ -123,7 +123,7 @@ def _orphaned(table: Table, successor: Table | None) -> Change:
 
 
 def _slot_names(table: Table) -> tuple[str, ...]:
-    optimizer = slots.known(table.optimizer)
+    optimizer = optimizers.optimizer(table.optimizer)
     return optimizer.slots if optimizer else ()
 
 
@@ -194,9 +194,9 @@ def _slots(stored: Table, table: Table) -> Iterator[Change]:
     """The slot variables ``table`` asks for against those ``stored`` left in the checkpoint."""
     if stored.optimizer == table.optimizer:
         return
-    before, after = slots.known(stored.optimizer), slots.known(table.optimizer)
+    before, after = optimizers.optimizer(stored.optimizer), optimizers.optimizer(table.optimizer)
     path = _optimizer_path(table)
-    old_label, new_label = slots.label(stored.optimizer), slots.label(table.optimizer)
+    old_label, new_label = optimizers.label(stored.optimizer), optimizers.label(table.optimizer)
     if before is None or after is None:
         unknown = stored.optimizer if before is None else table.optimizer
         yield Change(
@@ -253,7 +253,10 @@ def _training(old: Side, new: Side, was: Table, table: Table) -> Iterator[Change
     same = before == after
     for path, old_value, new_value in () if same else differences(before, after, base):
         if path[-1] in _OPTIMIZER_MEMBERS:
-            old_value, new_value = slots.label(was.optimizer), slots.label(table.optimizer)
+            old_value, new_value = (
+                optimizers.label(was.optimizer),
+                optimizers.label(table.optimizer),
+            )
             message = f"the optimizer changes from {old_value} to {new_value}"
         else:
             message = (

@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from tpuemb_cli.formatters.style import printable
-from tpuemb_cli.model import slots
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.sparsecore_stacker import Limits
 from tpuemb_cli.model.words import plural
@@ -23,7 +23,7 @@ _WIDTH = 100  # prose lines; tables are as wide as their cells
 def _optimizer(optimizer: Optimizer | None) -> str:
     if optimizer is None:
         return "no optimizer"
-    known = slots.of_spec(optimizer.WhichOneof("algorithm"))
+    known = optimizers.of_spec(optimizer.WhichOneof("algorithm"))
     rate = optimizer.learning_rate
     which = rate.WhichOneof("value")
     if which == "schedule":
@@ -32,7 +32,7 @@ def _optimizer(optimizer: Optimizer | None) -> str:
         learning = f"learning rate {rate.constant:g}"
     else:
         learning = "default learning rate"
-    name = known.name if known else str(optimizer.WhichOneof("algorithm"))
+    name = known.tf_class if known else str(optimizer.WhichOneof("algorithm"))
     return f"{name}, {learning}"
 
 

@@ -9,9 +9,19 @@ closeness); a name that could mean two fields has none (a spec's `clip_weight_mi
 `clip_weight_max` are both the config's `clipping_limits`, so `clipping_limits` in a spec gets no
 suggestion). Keys are message full names, then the written name in ``nearest.words`` spelling;
 values are the field and, when the value is written differently too, a note that says how.
+
+The optimizers' names -- a spec's `sgd` for the config's `stochastic_gradient_descent`, an
+argument's name for the config field it is written to (`lr_power` for `learning_rate_power`) --
+come from ``model.optimizers``, both ways.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from tpuemb_cli.model import optimizers
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer
+from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 
 _CONFIG = "tpuemb.tpu."
 _SPEC = "tpuemb.spec."
@@ -36,24 +46,11 @@ ALIASES: dict[str, dict[str, tuple[str, str]]] = {
         "table": ("table_id", "the index of the table in `table_descriptor`"),  # FeatureConfig's
     },
     _CONFIG + "OptimizationParameters": {
-        "sgd": ("stochastic_gradient_descent", ""),  # the SGD class
         "lr": ("learning_rate", "its `constant`"),  # Keras's old name
         "clip_weight_min": ("clipping_limits", "its `lower`"),
         "clip_weight_max": ("clipping_limits", "its `upper`"),
         "clipvalue": ("gradient_clipping_limits", "its `lower` and `upper`"),
         "use_gradient_accumulation": ("gradient_accumulation_status", "ENABLED or DISABLED"),
-    },
-    _CONFIG + "AdamParameters": {
-        "beta_1": ("beta1", ""),
-        "beta_2": ("beta2", ""),
-        "lazy_adam": ("use_non_lazy_adam", _OPPOSITE),
-        "sum_inside_sqrt": ("use_sum_inside_sqrt", ""),
-    },
-    _CONFIG + "FtrlParameters": {
-        "l1_regularization_strength": ("l1", ""),
-        "l2_regularization_strength": ("l2", ""),
-        "learning_rate_power": ("lr_power", ""),
-        "multiply_linear_by_learning_rate": ("multiply_linear_by_lr", ""),
     },
     # -- the spec (TensorFlow's Python API's names) ---------------------------------------------
     _SPEC + "EmbeddingSpec": {
@@ -73,23 +70,35 @@ ALIASES: dict[str, dict[str, tuple[str, str]]] = {
         "table_id": ("table", "the table's name, or `#<index>` for an unnamed one"),
     },
     _SPEC + "Optimizer": {
-        "stochastic_gradient_descent": ("sgd", ""),
         "lr": ("learning_rate", "its `constant`"),
         "gradient_clipping_limits": ("clipvalue", ""),
         "gradient_accumulation_status": ("use_gradient_accumulation", "true or false"),
     },
-    _SPEC + "Adam": {
-        # (`beta1` needs no row: it is `beta_1`'s JSON name, which YAML takes as JSON does.)
-        "use_non_lazy_adam": ("lazy_adam", _OPPOSITE),
-        "use_sum_inside_sqrt": ("sum_inside_sqrt", ""),
-    },
-    _SPEC + "FTRL": {
-        "l1": ("l1_regularization_strength", ""),
-        "l2": ("l2_regularization_strength", ""),
-        "lr_power": ("learning_rate_power", ""),
-        "multiply_linear_by_lr": ("multiply_linear_by_learning_rate", ""),
-    },
 }
+
+
+def _optimizer_aliases() -> None:
+    """Each optimizer's spec field and config field, and each argument's name and the config
+    field it is written to, as each other's aliases (not a spec field's JSON name: `beta1` is
+    `beta_1`'s, and YAML takes it as JSON does)."""
+    config_fields = OptimizationParameters.DESCRIPTOR.fields_by_name
+    spec_fields = Optimizer.DESCRIPTOR.fields_by_name
+    for row in optimizers.optimizers():
+        if row.spec != row.field:
+            ALIASES[_CONFIG + "OptimizationParameters"][row.spec] = (row.field, "")
+            ALIASES[_SPEC + "Optimizer"][row.field] = (row.spec, "")
+        config: Any = config_fields[row.field].message_type
+        spec: Any = spec_fields[row.spec].message_type
+        for argument in row.arguments:
+            if argument.field is None or argument.field == argument.name:
+                continue
+            note = _OPPOSITE if argument.inverted else ""
+            ALIASES.setdefault(config.full_name, {})[argument.name] = (argument.field, note)
+            if spec.fields_by_name[argument.name].json_name != argument.field:
+                ALIASES.setdefault(spec.full_name, {})[argument.field] = (argument.name, note)
+
+
+_optimizer_aliases()
 
 
 def of(message: str) -> dict[str, str]:

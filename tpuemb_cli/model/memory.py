@@ -13,10 +13,11 @@ module is the same arithmetic, and ``tests/test_tf_memory.py`` compares it with 
   error ("All embedding shards must be non-empty").
 - **state arrays** (``GetOptimizationAlgorithmStateVariables``,
   ``tensorflow/core/tpu/tpu_embedding_optimization_parameters_utils.cc``): the parameters, the
-  algorithm's slots (``SLOTS``), and one gradient accumulator when accumulation is used -- when
-  ``gradient_accumulation_status`` is UNSPECIFIED or ENABLED and the algorithm has room for it
-  (at most 8 arrays in all).
-- **bytes**: every array is ``float`` in those ops (4 bytes), ``rows x dimension`` each.
+  algorithm's slots (its row in ``model.optimizers``), and one gradient accumulator when
+  accumulation is used -- when ``gradient_accumulation_status`` is UNSPECIFIED or ENABLED and
+  the algorithm has room for it (at most 8 arrays in all).
+- **bytes**: every array is ``float`` in those ops (``FLOAT_BYTES``, 4), ``rows x dimension``
+  each.
 
 TensorFlow's load and retrieve ops shard per host; on the chip, the embedding engine spreads a
 host's rows over its cores. tpuemb's per-core figure applies the same split with one shard per
@@ -29,33 +30,17 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tpuemb_cli.model import optimizers
+from tpuemb_cli.model.optimizers import FLOAT_BYTES
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
-FLOAT_BYTES = 4  # every state array of the load/retrieve ops is `float`
 MAX_STATE_ARRAYS = 8  # tpu::kMaxAuxiliaryParameterCount (7) + the parameters
 
-# Each algorithm's state variables after "parameters", as GetOptimizationAlgorithmStateVariables
-# names them (user_defined_program's depend on its program).
+# Each algorithm's state variables after "parameters" (user_defined_program's depend on its
+# program): a view of the optimizer table, for readers and tests; the model reads the table.
 SLOTS: dict[str, tuple[str, ...]] = {
-    "adagrad": ("accumulators",),
-    "adagrad_momentum": ("accumulators", "momenta"),
-    "bounded_adagrad": ("accumulators",),
-    "frequency_aware_adagrad": ("accumulators", "counters"),
-    "stochastic_gradient_descent": (),
-    "ftrl": ("accumulators", "linears"),
-    "adam": ("momenta", "velocities"),
-    "momentum": ("momenta",),
-    "lion": ("momenta",),
-    "rms_prop": ("ms", "mom"),
-    "centered_rms_prop": ("ms", "mom", "mg"),
-    "mdl_adagrad_light": ("accumulators", "weights", "benefits"),
-    "adadelta": ("accumulators", "updates"),
-    "proximal_adagrad": ("accumulators",),
-    "online_yogi": ("vs", "linears"),
-    "proximal_yogi": ("v", "m"),
-    "frequency_estimator": ("last_hit_step",),
-    "assign": (),
+    row.field: row.slots for row in optimizers.TABLE if row.slots is not None
 }
 GRADIENT_ACCUMULATOR = "gradient_accumulators"
 
@@ -65,8 +50,11 @@ class NotAllocated(ValueError):
 
 
 def _slots(params: OptimizationParameters, algorithm: str) -> tuple[str, ...]:
-    if algorithm != "user_defined_program":
-        return SLOTS[algorithm]
+    row = optimizers.algorithm(algorithm)
+    if row is None:  # a oneof field without a row: tests/test_memory.py keeps the table whole
+        raise KeyError(algorithm)
+    if row.slots is not None:
+        return row.slots
     from tpuemb_cli.model.program_shape import Malformed, inputs_and_outputs
 
     try:

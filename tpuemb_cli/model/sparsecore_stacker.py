@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tpuemb_cli.model.optimizers import FLOAT_BYTES  # the stacker sizes every table as float32
 from tpuemb_cli.pb.layouts import SparseCoreTableLayout, SparseCoreTableLayouts
-
-FLOAT_BYTES = 4  # sizeof(float): the stacker sizes every table as float32
 
 
 class Limits(NamedTuple):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Feature, Optimizer, Table
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import (
@@ -28,15 +29,6 @@ from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import (
     OptimizationParameters,
 )
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-
-# TensorFlow's default learning rate of each optimizer class.
-DEFAULT_LEARNING_RATE = {
-    "sgd": 0.01,
-    "adagrad": 0.001,
-    "adagrad_momentum": 0.001,
-    "adam": 0.001,
-    "ftrl": 0.001,
-}
 
 
 class Compiled(NamedTuple):
@@ -85,7 +77,8 @@ class Compiled(NamedTuple):
         return ()
 
 
-# OptimizationParameters fields -> the spec optimizer's fields they come from.
+# OptimizationParameters fields -> the spec optimizer's fields they come from (an algorithm's
+# fields: its arguments in ``model.optimizers``).
 _OPTIMIZER_FIELDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("learning_rate",): ("learning_rate",),
     ("clipping_limits", "lower"): ("clip_weight_min",),
@@ -98,15 +91,6 @@ _OPTIMIZER_FIELDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ),
     ("gradient_accumulation_status",): ("use_gradient_accumulation",),
     ("low_dimensional_packing_status",): ("low_dimensional_packing_status",),
-    ("ftrl", "l1"): ("ftrl", "l1_regularization_strength"),
-    ("ftrl", "l2"): ("ftrl", "l2_regularization_strength"),
-    ("ftrl", "lr_power"): ("ftrl", "learning_rate_power"),
-    ("ftrl", "beta"): ("ftrl", "beta"),
-    ("ftrl", "allow_zero_accumulator"): ("ftrl", "allow_zero_accumulator"),
-    ("adam", "beta1"): ("adam", "beta_1"),
-    ("adam", "beta2"): ("adam", "beta_2"),
-    ("adam", "epsilon"): ("adam", "epsilon"),
-    ("adam", "use_non_lazy_adam"): ("adam", "lazy_adam"),
 }
 
 
@@ -117,9 +101,9 @@ def _optimizer_field(rest: FieldPath) -> FieldPath:
         found = _OPTIMIZER_FIELDS.get(names[:length])
         if found is not None:
             return found
-    if names and names[0] == "adagrad_momentum":
-        return names[:2]
-    return ()
+    row = optimizers.optimizer(names[0]) if len(names) >= 2 else None
+    argument = row.written_to(names[1]) if row is not None else None
+    return (row.spec, argument.name) if row is not None and argument is not None else ()
 
 
 def flatten_order(spec: EmbeddingSpec) -> list[int]:
@@ -169,7 +153,8 @@ def constant_rate(optimizer: Optimizer) -> float:
     rate = optimizer.learning_rate
     if rate.WhichOneof("value") == "constant":
         return rate.constant
-    return DEFAULT_LEARNING_RATE.get(optimizer.WhichOneof("algorithm") or "sgd", 0.01)
+    row = optimizers.of_spec(optimizer.WhichOneof("algorithm"))
+    return row.learning_rate if row is not None else optimizers.CUSTOM_LEARNING_RATE
 
 
 def set_optimization_parameters(optimizer: Optimizer, params: OptimizationParameters) -> None:
@@ -210,38 +195,21 @@ def set_optimization_parameters(optimizer: Optimizer, params: OptimizationParame
         else LowDimensionalPackingStatus.UNSPECIFIED
     )
     algorithm = optimizer.WhichOneof("algorithm")
-    if algorithm == "sgd":
-        params.stochastic_gradient_descent.SetInParent()
-    elif algorithm == "adagrad":
-        params.adagrad.SetInParent()
-    elif algorithm == "adagrad_momentum":
-        spec = optimizer.adagrad_momentum
-        target = params.adagrad_momentum
-        target.momentum = spec.momentum if spec.HasField("momentum") else 0.0
-        target.use_nesterov = spec.use_nesterov if spec.HasField("use_nesterov") else False
-        target.exponent = spec.exponent if spec.HasField("exponent") else 2.0
-        target.beta2 = spec.beta2 if spec.HasField("beta2") else 1.0
-        target.epsilon = spec.epsilon if spec.HasField("epsilon") else 1e-10
-    elif algorithm == "adam":
-        adam = optimizer.adam
-        lazy = adam.lazy_adam if adam.HasField("lazy_adam") else True
-        params.adam.beta1 = adam.beta_1 if adam.HasField("beta_1") else 0.9
-        params.adam.beta2 = adam.beta_2 if adam.HasField("beta_2") else 0.999
-        params.adam.epsilon = adam.epsilon if adam.HasField("epsilon") else 1e-07
-        params.adam.use_non_lazy_adam = not lazy
-        params.adam.use_sum_inside_sqrt = (
-            adam.sum_inside_sqrt if adam.HasField("sum_inside_sqrt") else True
+    row = optimizers.of_spec(algorithm) if algorithm is not None else None
+    if row is None:
+        return  # no algorithm, or a custom one: TensorFlow's base class writes none
+    settings = getattr(optimizer, row.spec)
+    target = getattr(params, row.field)
+    target.SetInParent()
+    for argument in row.arguments:
+        if argument.field is None:
+            continue  # kept by the Python object only (an initial slot value)
+        value = (
+            getattr(settings, argument.name)
+            if settings.HasField(argument.name)
+            else argument.default
         )
-    elif algorithm == "ftrl":
-        ftrl = optimizer.ftrl
-        params.ftrl.l1 = ftrl.l1_regularization_strength
-        params.ftrl.l2 = ftrl.l2_regularization_strength
-        params.ftrl.lr_power = (
-            ftrl.learning_rate_power if ftrl.HasField("learning_rate_power") else -0.5
-        )
-        params.ftrl.beta = ftrl.beta
-        params.ftrl.multiply_linear_by_lr = ftrl.multiply_linear_by_learning_rate
-        params.ftrl.allow_zero_accumulator = ftrl.allow_zero_accumulator
+        setattr(target, argument.field, not value if argument.inverted else value)
 
 
 def output_shape(feature: Feature, batch: int) -> list[int] | None:

@@ -40,7 +40,7 @@ from __future__ import annotations
 from math import prod
 from typing import NamedTuple
 
-from tpuemb_cli.model import chips
+from tpuemb_cli.model import chips, optimizers
 from tpuemb_cli.model.pyhash import HashContext
 from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
 from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
@@ -151,18 +151,17 @@ def sparse_cores_per_chip(spec: EmbeddingSpec) -> int:
     )
 
 
-# The optimizers TPUEmbeddingV2 has a SparseCore update for (a CustomOptimizer or another class
-# fails at the first step: "Unsupported optimizer in minibatching mode.").
-SUPPORTED = ("sgd", "adagrad", "adagrad_momentum", "adam", "ftrl")
-
-
 def _check_optimizer(optimizer: Optimizer | None, table: str) -> None:
     if optimizer is None:
         raise SparseCoreError(f"table {table!r} has no optimizer and the spec has none")
-    algorithm = optimizer.WhichOneof("algorithm") or "sgd"
-    if algorithm not in SUPPORTED:
+    # TPUEmbeddingV2 has a SparseCore update for the classes ``model.optimizers`` marks (a
+    # CustomOptimizer or another class fails at the first step).
+    algorithm = optimizer.WhichOneof("algorithm")
+    row = optimizers.of_spec(algorithm)
+    if row is None or not row.sparsecore:
         raise SparseCoreError(
-            f"table {table!r}: TPUEmbeddingV2 has no SparseCore update for a {algorithm} "
+            f"table {table!r}: TPUEmbeddingV2 has no SparseCore update for a "
+            f"{row.spec if row is not None else algorithm} "
             'optimizer ("Unsupported optimizer in minibatching mode.")'
         )
     if optimizer.HasField("weight_decay_factor") or optimizer.HasField(

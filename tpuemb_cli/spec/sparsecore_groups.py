@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 from google.protobuf.message import Message
 
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.pyhash import HashableValue, HashContext, str_hash, tuple_hash, value_hash
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer, Quantization
-from tpuemb_cli.spec.compiler import DEFAULT_LEARNING_RATE
 
 GROUP_PREFIX = "_xxtpuv3internal_"
 
@@ -62,7 +62,8 @@ def _optional(message: Message, field: str) -> float | None:
 
 def optimizer_dict(optimizer: Optimizer) -> list[tuple[str, DictValue]]:
     """The optimizer's ``__dict__`` items as TensorFlow's constructor sets them, in order."""
-    algorithm = optimizer.WhichOneof("algorithm") or "sgd"
+    row = optimizers.of_spec(optimizer.WhichOneof("algorithm"))
+    assert row is not None  # plan() refuses an optimizer without a SparseCore update
     rate = optimizer.learning_rate
     learning_rate: DictValue
     which = rate.WhichOneof("value")
@@ -71,7 +72,7 @@ def optimizer_dict(optimizer: Optimizer) -> list[tuple[str, DictValue]]:
     elif which == "constant":
         learning_rate = python_float(rate.constant)
     else:
-        learning_rate = DEFAULT_LEARNING_RATE[algorithm]
+        learning_rate = row.learning_rate
     clip = optimizer.clipvalue
     kind = clip.WhichOneof("kind") if optimizer.HasField("clipvalue") else None
     clip_min: float | None = None
@@ -104,50 +105,23 @@ def optimizer_dict(optimizer: Optimizer) -> list[tuple[str, DictValue]]:
         ),
         ("low_dimensional_packing_status", optimizer.low_dimensional_packing_status),
     ]
-    items.extend(_algorithm_items(optimizer, algorithm))
+    items.extend(_algorithm_items(optimizer, row))
     return items
 
 
-# Each algorithm's own attributes: (name, the spec field, TensorFlow's default), in the order its
-# constructor assigns them.
-_ALGORITHM_FIELDS: dict[str, tuple[tuple[str, float | bool], ...]] = {
-    "sgd": (),
-    "adagrad": (("initial_accumulator_value", 0.1),),
-    "adagrad_momentum": (
-        ("momentum", 0.0),
-        ("use_nesterov", False),
-        ("exponent", 2),
-        ("beta2", 1),
-        ("epsilon", 1e-10),
-    ),
-    "adam": (
-        ("beta_1", 0.9),
-        ("beta_2", 0.999),
-        ("epsilon", 1e-07),
-        ("lazy_adam", True),
-        ("sum_inside_sqrt", True),
-    ),
-    "ftrl": (
-        ("initial_accumulator_value", 0.1),
-        ("learning_rate_power", -0.5),
-        ("l1_regularization_strength", 0.0),
-        ("l2_regularization_strength", 0.0),
-        ("beta", 0.0),
-        ("multiply_linear_by_learning_rate", False),
-        ("allow_zero_accumulator", False),
-    ),
-}
-
-
-def _algorithm_items(optimizer: Optimizer, algorithm: str) -> list[tuple[str, DictValue]]:
-    settings = getattr(optimizer, algorithm)
+def _algorithm_items(
+    optimizer: Optimizer, row: optimizers.Optimizer
+) -> list[tuple[str, DictValue]]:
+    """The class's own attributes, in the order its constructor assigns them: the spec's value,
+    else TensorFlow's default."""
+    settings = getattr(optimizer, row.spec)
     items: list[tuple[str, DictValue]] = []
-    for name, default in _ALGORITHM_FIELDS[algorithm]:
-        value: DictValue = default
-        if settings.HasField(name):
-            found = getattr(settings, name)
+    for argument in row.arguments:
+        value: DictValue = argument.default
+        if settings.HasField(argument.name):
+            found = getattr(settings, argument.name)
             value = found if isinstance(found, bool) else python_float(found)
-        items.append((name, value))
+        items.append((argument.name, value))
     return items
 
 

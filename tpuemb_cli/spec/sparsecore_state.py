@@ -10,23 +10,20 @@ slot (one value per row, replicated) is not counted: it is not padded with the t
 
 from __future__ import annotations
 
-from tpuemb_cli.model import slots
+from tpuemb_cli.model import optimizers
+from tpuemb_cli.model.optimizers import FLOAT_BYTES
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import Optimizer
 
-FLOAT_BYTES = 4  # variable_dtype = dtypes.float32
-
-# The spec's optimizer oneof -> ``_slot_names()`` of the class TPUEmbeddingV2 receives.
-SLOTS: dict[str, tuple[str, ...]] = {
-    algorithm: known.slots
-    for algorithm in ("sgd", "adagrad", "adagrad_momentum", "adam", "ftrl")
-    if (known := slots.of_spec(algorithm)) is not None
-}
+# The spec's optimizer oneof -> ``_slot_names()`` of the class TPUEmbeddingV2 receives: a view of
+# the optimizer table (tests/test_tf_sparsecore_rules.py compares it with TensorFlow's classes).
+SLOTS: dict[str, tuple[str, ...]] = {row.spec: row.slots for row in optimizers.optimizers()}
 
 
 def slot_names(optimizer: Optimizer) -> tuple[str, ...]:
     """The slot variables TensorFlow creates beside a table's parameters (an optimizer with no
     SparseCore update has none here: TE664 reports it)."""
-    return SLOTS.get(optimizer.WhichOneof("algorithm") or "sgd", ())
+    row = optimizers.of_spec(optimizer.WhichOneof("algorithm"))
+    return row.slots if row is not None else ()
 
 
 def state_bytes(shape: tuple[int, int], optimizer: Optimizer) -> int:

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import number
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 
 
-def not_positive(
-    params: OptimizationParameters, algorithm: str, label: str, field: str, default: str
-) -> Iterator[Violation]:
-    """A violation when ``params`` uses ``algorithm`` and its ``field`` is not above zero;
-    ``label`` names the optimizer in the message, ``default`` is TensorFlow's default value."""
+def not_positive(params: OptimizationParameters, algorithm: str, field: str) -> Iterator[Violation]:
+    """A violation when ``params`` uses ``algorithm`` and its ``field`` is not above zero; the
+    message names the optimizer's class and quotes TensorFlow's default (``model.optimizers``)."""
     if params.WhichOneof("parameters") != algorithm:
         return
     value = getattr(getattr(params, algorithm), field)
@@ -22,6 +21,7 @@ def not_positive(
         unset = " (or not set)" if value == 0 else ""
         yield Violation(
             (algorithm, field),
-            f"{label}'s {field} is {number(value)}{unset}; it must be positive",
-            f"set `{field}: {default}` (TensorFlow's default)",
+            f"{optimizers.label(algorithm)}'s {field} is {number(value)}{unset}; it must be "
+            "positive",
+            f"set `{field}: {optimizers.default(algorithm, field).written}` (TensorFlow's default)",
         )

@@ -40,4 +40,4 @@ from tpuemb_cli.rules.lib.positive import not_positive
 
 
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
-    return not_positive(params, "adagrad_momentum", "AdagradMomentum", "epsilon", "1e-10")
+    return not_positive(params, "adagrad_momentum", "epsilon")

@@ -41,4 +41,4 @@ from tpuemb_cli.rules.lib.positive import not_positive
 
 
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
-    return not_positive(params, "adagrad_momentum", "AdagradMomentum", "exponent", "2")
+    return not_positive(params, "adagrad_momentum", "exponent")

@@ -37,6 +37,7 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.optimizers import default
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
@@ -44,11 +45,11 @@ from tpuemb_cli.rules.base import OptimizationParameters, Site
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
     if params.WhichOneof("parameters") != "adam":
         return
-    for name, default in (("beta1", "0.9"), ("beta2", "0.999")):
+    for name in ("beta1", "beta2"):
         value = getattr(params.adam, name)
         if value < 0 or value >= 1:
             yield Violation(
                 ("adam", name),
                 f"Adam's {name} is {number(value)}, but it must be at least 0 and below 1",
-                f"use a decay rate in [0, 1), typically {default}",
+                f"use a decay rate in [0, 1), typically {default('adam', name).written}",
             )

@@ -37,6 +37,7 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.optimizers import default
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
@@ -48,5 +49,5 @@ def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Viol
             ("adam", "epsilon"),
             f"Adam's epsilon is {number(params.adam.epsilon)}{unset}; it must be positive or "
             "updates of unseen rows divide by zero",
-            "set `epsilon: 1e-07` (TensorFlow's default)",
+            f"set `epsilon: {default('adam', 'epsilon').written}` (TensorFlow's default)",
         )

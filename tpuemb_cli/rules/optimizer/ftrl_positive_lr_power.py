@@ -40,6 +40,7 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.optimizers import default
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
@@ -50,5 +51,5 @@ def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Viol
             ("ftrl", "lr_power"),
             f"FTRL's lr_power is {number(params.ftrl.lr_power)}; it must be 0 or negative, or "
             "steps grow with every update",
-            "use `lr_power: -0.5` (TensorFlow's default)",
+            f"use `lr_power: {default('ftrl', 'lr_power').written}` (TensorFlow's default)",
         )

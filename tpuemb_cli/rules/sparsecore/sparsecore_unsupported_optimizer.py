@@ -50,6 +50,7 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.optimizers import optimizers
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.sparsecore_topology import is_sparsecore, used_optimizers
 from tpuemb_cli.spec.facts import SpecFacts
@@ -65,5 +66,11 @@ def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
                 path + ("custom",),
                 f"SparseCore has no update for {kind}: TPUEmbeddingV2 is built, then its first "
                 "apply_gradients raises ValueError: Unsupported optimizer in minibatching mode.",
-                "use sgd, adagrad, adagrad_momentum, adam or ftrl",
+                f"use {_supported()}",
             )
+
+
+def _supported() -> str:
+    """The spec's names of the optimizers SparseCore has an update for: ``sgd, ... or ftrl``."""
+    names = [row.spec for row in optimizers() if row.sparsecore]
+    return " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]

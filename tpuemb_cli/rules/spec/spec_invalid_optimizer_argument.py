@@ -39,67 +39,81 @@ None.
 
 from collections.abc import Iterator
 
+from google.protobuf.message import Message
+
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.optimizers import Argument, Optimizer, of_spec
+from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.rules.lib.spec_tables import optimizers
 from tpuemb_cli.spec.facts import SpecFacts
 
 
+def _value(settings: Message, argument: Argument) -> float:
+    """The argument's value: the spec's, else TensorFlow's default."""
+    if settings.HasField(argument.name):
+        value: float = getattr(settings, argument.name)
+        return value
+    return argument.default
+
+
+def _not_positive(
+    path: FieldPath, row: Optimizer, settings: Message, name: str
+) -> Violation | None:
+    argument = row.argument(name)
+    value = _value(settings, argument)
+    if value > 0:
+        return None
+    return Violation(
+        path + (row.spec, name),
+        f"{row.tf_class}'s {name} is {number(value)}; it must be positive",
+        f"use {argument.written} (the default)",
+    )
+
+
 def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
     for path, optimizer in optimizers(spec):
         algorithm = optimizer.WhichOneof("algorithm")
+        row = of_spec(algorithm) if algorithm is not None else None
+        if row is None:
+            continue
+        settings = getattr(optimizer, row.spec)
         if algorithm in ("adagrad", "ftrl"):
-            settings = getattr(optimizer, algorithm)
-            value = (
-                settings.initial_accumulator_value
-                if settings.HasField("initial_accumulator_value")
-                else 0.1
-            )
+            initial = row.argument("initial_accumulator_value")
+            value = _value(settings, initial)
             if value <= 0:
                 yield Violation(
-                    path + (algorithm, "initial_accumulator_value"),
+                    path + (row.spec, initial.name),
                     f"`initial_accumulator_value` is {number(value)}; TensorFlow's "
-                    f"{'Adagrad' if algorithm == 'adagrad' else 'FTRL'} requires it to be positive"
+                    f"{row.tf_class} requires it to be positive"
                     + (" (even with allow_zero_accumulator)" if algorithm == "ftrl" else ""),
-                    "use a small positive value such as 0.1 (the default)",
+                    f"use a small positive value such as {initial.written} (the default)",
                 )
         elif algorithm == "adagrad_momentum":
-            momentum = optimizer.adagrad_momentum
-            epsilon = momentum.epsilon if momentum.HasField("epsilon") else 1e-10
-            exponent = momentum.exponent if momentum.HasField("exponent") else 2.0
-            if epsilon <= 0:
-                yield Violation(
-                    path + ("adagrad_momentum", "epsilon"),
-                    f"AdagradMomentum's epsilon is {number(epsilon)}; it must be positive",
-                    "use 1e-10 (the default)",
-                )
-            elif exponent <= 0:
-                yield Violation(
-                    path + ("adagrad_momentum", "exponent"),
-                    f"AdagradMomentum's exponent is {number(exponent)}; it must be positive",
-                    "use 2 (the default)",
-                )
+            # TensorFlow checks epsilon first, then the exponent.
+            found = _not_positive(path, row, settings, "epsilon") or _not_positive(
+                path, row, settings, "exponent"
+            )
+            if found is not None:
+                yield found
         elif algorithm == "adam":
-            adam = optimizer.adam
-            for field, default in (("beta_1", 0.9), ("beta_2", 0.999)):
-                value = getattr(adam, field) if adam.HasField(field) else default
+            for argument in (row.argument("beta_1"), row.argument("beta_2")):
+                value = _value(settings, argument)
                 if not 0 <= value < 1:
                     yield Violation(
-                        path + ("adam", field),
-                        f"Adam's {field} is {number(value)}; it must be >= 0 and < 1",
-                        f"use a decay rate in [0, 1), typically {default}",
+                        path + (row.spec, argument.name),
+                        f"{row.tf_class}'s {argument.name} is {number(value)}; it must be >= 0 "
+                        "and < 1",
+                        f"use a decay rate in [0, 1), typically {argument.written}",
                     )
-            epsilon = adam.epsilon if adam.HasField("epsilon") else 1e-7
-            if epsilon <= 0:
-                yield Violation(
-                    path + ("adam", "epsilon"),
-                    f"Adam's epsilon is {number(epsilon)}; it must be positive",
-                    "use 1e-07 (the default)",
-                )
+            found = _not_positive(path, row, settings, "epsilon")
+            if found is not None:
+                yield found
             accumulate = not optimizer.HasField("use_gradient_accumulation") or (
                 optimizer.use_gradient_accumulation
             )
+            adam = optimizer.adam
             if adam.HasField("lazy_adam") and not adam.lazy_adam and not accumulate:
                 yield Violation(
                     path + ("use_gradient_accumulation",),
