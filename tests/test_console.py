@@ -78,11 +78,8 @@ def test_exit_code_matches_sys_exit(code: object, status: int) -> None:
     assert exit_code(code) == status
 
 
-def test_a_one_file_check_imports_only_what_it_uses(tmp_path: Path) -> None:
-    # Start-up is most of a one-file run: the machinery for fixing, forking workers and writing
-    # files atomically (tempfile and its compression modules) is imported only when used.
-    config = tmp_path / "good.pbtxt"
-    config.write_bytes(GOOD)
+def _imported_by_check(config: Path) -> set[str]:
+    """The modules `tpuemb check config` imports, beyond what the interpreter's site hooks do."""
     code = (
         "import sys\n"
         "site = set(sys.modules)\n"  # what the interpreter's site hooks import is not ours
@@ -93,6 +90,15 @@ def test_a_one_file_check_imports_only_what_it_uses(tmp_path: Path) -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     loaded = set(ast.literal_eval(result.stderr))
+    assert "tpuemb_cli.cli.check" in loaded
+    return loaded
+
+
+def test_a_one_file_check_imports_only_what_it_uses(tmp_path: Path) -> None:
+    # Start-up is most of a one-file run: the machinery for fixing, forking workers and writing
+    # files atomically (tempfile and its compression modules) is imported only when used.
+    config = tmp_path / "good.pbtxt"
+    config.write_bytes(GOOD)
     unwanted = {
         "tempfile",
         "tpuemb_cli.fix",
@@ -112,6 +118,50 @@ def test_a_one_file_check_imports_only_what_it_uses(tmp_path: Path) -> None:
         "tpuemb_cli.model.memory",
         # diff's model
         "tpuemb_cli.compat",
+        # what a clean file does not need: parse problems, the spec's gencode
+        "tpuemb_cli.load.problems",
+        "tpuemb_cli.pb.spec",
+        "tpuemb_cli.pb.spec.embedding_spec_pb2",
     }
-    assert "tpuemb_cli.cli.check" in loaded
+    assert not unwanted & _imported_by_check(config)
+
+
+def test_the_benchmarks_one_table_check_imports_no_fix_or_suppression_machinery(
+    tmp_path: Path,
+) -> None:
+    # bench/startup.py's config: no comment, no finding, so no suppression and no fix. (inspect
+    # is imported, by click itself: the start-up benchmark's floor imports it too.)
+    from bench.configs import build, render
+
+    config = tmp_path / "one_table.pbtxt"
+    config.write_bytes(render(build(1))["text"])
+    loaded = _imported_by_check(config)
+    unwanted = {
+        "tpuemb_cli.engine.suppressions",
+        "tpuemb_cli.model.edits",
+        "tpuemb_cli.load.problems",
+        "tpuemb_cli.pb.spec",
+        "tpuemb_cli.model.optimizers",  # for a finding's message; its table is built on import
+        "bisect",  # for the line of a finding; it loads a shared library
+        "traceback",  # for TPUEMB_DEBUG; it imports textwrap, whose patterns compile on import
+    }
     assert not unwanted & loaded
+
+
+def test_the_collector_is_off_before_click_is_imported() -> None:
+    # The console script's entry point (tpuemb_cli/__main__.py) turns it off before the cli
+    # package, which imports click: with it on, importing click ran a dozen collections.
+    code = (
+        "import gc, sys\n"
+        "class Spy:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'click':\n"
+        "            print('on' if gc.isenabled() else 'off', file=sys.stderr)\n"
+        "sys.meta_path.insert(0, Spy())\n"
+        "sys.argv = ['tpuemb', '--version']\n"
+        "from tpuemb_cli.__main__ import run\n"
+        "run()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (result.returncode, result.stderr) == (0, "off\n")
+    assert result.stdout.startswith("tpuemb, version ")

@@ -1,4 +1,7 @@
 """The `tpuemb` console script and `python -m tpuemb_cli`: `cli.main.main` in a short-lived process.
+Both come here through ``tpuemb_cli/__main__.py``, which turns the garbage collector off before
+the ``cli`` package (and click with it) is imported; the ``gc.disable()`` below covers callers of
+``run`` itself.
 
 Two things that cost a one-file run much of its time, which a process that exits right after does
 not need (tests and the Python API call ``cli.main`` and the library, and keep both; the

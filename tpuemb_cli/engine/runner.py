@@ -16,11 +16,9 @@ from google.protobuf.message import Message
 from tpuemb_cli.engine.settings import Settings
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.limits import escaped
-from tpuemb_cli.model.edits import Fix, TextEdit
 from tpuemb_cli.model.findings import Finding, Position, Violation
 from tpuemb_cli.model.paths import FieldPath, render
 from tpuemb_cli.model.schema import kind_of
-from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, Entry, load
 from tpuemb_cli.rules.base import STANDALONE, TRAINING_MODES, Fit, Rule, Site
@@ -28,6 +26,8 @@ from tpuemb_cli.rules.base import STANDALONE, TRAINING_MODES, Fit, Rule, Site
 if TYPE_CHECKING:
     from tpuemb_cli.engine.suppressions import ConfigUse
     from tpuemb_cli.model.chips import Chip
+    from tpuemb_cli.model.edits import Fix
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
 
@@ -39,6 +39,8 @@ def _under(prefix: FieldPath, fix: Fix | None) -> Fix | None:
     """A rule's fix, with its field paths placed under ``prefix`` (a table's optimizer)."""
     if fix is None or not prefix:
         return fix
+    from tpuemb_cli.model.edits import TextEdit  # a rule made a fix: it is imported
+
     edits = tuple(
         edit._replace(path=prefix + edit.path) if not isinstance(edit, TextEdit) else edit
         for edit in fix.edits

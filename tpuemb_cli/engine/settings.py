@@ -294,14 +294,15 @@ def _suppressions(path: Path, entries: Any, require_reason: bool) -> tuple[Suppr
     return tuple(found)
 
 
-_AT_LINE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+# Compiled by ``re`` when a configuration file is not TOML, not at start-up.
+_AT_LINE = r"\s*\(at line (\d+), column (\d+)\)$"
 
 
 def _not_toml(path: Path, text: str, error: Exception) -> SettingsError:
     """``path:line:column: not valid TOML: why``: tomllib puts the place at the end of its
     message (or says "at end of document", which is the last line)."""
     message = str(error)
-    found = _AT_LINE.search(message)
+    found = re.search(_AT_LINE, message)
     if found is not None:
         place = f"{found[1]}:{found[2]}"
         message = message[: found.start()]

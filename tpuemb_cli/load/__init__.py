@@ -8,15 +8,17 @@ messages; the engine asks the source map where a field path lies.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from google.protobuf.message import Message
 
 from tpuemb_cli.load import encodings
 from tpuemb_cli.load.document import Document, UnknownHeaderType
-from tpuemb_cli.load.problems import LoadProblem
 from tpuemb_cli.load.source import SourceMap
 from tpuemb_cli.model import schema
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load.problems import LoadProblem
 
 __all__ = [
     "Document",
@@ -27,6 +29,15 @@ __all__ = [
     "load_input",
     "load_message",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: a clean file does not pay for the problems module (see its docstring).
+    if name == "LoadProblem":
+        from tpuemb_cli.load.problems import LoadProblem
+
+        return LoadProblem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Skipped(NamedTuple):
@@ -58,6 +69,8 @@ def load_input(
     if not verdict.ok:
         if walked:
             return Skipped(name, verdict.reason)
+        from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
         problem = LoadProblem(
             "not-an-embedding-document",
             f"not a TPU embedding document: {verdict.reason}",
@@ -94,6 +107,7 @@ def _load_as(data: bytes, name: str, message_type: str) -> Document:
     if other is None:
         return document  # fields of a newer TensorFlow, or opaque ones (user_defined_program)
     from tpuemb_cli.load.encodings.binary import parses_as
+    from tpuemb_cli.load.problems import LoadProblem
 
     problem = LoadProblem(
         "unknown-field",
@@ -108,6 +122,8 @@ def _misnamed(document: Document, named: str, held: str | None) -> Document:
     name says (``named``)."""
     if held is None or held == named:
         return document
+    from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
     note = LoadProblem(
         "misnamed-file",
         f"this file holds {held} format, not {named}; read as {held}",
@@ -132,6 +148,8 @@ def load_bytes(
         return encoding.load(data, name, message_type)
     except UnknownHeaderType as error:
         # The type came from the file's own `# proto-message:` header: an input problem.
+        from tpuemb_cli.load.problems import LoadProblem
+
         text = data.decode("utf-8-sig", errors="replace")
         at = max(text.find("proto-message"), 0)
         problem = LoadProblem(

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from google.protobuf.message import Message
 
-from tpuemb_cli.load.problems import LoadProblem
 from tpuemb_cli.load.source import SourceMap
 from tpuemb_cli.load.text_tokenizer import proto_message_header
 from tpuemb_cli.model import schema
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load.problems import LoadProblem
 
 MAX_DEPTH = 100  # protobuf's own default recursion limit
 
@@ -42,6 +44,8 @@ def decode(data: bytes, name: str, fmt: str, message_type: str | None) -> str | 
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
+        from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
         prefix = data[: error.start].decode("utf-8-sig", errors="replace")
         problem = LoadProblem(
             "invalid-syntax",

@@ -26,8 +26,10 @@ MAX_ALIAS_NODES = 100_000
 _PYTHON_DIGITS = getattr(sys, "get_int_max_str_digits", lambda: 0)() or 4300
 INT_DIGITS = min(_PYTHON_DIGITS, 4300)
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+# Patterns, not compiled ones: ``re`` compiles (and caches) them when a text that is not ASCII
+# first needs them. Each takes half a millisecond to compile, which every start-up paid.
+_SURROGATE = "[\ud800-\udfff]"
+_PAIR = "[\ud800-\udbff][\udc00-\udfff]"
 
 
 class _Oversized:
@@ -42,30 +44,32 @@ OVERSIZED = _Oversized()
 
 def has_surrogates(text: str) -> bool:
     """Whether ``text`` holds a UTF-16 surrogate code point (which UTF-8 cannot encode)."""
-    return not text.isascii() and _SURROGATE.search(text) is not None
+    return not text.isascii() and re.search(_SURROGATE, text) is not None
 
 
 def join_pairs(text: str) -> str:
     """``text`` with each high-low surrogate pair made the character it stands for (PyYAML reads
     ``"\\ud83d\\ude00"`` as two code points, JSON as one character)."""
-    return _PAIR.sub(lambda m: m.group().encode("utf-16", "surrogatepass").decode("utf-16"), text)
+    return re.sub(
+        _PAIR, lambda m: m.group().encode("utf-16", "surrogatepass").decode("utf-16"), text
+    )
 
 
 def repaired(text: str) -> str:
     """``text`` with its pairs joined and each lone surrogate replaced by U+FFFD."""
-    return _SURROGATE.sub("\ufffd", join_pairs(text))
+    return re.sub(_SURROGATE, "\ufffd", join_pairs(text))
 
 
 def escaped(text: str) -> str:
     """``text`` safe to print: each surrogate as its ``\\uXXXX`` escape."""
     if not has_surrogates(text):
         return text
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub(_SURROGATE, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def lone_surrogate(text: str) -> str | None:
     """The first lone surrogate of ``text`` as its escape (``\\ud800``), if any."""
-    found = _SURROGATE.search(join_pairs(text))
+    found = re.search(_SURROGATE, join_pairs(text))
     return f"\\u{ord(found.group()):04x}" if found else None
 
 

@@ -1,4 +1,7 @@
-"""Problems the loader finds while reading an input: reported as findings of the parse rules."""
+"""Problems the loader finds while reading an input: reported as findings of the parse rules.
+
+Imported when a problem is found, not before: a clean file does not pay for this module.
+"""
 
 from __future__ import annotations
 
@@ -76,12 +79,13 @@ def unknown_field(
 
 
 # lowerCamelCase, as protobuf's JSON names are: one lower word, then capitalised ones or digits.
-_CAMEL = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
+# Compiled by ``re`` when an unknown field is first reported, not at start-up.
+_CAMEL = r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"
 
 
 def _spelled(field: str, written: str, descriptor: Any, json_names: bool) -> str:
     """``field`` as the user would write it: its JSON name when they wrote lowerCamelCase."""
-    if not (json_names and _CAMEL.fullmatch(written)):
+    if not (json_names and re.fullmatch(_CAMEL, written)):
         return field
     json_name: str = descriptor.fields_by_name[field].json_name
     return json_name

@@ -65,8 +65,9 @@ _BINARY_TYPES = (
     "OptimizationParameters",
     "SparseCoreTableLayouts",
 )
-# A layout's own field names: a spec in text format has `tables` too, but never these.
-_LAYOUT_FIELD = re.compile(r"\b(?:stacked_)?table_name\s*:")
+# A layout's own field names: a spec in text format has `tables` too, but never these. Compiled
+# by ``re`` when a text's top-level field is `tables`, not at start-up.
+_LAYOUT_FIELD = r"\b(?:stacked_)?table_name\s*:"
 
 
 # A text config (the loader's default type).
@@ -125,7 +126,7 @@ def _text(text: str) -> Verdict:
 
 def looks_like_layouts(text: str) -> bool:
     """Whether a text whose top-level field is `tables` names a layout's fields."""
-    return _LAYOUT_FIELD.search(text) is not None
+    return re.search(_LAYOUT_FIELD, text) is not None
 
 
 def _text_names(text: str) -> tuple[list[str], list[str]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Collection
 
 from tpuemb_cli.model.findings import Position
@@ -89,8 +88,11 @@ class SourceMap:
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column (in characters) of a character offset."""
+        # Imported here: bisect loads a shared library, which a file without findings never needs.
+        from bisect import bisect_right
+
         starts = self._starts()
-        line = bisect.bisect_right(starts, offset) - 1
+        line = bisect_right(starts, offset) - 1
         return line + 1, offset - starts[line] + 1
 
     @property

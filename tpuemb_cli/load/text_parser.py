@@ -11,12 +11,11 @@ error stops the parse.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from tpuemb_cli.load.problems import LoadProblem, oneof_conflict, unknown_field
 from tpuemb_cli.load.source import Span
 from tpuemb_cli.load.text_tokenizer import (
     END,
@@ -32,6 +31,9 @@ from tpuemb_cli.load.text_tokenizer import (
 from tpuemb_cli.load.text_values import BadValue, simple_scalars, string_value, word_value
 from tpuemb_cli.model.paths import FieldPath, render
 from tpuemb_cli.model.pbcompat import is_map_entry, is_repeated
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load.problems import LoadProblem
 
 
 class ParsedText:
@@ -163,6 +165,8 @@ class _Parser(TokenWindow):
             self.pos += 1
             field = fields.get(name)
             if field is None:
+                from tpuemb_cli.load.problems import unknown_field  # only for a problem
+
                 self.result.problems.append(
                     unknown_field(descriptor, name, path + (name,), (start, end))
                 )
@@ -243,6 +247,8 @@ class _Parser(TokenWindow):
         if oneof is not None:
             other = message.WhichOneof(oneof.name)
             if other is not None and other != name:
+                from tpuemb_cli.load.problems import oneof_conflict  # only for a problem
+
                 self.result.problems.append(
                     oneof_conflict(
                         message.DESCRIPTOR.name, oneof.name, name, other, field_path, name_span
@@ -444,6 +450,8 @@ class _Parser(TokenWindow):
         return self.tokens[self.pos - 1][3]
 
     def _problem(self, rule: str, message: str, path: FieldPath, span: Span, fix: str) -> None:
+        from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
         self.result.problems.append(LoadProblem(rule, message, path, span, fix))
 
 
@@ -464,6 +472,8 @@ def parse_text(
     try:
         parser.parse(message)
     except TextSyntaxError as error:
+        from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
         result.problems.append(
             LoadProblem("invalid-syntax", str(error), (), error.span, error.fix, fatal=True)
         )

@@ -9,19 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf import text_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from tpuemb_cli.load.limits import INT_DIGITS, too_long
-from tpuemb_cli.load.problems import (
-    LoadProblem,
-    not_a_valid_value,
-    not_an_enum_value,
-    number_too_long,
-)
 from tpuemb_cli.model.pbcompat import enum_type, is_repeated
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load.problems import LoadProblem
 
 
 class BadValue(Exception):
@@ -116,6 +113,8 @@ def word_value(field: FieldDescriptor, text: str) -> Any:
     """The value of a number, bool or enum field written as the word ``text``."""
     field_type = field.type
     if len(text) > INT_DIGITS and too_long(text) and field_type not in _FLOAT_TYPES:
+        from tpuemb_cli.load.problems import number_too_long  # only for a problem
+
         raise BadValue(number_too_long(text))  # Python's ValueError says to raise its limit
     if field_type == FieldDescriptor.TYPE_ENUM:
         try:
@@ -124,6 +123,8 @@ def word_value(field: FieldDescriptor, text: str) -> Any:
             # A number that is no value of the enum is out of its range; a name is unknown.
             numeric = text[:1].isdigit() or text[:1] == "-"
             rule = "value-out-of-range" if numeric else "unknown-enum-value"
+            from tpuemb_cli.load.problems import not_an_enum_value  # only for a problem
+
             raise BadValue(not_an_enum_value(enum_type(field), text, "`", rule=rule)) from None
     parse = _INT_TYPES[field_type]
     try:
@@ -132,6 +133,8 @@ def word_value(field: FieldDescriptor, text: str) -> Any:
         reason = str(error)
         rule = "value-out-of-range" if "out of range" in reason else "invalid-value"
         expected = _TYPE_WORDS.get(field_type, "a value")
+        from tpuemb_cli.load.problems import not_a_valid_value  # only for a problem
+
         raise BadValue(
             not_a_valid_value(text, field.name, expected, reason=reason, rule=rule)
         ) from None
@@ -144,6 +147,8 @@ def string_value(field: FieldDescriptor, raw: bytes) -> str | bytes:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
+        from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
         raise BadValue(
             LoadProblem(
                 "invalid-value", f"`{field.name}` is not valid UTF-8", fix="use a UTF-8 string"

@@ -3,6 +3,8 @@
 Rules never see text, so a fix says *what* to change (set this field to that value, delete that
 field); the loader's editors (``load/textedit.py``, ``load/jsonedit.py``) turn it into a minimal
 text edit of the file it came from. Binary files get no fixes.
+
+Imported when a rule makes a fix, not before: a clean config does not pay for its classes.
 """
 
 from __future__ import annotations

@@ -6,10 +6,12 @@ NamedTuples rather than dataclasses: they cost far less to define, and start-up 
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from tpuemb_cli.model.edits import Fix
 from tpuemb_cli.model.paths import FieldPath, render
+
+if TYPE_CHECKING:
+    from tpuemb_cli.model.edits import Fix
 
 
 class Severity(enum.IntEnum):

@@ -6,7 +6,6 @@ the Python API, ``explain``, ``compile``'s spec check) lints through ``Workspace
 from __future__ import annotations
 
 import os
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -17,6 +16,7 @@ from tpuemb_cli.engine.discovery import Resolver
 from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document, Skipped
 from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.model.schema import kind_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.spec.drift import Expected
@@ -30,6 +30,7 @@ def debug_tracebacks(during: str, error: BaseException) -> None:
     """With TPUEMB_DEBUG set, the traceback of an internal error on stderr; the run goes on."""
     if os.environ.get("TPUEMB_DEBUG"):
         import sys
+        import traceback  # and textwrap, whose patterns compile on import: for a traceback only
 
         sys.stderr.write(f"tpuemb: internal error {during}:\n")
         traceback.print_exception(error, file=sys.stderr)
@@ -176,13 +177,17 @@ class Workspace:
 
 def _facts_of(document: Document) -> SpecFacts | None:
     """The facts the rules and the front end share, for a spec (one compilation each)."""
+    message = document.message
+    # The kind first: a config's run does not import the spec's gencode for the isinstance.
+    if message is None or kind_of(message) != "spec":
+        return None
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 
-    if not isinstance(document.message, EmbeddingSpec):
+    if not isinstance(message, EmbeddingSpec):
         return None
     from tpuemb_cli.spec.facts import SpecFacts
 
-    return SpecFacts(document.message)
+    return SpecFacts(message)
 
 
 class _Unloaded(NamedTuple):

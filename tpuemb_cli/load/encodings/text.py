@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from google.protobuf import text_format
 from google.protobuf.message import Message
 
@@ -11,8 +13,10 @@ from tpuemb_cli.load.sniff import text_type
 from tpuemb_cli.load.source import SourceMap, Span
 from tpuemb_cli.load.text_parser import parse_text
 from tpuemb_cli.model import schema
-from tpuemb_cli.model.edits import Fix, TextEdit
 from tpuemb_cli.model.paths import FieldPath
+
+if TYPE_CHECKING:
+    from tpuemb_cli.model.edits import Fix, TextEdit
 
 __all__ = ["load", "render", "text_edits"]
 

@@ -46,7 +46,6 @@ None.
 
 from collections.abc import Iterator
 
-from tpuemb_cli.model.edits import Fix, SetValue
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import Config, table_label
 
@@ -84,6 +83,8 @@ def check_config(config: Config) -> Iterator[Violation]:
             f"; tag {highest} needs at least {highest + 1} tables but there are only {count}, "
             "so these tags can never be dense"
         )
+    from tpuemb_cli.model.edits import Fix, SetValue  # with a finding only
+
     renumbered = {tag: new for new, tag in enumerate(sorted(holders))}
     edits = tuple(
         SetValue(("table_descriptor", index, *_TAG), renumbered[tag])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import number
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
@@ -19,6 +18,8 @@ def not_positive(params: OptimizationParameters, algorithm: str, field: str) -> 
     value = getattr(getattr(params, algorithm), field)
     if value <= 0:
         unset = " (or not set)" if value == 0 else ""
+        from tpuemb_cli.model import optimizers  # with a finding only: its table is built on import
+
         yield Violation(
             (algorithm, field),
             f"{optimizers.label(algorithm)}'s {field} is {number(value)}{unset}; it must be "

@@ -37,7 +37,6 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.optimizers import default
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
@@ -48,6 +47,8 @@ def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Viol
     for name in ("beta1", "beta2"):
         value = getattr(params.adam, name)
         if value < 0 or value >= 1:
+            from tpuemb_cli.model.optimizers import default  # with a finding only
+
             yield Violation(
                 ("adam", name),
                 f"Adam's {name} is {number(value)}, but it must be at least 0 and below 1",

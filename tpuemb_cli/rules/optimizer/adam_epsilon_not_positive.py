@@ -37,7 +37,6 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.optimizers import default
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
@@ -45,6 +44,8 @@ from tpuemb_cli.rules.base import OptimizationParameters, Site
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
     if params.WhichOneof("parameters") == "adam" and params.adam.epsilon <= 0:
         unset = " (or not set)" if params.adam.epsilon == 0 else ""
+        from tpuemb_cli.model.optimizers import default  # with a finding only
+
         yield Violation(
             ("adam", "epsilon"),
             f"Adam's epsilon is {number(params.adam.epsilon)}{unset}; it must be positive or "

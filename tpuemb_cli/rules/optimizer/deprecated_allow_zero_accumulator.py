@@ -39,13 +39,14 @@ None.
 
 from collections.abc import Iterator
 
-from tpuemb_cli.model.edits import DeleteField, Fix
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
 
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
     if params.WhichOneof("parameters") == "ftrl" and params.ftrl.allow_zero_accumulator:
+        from tpuemb_cli.model.edits import DeleteField, Fix  # with a finding only
+
         yield Violation(
             ("ftrl", "allow_zero_accumulator"),
             "`allow_zero_accumulator` is deprecated in TensorFlow's proto and has no effect",

@@ -40,13 +40,14 @@ None.
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.optimizers import default
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
 
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
     if params.WhichOneof("parameters") == "ftrl" and params.ftrl.lr_power > 0:
+        from tpuemb_cli.model.optimizers import default  # with a finding only
+
         yield Violation(
             ("ftrl", "lr_power"),
             f"FTRL's lr_power is {number(params.ftrl.lr_power)}; it must be 0 or negative, or "

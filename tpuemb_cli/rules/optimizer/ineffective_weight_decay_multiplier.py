@@ -38,13 +38,14 @@ None.
 
 from collections.abc import Iterator
 
-from tpuemb_cli.model.edits import DeleteField, Fix
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import OptimizationParameters, Site
 
 
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
     if params.multiply_weight_decay_factor_by_learning_rate and params.weight_decay_factor == 0:
+        from tpuemb_cli.model.edits import DeleteField, Fix  # with a finding only
+
         yield Violation(
             ("multiply_weight_decay_factor_by_learning_rate",),
             "`multiply_weight_decay_factor_by_learning_rate` has no effect: there is no weight "

@@ -42,7 +42,6 @@ None.
 
 from collections.abc import Iterator
 
-from tpuemb_cli.model.edits import Fix, SetValue
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import number
 from tpuemb_cli.rules.base import OptimizationParameters, Site
@@ -52,6 +51,8 @@ from tpuemb_cli.rules.lib.clipping import both_limits
 def check_optimizer(params: OptimizationParameters, site: Site) -> Iterator[Violation]:
     for field, what, lower, upper in both_limits(params):
         if lower > upper:
+            from tpuemb_cli.model.edits import Fix, SetValue  # with a finding only
+
             yield Violation(
                 (field,),
                 f"the {what} clipping range is reversed: lower {number(lower)} is above upper "
