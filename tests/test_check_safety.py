@@ -214,13 +214,109 @@ def test_add_suppressions_writes_one_configuration_at_the_root(
     assert again.exit_code == 0, (result.output, again.output)
 
 
-def test_project_root_outside_git_and_cwd_is_never_a_saved_model(tmp_path: Path) -> None:
+def test_project_roots_outside_git_one_per_run_never_a_saved_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved = tmp_path / "export" / "1"
     (saved / "variables").mkdir(parents=True)
     (saved / "saved_model.pb").write_bytes(b"")
-    assert fixing.project_root(saved / "config.json") == tmp_path / "export"
-    assert fixing.project_root(saved / "variables" / "x.pb") == tmp_path / "export"
-    assert fixing.project_root(tmp_path / "plain" / "x.json") == tmp_path / "plain"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the files are outside the working directory and git
+    deep = [tmp_path / "proj" / "a" / "x.json", tmp_path / "proj" / "b" / "c" / "y.yaml"]
+    assert set(fixing.project_roots(deep).values()) == {tmp_path / "proj"}
+    inside = [saved / "config.json", saved / "variables" / "x.pb"]
+    assert set(fixing.project_roots(inside).values()) == {tmp_path / "export"}
+    monkeypatch.chdir(saved)  # a SavedModel's folder as the working directory
+    assert set(fixing.project_roots(inside).values()) == {tmp_path / "export"}
+
+
+def test_add_suppressions_from_outside_writes_one_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad_spec = SPEC.replace("vocabulary_size: 1000", "vocabulary_size: 0")
+    for folder in ("proj/configs", "proj/configs/deep"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "s.yaml").write_text(bad_spec)
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    invoke("check", "--add-suppressions", "../proj")
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob(".tpuemb.toml"))
+    assert written == ["proj/configs/.tpuemb.toml"]
+    assert invoke("check", "--format", "concise", "../proj").exit_code == 0
+
+
+def test_a_configuration_edited_during_add_suppressions_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tpuemb_cli.engine import baseline
+
+    monkeypatch.chdir(tmp_path)
+    Path(".tpuemb.toml").write_text("# ours\n")
+    Path("s.yaml").write_text(SPEC.replace("vocabulary_size: 1000", "vocabulary_size: 0"))
+    real = baseline.with_entries
+
+    def slow_edit(*args: object, **kwargs: object) -> str:
+        text = real(*args, **kwargs)  # type: ignore[arg-type]
+        Path(".tpuemb.toml").write_text('# ours\nignore = ["TE105"]  # saved meanwhile\n')
+        return text
+
+    monkeypatch.setattr(baseline, "with_entries", slow_edit)
+    result = invoke("check", "--add-suppressions", "s.yaml")
+    assert Path(".tpuemb.toml").read_text() == '# ours\nignore = ["TE105"]  # saved meanwhile\n'
+    assert result.exit_code == 1
+    assert "suppressions not added: the file changed after tpuemb read it" in result.stderr
+
+
+def test_a_file_swapped_for_a_fifo_or_device_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "model.pbtxt"
+    config.write_text(FIXABLE)
+    real = fix_document
+
+    def swap(*args: object, **kwargs: object) -> object:
+        fixed = real(*args, **kwargs)  # type: ignore[arg-type]
+        config.unlink()
+        os.mkfifo(config)  # no reader: writing into it would block forever
+        return fixed
+
+    monkeypatch.setattr("tpuemb_cli.cli.fixing.fix_document", swap)
+    result = invoke("check", "--fix", str(config))
+    assert result.exit_code == 1
+    assert "not fixed: the file changed after tpuemb read it" in result.stderr
+
+
+def test_unsafe_fixes_alone_writes_nothing_and_marks_them(tmp_path: Path) -> None:
+    config = tmp_path / "m.pbtxt"
+    config.write_text(MISTAKES)
+    result = invoke("check", "--format", "concise", "--unsafe-fixes", str(config))
+    assert config.read_text() == MISTAKES
+    assert result.stdout.splitlines()[-1] == "[*] 3 findings fixable with `--fix`."
+    assert f"{config}:10:5: TE301 [*] [error]" in result.stdout
+
+
+def test_diff_with_exit_zero_exits_0(tmp_path: Path) -> None:
+    config = tmp_path / "m.pbtxt"
+    config.write_text(MISTAKES)
+    assert invoke("check", "--diff", str(config)).exit_code == 1
+    assert invoke("check", "--diff", "--exit-zero", str(config)).exit_code == 0
+
+
+def test_documents_only_reads_a_named_pipe(tmp_path: Path) -> None:
+    (tmp_path / "m.pbtxt").write_text(MISTAKES)
+    command = f'"{sys.executable}" -m tpuemb_cli check --documents-only <(cat m.pbtxt)'
+    done = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        cwd=tmp_path,
+        env={**os.environ, "TPUEMB_FORMAT": "concise"},
+        check=False,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "TE407 [error]" in done.stdout
 
 
 # -- 6: a broken configuration is one error, once -----------------------------------------------

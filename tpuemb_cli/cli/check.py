@@ -110,7 +110,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         expected = loaded.expected()
 
     changes = None
-    if options.fix or options.diff or options.unsafe_fixes or options.add_suppressions:
+    if options.fix or options.diff or options.add_suppressions:
         from tpuemb_cli.cli.fixing import FileChanges
         from tpuemb_cli.fix.apply import FixPolicy
 
@@ -174,12 +174,12 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         failed = not write_reports(report, options.outputs, options.color, streams) or failed
     if failed:
         return EXIT_ERROR
-    if options.diff:
-        return EXIT_FINDINGS if changes is not None and changes.changed else EXIT_OK
     if changes is not None and changes.stale:
         return EXIT_FINDINGS  # a file changed while it was fixed: not fixed, run again
     if options.exit_zero:
         return EXIT_OK
+    if options.diff:
+        return EXIT_FINDINGS if changes is not None and changes.changed else EXIT_OK
     default_level = fail_level or Severity.ERROR
     if any(f.severity >= fail_levels.get(f.file, default_level) for f in findings):
         return EXIT_FINDINGS
@@ -297,7 +297,11 @@ def _check_help() -> str:
 )
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes to the files.")
-@click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (with --fix or --diff).")
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Count unsafe fixes as fixable, and apply them too with --fix or --diff.",
+)
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option(
     "--add-suppressions",
@@ -386,7 +390,9 @@ def command(
         tpu=tpu,
         fail_level=fail_level,
         exit_zero=exit_zero,
-        fix=fix or (unsafe_fixes and not diff),
+        # As ruff: --unsafe-fixes alone writes nothing; it marks and counts unsafe fixes as
+        # fixable, and makes --fix and --diff apply them.
+        fix=fix,
         unsafe_fixes=unsafe_fixes,
         diff=diff,
         add_suppressions=add_suppressions,

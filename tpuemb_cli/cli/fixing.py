@@ -5,6 +5,7 @@ it, and tells the user."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from tpuemb_cli.engine import baseline
 from tpuemb_cli.engine.settings import absolute
 from tpuemb_cli.fix.apply import FixPolicy, fix_document
 from tpuemb_cli.fix.atomic import write_atomic
-from tpuemb_cli.fix.write import Changed, unified_diff, write_text
+from tpuemb_cli.fix.write import Changed, unchanged_since, unified_diff, write_text
 from tpuemb_cli.load import Document, load_bytes
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.model.paths import render
@@ -50,6 +51,8 @@ class FileChanges:
         self.stale: list[str] = []
         self.fixes = 0  # fixes made (with --diff: that the diff would make)
         self.entries: dict[Path, tuple[tuple[str, ...], list[baseline.Entry]]] = {}
+        # Suppressions of files no configuration governs: (file, field, rule), placed by finish.
+        self.unrooted: list[tuple[Path, str, str]] = []
 
     def process(
         self,
@@ -93,9 +96,10 @@ class FileChanges:
         try:
             write_text(item.path, data, text, stamp)
         except Changed:
+            what = "suppressions not added" if self.add_suppressions else "not fixed"
             note(
                 self.streams,
-                f"{item.name}: not fixed: the file changed after tpuemb read it; run tpuemb again",
+                f"{item.name}: {what}: the file changed after tpuemb read it; run tpuemb again",
             )
             self.stale.append(item.name)
             return False
@@ -152,24 +156,45 @@ class FileChanges:
             self.ok = False
             return document, findings
         else:
-            root = project_root(absolute(item.path))
-            target = root / ".tpuemb.toml"
-            relative, table = absolute(item.path).relative_to(root).as_posix(), ()
+            # Where it goes is decided in ``finish``, once every file is known.
+            file = absolute(item.path)
+            self.unrooted.extend((file, render(f.path), f.rule) for f in wanted)
+            return document, kept
         entries = self.entries.setdefault(target, (table, []))[1]
         entries.extend(baseline.Entry(relative, render(f.path), f.rule) for f in wanted)
         return document, kept
+
+    def _root_unrooted(self) -> None:
+        """Places the entries of files no configuration governs: one new configuration per
+        project root (``project_root``), its files' paths relative to it."""
+        roots = project_roots([file for file, _, _ in self.unrooted])
+        for file, field, rule in self.unrooted:
+            root = roots[file]
+            entries = self.entries.setdefault(root / ".tpuemb.toml", ((), []))[1]
+            entries.append(baseline.Entry(file.relative_to(root).as_posix(), field, rule))
 
     def finish(self) -> bool:
         """Prints diffs and writes the baseline entries; False if anything could not be done."""
         for diff in self.diffs:
             self.streams.out.write(diff)
+        self._root_unrooted()
         for target, (table, entries) in self.entries.items():
             try:
                 # Bytes, decoded: read_text would turn CRLF into LF throughout the file.
-                existing = target.read_bytes().decode("utf-8") if target.exists() else ""
+                original = target.read_bytes() if target.exists() else None
+                existing = original.decode("utf-8") if original is not None else ""
                 entries = list(dict.fromkeys(entries))  # a file named twice: its entries once
                 text = baseline.with_entries(existing, table, entries)
-                write_atomic(target, text.encode("utf-8"))
+                # Written only over what was read: an edit saved meanwhile is kept.
+                write_atomic(target, text.encode("utf-8"), unchanged_since(original))
+            except Changed:
+                note(
+                    self.streams,
+                    f"{target}: suppressions not added: the file changed after tpuemb read it; "
+                    "run tpuemb again",
+                )
+                self.stale.append(str(target))
+                continue
             except OSError as problem:
                 note(self.streams, f"{target}: cannot write suppressions: {why(problem)}")
                 self.ok = False
@@ -191,17 +216,31 @@ def _unwritable(item: Input, what: str = "fixes") -> str:
     return f"{what} cannot be written to it: it is not a regular file"
 
 
-def project_root(file: Path) -> Path:
-    """Where a new configuration for ``file`` (absolute) goes: the top of the git work tree
-    that holds it, else the working directory when it holds the file, else the file's folder
-    -- never inside a SavedModel (whose folder TensorFlow owns), but beside it."""
-    for folder in file.parents:
-        if (folder / ".git").exists():
-            return folder
+def project_roots(files: list[Path]) -> dict[Path, Path]:
+    """Where a new configuration goes for each of ``files`` (absolute), which no configuration
+    governs: the top of the git work tree that holds it; else the working directory when it
+    holds the file; else the deepest folder that holds every such file of the run -- never
+    inside a SavedModel (whose folder TensorFlow owns), but beside it. One configuration per
+    project, however many folders its files are in."""
     cwd = absolute(".")
-    if cwd in file.parents:
-        return cwd
-    folder = file.parent
+    roots: dict[Path, Path] = {}
+    loose: list[Path] = []
+    for file in files:
+        top = next((folder for folder in file.parents if (folder / ".git").exists()), None)
+        if top is None and cwd in file.parents:
+            top = cwd
+        if top is None:
+            loose.append(file)
+        else:
+            roots[file] = _outside_saved_models(top)
+    if loose:
+        common = _outside_saved_models(Path(os.path.commonpath([f.parent for f in loose])))
+        roots.update(dict.fromkeys(loose, common))
+    return roots
+
+
+def _outside_saved_models(folder: Path) -> Path:
+    """``folder``, or the folder that holds the SavedModel it is in (or in a part of)."""
     while folder.parent != folder and _in_saved_model(folder):
         folder = folder.parent
     return folder

@@ -30,6 +30,8 @@ class Input(NamedTuple):
     # Not a regular file: a FIFO, a device, a process substitution (/dev/fd/63), /dev/stdin.
     # Read to its end like stdin, judged by its content, and never written to.
     special: bool = False
+    # Found in a folder (``walked`` may also be set for a named file, by --documents-only).
+    in_folder: bool = False
 
     @property
     def writable(self) -> bool:
@@ -83,7 +85,7 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
                 yield InputError(f"{argument}: no config files in this directory ({extensions})")
             for file in found:
                 if first_time(str(file)):
-                    yield Input(str(file), file, walked=True)
+                    yield Input(str(file), file, walked=True, in_folder=True)
         elif first_time(argument):
             # /dev/stdin of a shell redirection is a regular file's link: still a stream to
             # read, never a file to write fixes to.
@@ -127,7 +129,7 @@ def read_stamped(item: Input, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes
         if stat.S_ISDIR(status.st_mode):
             raise InputError(f"{item.name}: is a directory")
         if not stat.S_ISREG(status.st_mode):
-            if item.walked:  # found in a folder: a FIFO there could block the walk forever
+            if item.in_folder:  # found in a folder: a FIFO there could block the walk forever
                 raise InputError(f"{item.name}: not a regular file")
             with open(item.path, "rb") as stream:  # noqa: PTH123
                 return _read_stream(stream, item.name, max_bytes), None

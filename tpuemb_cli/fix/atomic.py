@@ -58,6 +58,8 @@ def write_atomic(path: Path, data: bytes, check: Check | None = None) -> None:
         except FileNotFoundError:
             info = None
         if _special(path, info):
+            if check is not None:
+                check(path)  # a file that became a FIFO or device is no longer the one read
             with path.open("wb") as handle:
                 handle.write(data)
             return

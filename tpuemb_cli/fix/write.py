@@ -6,7 +6,8 @@ from __future__ import annotations
 import difflib
 import errno
 import hashlib
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -51,13 +52,39 @@ def write_text(path: Path, original: bytes, text: str, stamp: Stamp | None = Non
         digest = hashlib.sha256(original).digest()
 
         def check(target: Path) -> None:
-            now = target.stat()
+            try:
+                now = target.stat()
+            except FileNotFoundError:
+                raise Changed() from None
+            # A FIFO or device in its place is not the file read (and reading one could block).
+            if not stat.S_ISREG(now.st_mode):
+                raise Changed()
             if (now.st_size, now.st_mtime_ns) != (stamp.size, stamp.mtime_ns):
                 raise Changed()
             if hashlib.sha256(target.read_bytes()).digest() != digest:
                 raise Changed()
 
     write_atomic(path, rendered(original, text), check)
+
+
+def unchanged_since(original: bytes | None) -> Callable[[Path], None]:
+    """A ``write_atomic`` check that the file still holds ``original`` (None: that it still
+    does not exist); raises Changed if not. For a file tpuemb read and rewrites whole (a
+    configuration it adds suppressions to), so that an edit saved meanwhile is not lost."""
+
+    def check(target: Path) -> None:
+        try:
+            now = target.stat()
+        except FileNotFoundError:
+            if original is None:
+                return
+            raise Changed() from None
+        if original is None or not stat.S_ISREG(now.st_mode):
+            raise Changed()
+        if target.read_bytes() != original:
+            raise Changed()
+
+    return check
 
 
 def _lines(text: str) -> list[str]:
