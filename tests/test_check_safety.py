@@ -363,6 +363,22 @@ JSON_CONFIG = (
         ),
         ("typo.pbtxt", CLEAN.replace("learning_rate {", "learning_rte {"), ["TE002"]),
         ("value.pbtxt", CLEAN.replace("vocabulary_size: 1000", "vocabulary_size: lots"), ["TE007"]),
+        ("algorithm.pbtxt", CLEAN.replace("adagrad {}", "adagrd {}"), ["TE002"]),
+        ("optimiser.yaml", SPEC.replace("optimizer:", "optimiser:"), ["TE002"]),
+        ("algorithm.yaml", SPEC.replace("{adagrad: {}", "{adagrd: {}"), ["TE002"]),
+        ("name.yaml", SPEC.replace("  - name: video", "  - nme: video"), ["TE002"]),
+        (
+            "schedulez.yaml",
+            SPEC.replace("learning_rate: {constant: 0.05}", "learning_rate: {schedule: s}")
+            + "schedulez:\n  - {name: s, tag: 0}\n",
+            ["TE002"],
+        ),
+        (
+            "digits.json",
+            JSON_CONFIG.replace('"numHosts": 1', '"numHosts": ' + "9" * 5000),
+            ["TE005"],
+        ),
+        ("rows.json", JSON_CONFIG.replace('"10"', "9" * 5000), ["TE005"]),
     ],
 )
 def test_findings_that_follow_from_a_field_that_did_not_load_give_way(

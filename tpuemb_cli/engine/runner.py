@@ -54,7 +54,7 @@ _VALUE_PROBLEMS = frozenset({"invalid-value", "value-out-of-range", "unknown-enu
 
 def _failed_fields(document: Document) -> tuple[FieldPath, ...]:
     """The fields of ``document`` whose values did not load (see ``LoadProblem.failed``)."""
-    failed: list[FieldPath] = []
+    failed: list[FieldPath] = list(document.failed)
     for problem in document.problems:
         if problem.failed is not None:
             failed.append(problem.failed)
@@ -69,8 +69,26 @@ def _follows(rule: Rule, path: FieldPath, failed: tuple[FieldPath, ...]) -> bool
     for field in failed:
         if path[: len(field)] == field:
             return True
-        if rule.follows and field and field[-1] in rule.follows:
+        if rule.follows and field and _named(field[-1], rule.follows):
             return True
+    return False
+
+
+# In a rule's `follows`: any optimizer algorithm's field (a config's or a spec's oneof member).
+ALGORITHM = "@algorithm"
+
+
+def _named(name: str | int, follows: tuple[str, ...]) -> bool:
+    if name in follows:
+        return True
+    if ALGORITHM in follows and isinstance(name, str):
+        from tpuemb_cli.model import optimizers  # only once a field failed to load
+
+        return (
+            optimizers.algorithm(name) is not None
+            or name == "custom"
+            or (optimizers.of_spec(name) is not None)
+        )
     return False
 
 

@@ -10,6 +10,7 @@ from google.protobuf.message import Message
 from tpuemb_cli.load.source import SourceMap
 from tpuemb_cli.load.text_tokenizer import proto_message_header
 from tpuemb_cli.model import schema
+from tpuemb_cli.model.paths import FieldPath
 
 if TYPE_CHECKING:
     from tpuemb_cli.load.problems import LoadProblem
@@ -33,6 +34,9 @@ class Document(NamedTuple):
     problems: Sequence[LoadProblem] = ()
     comments: Sequence[tuple[int, str]] = ()
     text: str | None = None
+    # Fields whose values did not load and that no problem's path names (an integer too long to
+    # read is reported where it is written, by the parser, before its field is known).
+    failed: Sequence[FieldPath] = ()
 
 
 class UnknownHeaderType(Exception):

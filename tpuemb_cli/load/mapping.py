@@ -38,6 +38,7 @@ class ParsedMapping:
 
     def __init__(self) -> None:
         self.problems: list[LoadProblem] = []
+        self.failed: list[FieldPath] = []  # fields whose integers were too long to read
         self.value: Any = None
 
 
@@ -65,7 +66,9 @@ def convert_value(
             )
         )
         return
-    _Converter(result.problems, max_depth, strict, hints or {}).message(value, message, (), 0)
+    converter = _Converter(result.problems, max_depth, strict, hints or {})
+    converter.failed = result.failed
+    converter.message(value, message, (), 0)
 
 
 class _Converter(ScalarConverter):

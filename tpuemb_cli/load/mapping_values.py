@@ -87,12 +87,14 @@ class ScalarConverter:
     def __init__(self, problems: list[LoadProblem], strict: bool) -> None:
         self.problems = problems
         self.strict = strict
+        self.failed: list[FieldPath] = []  # fields whose integers were too long to read
 
     def problem(self, rule: str, message: str, path: FieldPath, fix: str = "") -> None:
         self.problems.append(LoadProblem(rule, message, path, fix=fix))
 
     def scalar(self, item: Any, field: FieldDescriptor, path: FieldPath) -> Any:
         if item is OVERSIZED:
+            self.failed.append(path)  # what follows from it gives way to the parser's problem
             return INVALID  # reported where it is written, by the format's parser
         field_type = field.type
         name = field.name

@@ -51,8 +51,10 @@ class Entry(NamedTuple):
     # own fields (so one mistake is reported once).
     supersedes: tuple[str, ...] = ()
     # Fields (by name, anywhere in the document) whose value failing to load explains this
-    # rule's findings: a misspelt `learning_rate` leaves every schedule unused. Findings at or
-    # under the failed field itself give way for every rule; these are the ones elsewhere.
+    # rule's findings: a misspelt `learning_rate` leaves every schedule unused; "@algorithm" is
+    # any optimizer algorithm (a misspelt `adagrd {}` leaves a table with no algorithm).
+    # Findings at or under the failed field itself give way for every rule; these are the
+    # ones elsewhere.
     follows: tuple[str, ...] = ()
     # For a config rule: whether it judges the config a SparseCore spec compiles to. False where
     # it would say again what a SparseCore rule says better, or judge a setting by what
@@ -84,7 +86,15 @@ CATALOG: tuple[Entry, ...] = (
     # Learning rates and dynamic tags
     Entry("TE101", "negative-dynamic-tag", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE102", "dynamic-tag-gap", "config", ERROR, "safe", ("config",)),
-    Entry("TE103", "missing-learning-rate", "optimizer", WARNING, "no", ("optimizer",)),
+    Entry(
+        "TE103",
+        "missing-learning-rate",
+        "optimizer",
+        WARNING,
+        "no",
+        ("optimizer",),
+        follows=("optimizer",),
+    ),
     Entry("TE104", "invalid-learning-rate", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE105", "zero-learning-rate", "optimizer", WARNING, "no", ("optimizer",)),
     # Optimizer algorithms
@@ -96,6 +106,7 @@ CATALOG: tuple[Entry, ...] = (
         "no",
         ("optimizer",),
         on_sparsecore=False,
+        follows=("@algorithm", "optimizer"),
     ),
     Entry("TE202", "adam-beta-out-of-range", "optimizer", ERROR, "no", ("optimizer",)),
     Entry("TE203", "adam-epsilon-not-positive", "optimizer", ERROR, "no", ("optimizer",)),
@@ -235,9 +246,22 @@ CATALOG: tuple[Entry, ...] = (
     Entry(
         "TE702", "spec-duplicate-table-name", "spec", ERROR, "no", ("spec",), supersedes=("TE402",)
     ),
-    Entry("TE703", "spec-undefined-table", "spec", ERROR, "no", ("spec",)),
-    Entry("TE704", "spec-unused-table", "spec", WARNING, "no", ("spec",), follows=("table",)),
-    Entry("TE705", "spec-missing-optimizer", "spec", ERROR, "no", ("spec",), supersedes=("TE405",)),
+    Entry(
+        "TE703", "spec-undefined-table", "spec", ERROR, "no", ("spec",), follows=("tables", "name")
+    ),
+    Entry(
+        "TE704", "spec-unused-table", "spec", WARNING, "no", ("spec",), follows=("table", "name")
+    ),
+    Entry(
+        "TE705",
+        "spec-missing-optimizer",
+        "spec",
+        ERROR,
+        "no",
+        ("spec",),
+        supersedes=("TE405",),
+        follows=("optimizer", "@algorithm"),
+    ),
     Entry(
         "TE706",
         "spec-invalid-optimizer-argument",
@@ -259,7 +283,9 @@ CATALOG: tuple[Entry, ...] = (
     Entry(
         "TE708", "spec-invalid-quantization", "spec", ERROR, "no", ("spec",), supersedes=("TE307",)
     ),
-    Entry("TE711", "spec-undefined-schedule", "spec", ERROR, "no", ("spec",)),
+    Entry(
+        "TE711", "spec-undefined-schedule", "spec", ERROR, "no", ("spec",), follows=("schedules",)
+    ),
     Entry(
         "TE712",
         "spec-unused-schedule",
@@ -267,9 +293,17 @@ CATALOG: tuple[Entry, ...] = (
         WARNING,
         "no",
         ("spec",),
-        follows=("learning_rate",),
+        follows=("learning_rate", "optimizer"),
     ),
-    Entry("TE713", "spec-pinned-tag", "spec", ERROR, "no", ("spec",), follows=("learning_rate",)),
+    Entry(
+        "TE713",
+        "spec-pinned-tag",
+        "spec",
+        ERROR,
+        "no",
+        ("spec",),
+        follows=("learning_rate", "optimizer"),
+    ),
     Entry("TE721", "spec-optimizer-override", "spec", INFO, "no", ("spec",)),
     Entry("TE722", "spec-dropped-weight-decay", "spec", WARNING, "no", ("spec",)),
     Entry(

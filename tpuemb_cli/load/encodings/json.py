@@ -38,7 +38,14 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     source = SourceMap.lazy(text, lambda _: json_spans(text, value, descriptor))
     ok = not is_fatal(parsed.problems)
     return Document(
-        name, "json", type_name, message if ok else None, source, parsed.problems, text=text
+        name,
+        "json",
+        type_name,
+        message if ok else None,
+        source,
+        parsed.problems,
+        text=text,
+        failed=parsed.failed,
     )
 
 

@@ -30,7 +30,14 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     source = SourceMap.lazy(text, lambda _: map_spans(value, descriptor, raw))
     ok = not is_fatal(parsed.problems)
     return Document(
-        name, "yaml", type_name, message if ok else None, source, parsed.problems, text=text
+        name,
+        "yaml",
+        type_name,
+        message if ok else None,
+        source,
+        parsed.problems,
+        text=text,
+        failed=parsed.failed,
     )
 
 
