@@ -142,8 +142,8 @@ def test_fix_of_dev_stdin_reads_it_and_writes_nothing(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert bad.read_text() == MISTAKES
     assert done.stderr.decode() == (
-        "tpuemb: /dev/stdin: fixes cannot be written to it: it is not a regular file; use "
-        "--diff to see the fixes\n"
+        "tpuemb: /dev/stdin: fixes cannot be written to it: it is read as a stream (a pipe, a "
+        "device, /dev/stdin); use --diff to see the fixes\n"
     )
 
 
@@ -428,3 +428,16 @@ def test_writing_into_a_missing_folder_says_so(tmp_path: Path) -> None:
     assert converted.stderr == (
         f"tpuemb: error: {missing}: cannot write: the folder {missing.parent} does not exist\n"
     )
+
+
+def test_a_yaml_spec_without_a_name_is_read_as_yaml() -> None:
+    # stdin, a pipe, a file with no extension: no name says YAML, the content does.
+    spec = (EXAMPLES / "recommender.spec.yaml").read_bytes()
+    for args in (["check", "-"], ["check", "--type", "EmbeddingSpec", "-"], ["compile", "-"]):
+        code, out, err = _cli(*args, stdin=spec)
+        assert (code, err) == (0, ""), (args, out, err)
+    code, out, _ = _cli("check", "-", stdin=spec)
+    assert out == "All checks passed (1 file checked).\n"
+    # Text format that is also a YAML mapping stays text format.
+    code, out, _ = _cli("check", "-", stdin=b"mode: TRAINING\n")
+    assert "TE410 [error]" in out

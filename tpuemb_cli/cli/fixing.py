@@ -213,7 +213,7 @@ class FileChanges:
 def _unwritable(item: Input, what: str = "fixes") -> str:
     if item.path is None:
         return f"{what} cannot be written to standard input"
-    return f"{what} cannot be written to it: it is not a regular file"
+    return f"{what} cannot be written to it: it is read as a stream (a pipe, a device, /dev/stdin)"
 
 
 def project_roots(files: list[Path]) -> dict[Path, Path]:

@@ -64,6 +64,12 @@ def load_input(
 
     encoding = encodings.detect(name, data)
     verdict = recognise(name, data, encoding.name)
+    if not verdict.ok and encoding.name == "text" and encodings.for_name(name) is None:
+        # No name to go by (stdin, a pipe, a file without extension): a YAML spec reads as
+        # broken text format; judged as YAML, it is what it is.
+        as_yaml = recognise(name, data, "yaml")
+        if as_yaml.ok:
+            encoding, verdict = encodings.get("yaml"), as_yaml
     if not verdict.ok and not walked and verdict.reason == EMPTY and _named_as_one(name, data):
         return load_bytes(data, name, encoding.name)
     if not verdict.ok:
@@ -96,6 +102,14 @@ def _load_as(data: bytes, name: str, message_type: str) -> Document:
     from tpuemb_cli.load import recognise
 
     named = encodings.detect(name, data).name
+    if (
+        # No name to go by: a spec (YAML's type) that reads as YAML is YAML.
+        named == "text"
+        and encodings.for_name(name) is None
+        and schema.lookup(message_type).name == schema.DEFAULT_YAML_TYPE
+        and recognise.recognise(name, data, "yaml").ok
+    ):
+        named = "yaml"
     held = recognise.held_encoding(data, named, message_type)
     document = _misnamed(load_bytes(data, name, held or named, message_type), named, held)
     message = document.message
