@@ -7,17 +7,18 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
 import click
 
 from tpuemb_cli.cli import inputs
 from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.model.records import Record
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-class Streams(NamedTuple):
+class Streams(Record):
     out: TextIO
     err: TextIO
 

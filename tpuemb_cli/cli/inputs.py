@@ -7,9 +7,10 @@ import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from tpuemb_cli.load.encodings import EXTENSIONS, for_name
+from tpuemb_cli.model.records import Record
 
 STDIN = "-"
 # Inputs above this size are refused before they are read (override: --max-file-size).
@@ -20,7 +21,7 @@ class InputError(Exception):
     """An input that cannot be read at all: a usage or environment problem (exit code 2)."""
 
 
-class Input(NamedTuple):
+class Input(Record):
     """One input: ``path`` is None for stdin; ``name`` is what reports call it."""
 
     name: str
@@ -106,7 +107,7 @@ def _walk(directory: Path) -> Iterator[Path]:
                 yield Path(os.path.join(root, name))  # noqa: PTH118
 
 
-class Stamp(NamedTuple):
+class Stamp(Record):
     """What a regular file was when it was read: a fix is written only over the same file."""
 
     size: int

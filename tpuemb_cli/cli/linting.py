@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.cli import inputs
 from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
     from tpuemb_cli.cli.check import CheckOptions
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 Task = tuple[inputs.Input, "Settings"] | str  # a file to lint with its settings, or an error
 
 
-class Outcome(NamedTuple):
+class Outcome(Record):
     """What linting one file gave: its findings, its text when a report may quote it, or an
     error (exit code 2)."""
 
@@ -32,7 +33,7 @@ class Outcome(NamedTuple):
     skipped: str | None = None  # why a walked file is not a TPU embedding document
 
 
-class Plan(NamedTuple):
+class Plan(Record):
     """The files of a run in order, and the distinct configuration errors found on the way
     (each said once, however many files it governs; any of them stops the run: exit 2)."""
 

@@ -8,16 +8,16 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 import click
 
 from tpuemb_cli import formatters
 from tpuemb_cli.cli.common import Streams, error, why
 from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.model.records import Record
 
 
-class Output(NamedTuple):
+class Output(Record):
     format: str
     path: str | None  # None: stdout
 

@@ -13,10 +13,11 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from tpuemb_cli.engine.selectors import expand, glob_matches, selector_codes, unknown_rule
 from tpuemb_cli.model.findings import Severity
+from tpuemb_cli.model.records import Record
 
 
 def toml_module() -> Any:
@@ -86,7 +87,7 @@ def _rendered(key: Key) -> str:
     )
 
 
-class Suppression(NamedTuple):
+class Suppression(Record):
     """A ``[[tool.tpuemb.suppress]]`` entry: for JSON and binary files, which have no comments."""
 
     number: int  # its place in the configuration's list
@@ -96,7 +97,7 @@ class Suppression(NamedTuple):
     reason: str
 
 
-class Settings(NamedTuple):
+class Settings(Record):
     path: Path | None = None  # the configuration file; None for the defaults
     select: tuple[str, ...] = ("TE",)
     extend_select: tuple[str, ...] = ()
@@ -144,7 +145,7 @@ class Settings(NamedTuple):
         return frozenset((expand(self.select) | expand(self.extend_select)) - expand(self.ignore))
 
 
-class Selection(NamedTuple):
+class Selection(Record):
     """The command line's rule selection, merged into every configuration's settings once, as
     they are read (``--select`` replaces a configuration's ``select``; the others add to it)."""
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from tpuemb_cli.model.findings import Finding, Severity
+from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import plural
 
 
-class Report(NamedTuple):
+class Report(Record):
     """What a formatter gets.
 
     ``findings``: every finding, sorted; ``files_checked``: how many inputs were read;

@@ -8,7 +8,7 @@ messages; the engine asks the source map where a field path lies.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
 
@@ -16,6 +16,7 @@ from tpuemb_cli.load import encodings
 from tpuemb_cli.load.document import Document, UnknownHeaderType
 from tpuemb_cli.load.source import SourceMap
 from tpuemb_cli.model import schema
+from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
     from tpuemb_cli.load.problems import LoadProblem
@@ -40,7 +41,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class Skipped(NamedTuple):
+class Skipped(Record):
     """A file found by walking a directory that is not a TPU embedding document, and why."""
 
     name: str

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
 
@@ -11,6 +11,7 @@ from tpuemb_cli.load.source import SourceMap
 from tpuemb_cli.load.text_tokenizer import proto_message_header
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
     from tpuemb_cli.load.problems import LoadProblem
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 MAX_DEPTH = 100  # protobuf's own default recursion limit
 
 
-class Document(NamedTuple):
+class Document(Record):
     """One input, loaded.
 
     ``format`` is the name of its encoding (``load/encodings``). ``message`` is None when the input

@@ -5,11 +5,11 @@ and judging a file by its top-level field names."""
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
 
 from tpuemb_cli.load.limits import escaped
 from tpuemb_cli.load.text_tokenizer import proto_message_header
 from tpuemb_cli.model import schema
+from tpuemb_cli.model.records import Record
 
 # Read at most this much text to find the top-level field names.
 PREFIX = 64 * 1024
@@ -34,7 +34,7 @@ MAPPING_TYPES = ("TPUEmbeddingConfiguration", "OptimizationParameters", "Embeddi
 EMPTY = "it has no fields"
 
 
-class Verdict(NamedTuple):
+class Verdict(Record):
     """``ok``: a document; then ``encoding`` and ``message_type`` when its content says other
     than its name and the loader's default (None: as they say). Else ``reason`` says what it is."""
 

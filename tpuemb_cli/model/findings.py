@@ -6,9 +6,10 @@ NamedTuples rather than dataclasses: they cost far less to define, and start-up 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.paths import FieldPath, render
+from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
     from tpuemb_cli.model.edits import Fix
@@ -33,7 +34,7 @@ class Severity(enum.IntEnum):
             raise ValueError(f"unknown severity {text!r} (expected one of: {names})") from None
 
 
-class Violation(NamedTuple):
+class Violation(Record):
     """What a rule yields: a field path, a message, and the fix in words.
 
     Rules know nothing of files, positions, codes or severities; the engine adds those.
@@ -45,7 +46,7 @@ class Violation(NamedTuple):
     autofix: Fix | None = None
 
 
-class Position(NamedTuple):
+class Position(Record):
     """1-based line and column; ``end_column`` is the column after the last character."""
 
     line: int
@@ -54,7 +55,7 @@ class Position(NamedTuple):
     end_column: int
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     """A violation stamped by the engine with its file, rule, severity and position."""
 
     file: str

@@ -4,12 +4,13 @@ kind of document each is (which decides the rules the engine runs on it)."""
 from __future__ import annotations
 
 import importlib
-from typing import NamedTuple
 
 from google.protobuf.message import Message
 
+from tpuemb_cli.model.records import Record
 
-class MessageType(NamedTuple):
+
+class MessageType(Record):
     name: str  # the short name users give (`--type`, `# proto-message:` headers)
     module: str  # the generated module that defines it, imported on first use
     kind: str  # config, optimizer, spec, graph, saved_model or layouts: what the engine runs on it

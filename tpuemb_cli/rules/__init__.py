@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.findings import Severity
+from tpuemb_cli.model.records import Record
 from tpuemb_cli.rules.base import CHECKS
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ RULESET_VERSION = "6"
 FAMILIES = ("parse", "optimizer", "config", "memory", "sparsecore", "spec", "graph", "suppression")
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """A rule as the catalog lists it, before its module is imported."""
 
     code: str

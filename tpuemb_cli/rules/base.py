@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.model.findings import Severity, Violation
+from tpuemb_cli.model.records import Record
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
@@ -76,7 +77,7 @@ CHECKS = {
 }
 
 
-class Site(NamedTuple):
+class Site(Record):
     """Where an OptimizationParameters is checked.
 
     ``in_config``: it belongs to a table of a TPUEmbeddingConfiguration (a standalone
@@ -97,7 +98,7 @@ DriftCheck = Callable[[TPUEmbeddingConfiguration, "Expected"], Iterator[Violatio
 STANDALONE = Site(in_config=False, trains=True)
 
 
-class Fit(NamedTuple):
+class Fit(Record):
     """What the memory rules check: the chip the config runs on (its HBM known) and the config's
     memory model, which the engine works out once for all of them."""
 
@@ -108,7 +109,7 @@ class Fit(NamedTuple):
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]
 
 
-class Rule(NamedTuple):
+class Rule(Record):
     """A rule ready to run: its catalog entry's metadata, its module's documentation and checks."""
 
     code: str

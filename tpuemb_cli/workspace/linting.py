@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from tpuemb_cli import load as loader
 from tpuemb_cli.engine import Engine
@@ -16,6 +16,7 @@ from tpuemb_cli.engine.discovery import Resolver
 from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document, Skipped
 from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.schema import kind_of
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def debug_tracebacks(during: str, error: BaseException) -> None:
         traceback.print_exception(error, file=sys.stderr)
 
 
-class Linted(NamedTuple):
+class Linted(Record):
     """What linting one document gave.
 
     ``document`` is None when it was not linted: ``skipped`` says why (not a TPU embedding
@@ -190,7 +191,7 @@ def _facts_of(document: Document) -> SpecFacts | None:
     return SpecFacts(message)
 
 
-class _Unloaded(NamedTuple):
+class _Unloaded(Record):
     """A document's bytes, and what ``load_input`` needs to load them."""
 
     data: bytes

@@ -23,7 +23,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
     from google.protobuf.message import Message
@@ -56,7 +58,7 @@ def lossless(
     return output
 
 
-class Encoding(NamedTuple):
+class Encoding(Record):
     name: str
     extensions: tuple[str, ...]
     codec: str  # the module that reads, writes and edits it
