@@ -159,7 +159,10 @@ def _help(*args: str) -> str:
 
 
 # Flags of programs other than tpuemb the README names, and the command that lists them.
-OTHER_PROGRAMS = {"--large": [sys.executable, "-m", "bench.run", "--help"]}
+OTHER_PROGRAMS = {
+    "--large": [sys.executable, "-m", "bench.run", "--help"],
+    "--runs": [sys.executable, "-m", "bench.startup", "--help"],
+}
 
 
 def test_every_flag_the_readme_names_exists() -> None:
