@@ -7,12 +7,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from tpuemb_cli.cli import inputs
 from tpuemb_cli.formatters.style import printable
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load import Document
+    from tpuemb_cli.workspace import Linted
 from tpuemb_cli.model.records import Record
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -43,6 +47,17 @@ def why(problem: OSError) -> str:
     """An OS error as a message says it: "permission denied", "no such file or directory"."""
     reason = problem.strerror or str(problem)
     return reason[:1].lower() + reason[1:]
+
+
+def linted_document(linted: Linted, streams: Streams) -> Document | None:
+    """The document a command that needs one document (``compile``, ``explain``) linted; None,
+    after saying why, when its configuration cannot be used or tpuemb failed on it."""
+    if linted.error is not None:
+        error(streams, linted.error)
+        return None
+    if linted.document is None:  # tpuemb failed on it: its internal-error finding says how
+        error(streams, f"{linted.name}: {linted.findings[0].message}")
+    return linted.document
 
 
 def read_input(

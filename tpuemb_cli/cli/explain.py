@@ -14,6 +14,7 @@ from tpuemb_cli.cli.common import (
     EXIT_OK,
     Streams,
     error,
+    linted_document,
     max_size_option,
     read_input,
     run,
@@ -62,12 +63,8 @@ def execute(
     # embedding document is told so, not explained as an empty config.
     workspace = Workspace(selection=Selection(tpu=options.tpu))
     linted = workspace.lint_document(data, item.name, message_type=message_type, exclude=False)
-    if linted.error is not None:
-        error(streams, linted.error)
-        return EXIT_ERROR
-    document = linted.document
-    if document is None:  # tpuemb failed on it: its internal-error finding says how
-        error(streams, f"{item.name}: {linted.findings[0].message}")
+    document = linted_document(linted, streams)
+    if document is None:
         return EXIT_ERROR
     if document.message is None:
         fatal = [p for p in document.problems if p.fatal]

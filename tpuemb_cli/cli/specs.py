@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from tpuemb_cli.cli.common import Streams, error, read_input
+from tpuemb_cli.cli.common import Streams, error, linted_document, read_input
 
 if TYPE_CHECKING:
     from tpuemb_cli.load import Document
@@ -46,12 +46,8 @@ def load_spec(
     item, data = read
     workspace = workspace or Workspace()
     linted = workspace.lint_document(data, item.name, message_type="EmbeddingSpec", exclude=False)
-    if linted.error is not None:
-        error(streams, linted.error)
-        return None
-    document = linted.document
-    if document is None:  # tpuemb failed on it: its internal-error finding says how
-        error(streams, f"{item.name}: {linted.findings[0].message}")
+    document = linted_document(linted, streams)
+    if document is None:
         return None
     if document.message is not None and schema.kind_of(document.message) != "spec":
         error(streams, f"{item.name}: not an embedding spec")
