@@ -118,3 +118,12 @@ def test_no_path_checks_the_current_directory(mistakes: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0].startswith("m.pbtxt:10:5: TE301 [error]")
     assert "(1 file checked)" in result.stdout
+
+
+def test_output_file_with_diff_or_add_suppressions_is_a_usage_error(mistakes: Path) -> None:
+    for flag in ("--diff", "--add-suppressions"):
+        result = invoke("check", flag, "--format", "sarif", "--output-file", "r.sarif", "m.pbtxt")
+        assert result.exit_code == 2
+        assert f"--output-file writes a report, which {flag} does not print" in result.stderr
+        assert not Path("r.sarif").exists()
+    assert mistakes.read_text() == MISTAKES

@@ -375,6 +375,10 @@ def command(
 ) -> None:
     if config and isolated:
         raise click.UsageError("--config and --isolated contradict each other")
+    for flag, given in (("--diff", diff), ("--add-suppressions", add_suppressions)):
+        if given and output_files:
+            # Neither prints a report (--diff prints fixes): the file would silently stay unwritten.
+            raise click.UsageError(f"--output-file writes a report, which {flag} does not print")
     options = CheckOptions(
         paths=list(paths) or ["."],  # as ruff: the current directory
         outputs=pair_outputs(ctx, formats, output_files),
