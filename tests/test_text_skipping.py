@@ -13,8 +13,9 @@ from tpuemb_cli.load.text_skipping import body_end, message_head
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.paths import FieldPath
 
+from .helpers import TF_FIXTURES
+
 ROOT = Path(__file__).parent.parent
-FIXTURES = ROOT.parent / "shared" / "fixtures"
 
 # Braces, quotes and separators where a brace counter could go wrong: in strings (escaped quotes
 # too), in comments (with quotes in them), `<...>` messages, `name: {`, separators, comments
@@ -36,7 +37,7 @@ table_descriptor { name: "d" vocabulary_size: 40 dimension: 16 }
 def _texts() -> list[tuple[str, str, str]]:
     """(label, text, message type) of every text config we hold, and the tricky one."""
     found = [("tricky", TRICKY, "TPUEmbeddingConfiguration")]
-    for path in sorted([*ROOT.glob("examples/**/*.pbtxt"), *FIXTURES.glob("tf-2.21/**/*.pbtxt")]):
+    for path in sorted([*ROOT.glob("examples/**/*.pbtxt"), *TF_FIXTURES.glob("**/*.pbtxt")]):
         text = path.read_text(errors="replace")
         for name in ("TPUEmbeddingConfiguration", "OptimizationParameters", "GraphDef"):
             parsed = parse_text(text, schema.resolve(name)())
