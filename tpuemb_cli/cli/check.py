@@ -196,18 +196,13 @@ def _report(
     changes: FileChanges | None,
 ) -> formatters.Report:
     """The report of a run: its findings, and what ``--fix`` did or could do."""
-    unsafe = options.unsafe_fixes
-    safe = sum(1 for f in findings if f.autofix is not None and f.autofix.safe)
-    unsafe_only = sum(1 for f in findings if f.autofix is not None and not f.autofix.safe)
     fixing = changes is not None and not options.diff and not options.add_suppressions
     return formatters.Report(
         findings,
         checked,
         sources,
-        fixable=safe + (unsafe_only if unsafe else 0),
         unreadable=unreadable,
-        hidden_fixes=0 if unsafe else unsafe_only,
-        unsafe_fixes=unsafe,
+        unsafe_fixes=options.unsafe_fixes,
         fixed=changes.fixes if fixing and changes is not None else None,
         skipped=skipped,
         quiet=options.quiet,

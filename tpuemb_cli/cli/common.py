@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -131,17 +130,6 @@ def _guarded(function: Any, *args: Any) -> int:
             err=True,
         )
         return EXIT_ERROR
-
-
-def print_tracebacks(crashes: Sequence[tuple[str, BaseException]]) -> None:
-    """With TPUEMB_DEBUG set, the traceback of each internal error (what failed while, and the
-    exception), on stderr; the run goes on."""
-    if crashes and os.environ.get("TPUEMB_DEBUG"):
-        import traceback
-
-        for during, problem in crashes:
-            sys.stderr.write(f"tpuemb: internal error {during}:\n")
-            traceback.print_exception(problem, file=sys.stderr)
 
 
 def _message_type(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -47,30 +47,16 @@ def write_text(path: Path, original: bytes, text: str, stamp: Stamp | None = Non
     # Root may write any file; one with no write bit at all, its owner said no to.
     if not path.stat().st_mode & 0o222:
         raise PermissionError(errno.EACCES, "permission denied (the file is read-only)")
-    check = None
-    if stamp is not None:
-        digest = hashlib.sha256(original).digest()
-
-        def check(target: Path) -> None:
-            try:
-                now = target.stat()
-            except FileNotFoundError:
-                raise Changed() from None
-            # A FIFO or device in its place is not the file read (and reading one could block).
-            if not stat.S_ISREG(now.st_mode):
-                raise Changed()
-            if (now.st_size, now.st_mtime_ns) != (stamp.size, stamp.mtime_ns):
-                raise Changed()
-            if hashlib.sha256(target.read_bytes()).digest() != digest:
-                raise Changed()
-
+    check = unchanged_since(original, stamp) if stamp is not None else None
     write_atomic(path, rendered(original, text), check)
 
 
-def unchanged_since(original: bytes | None) -> Callable[[Path], None]:
+def unchanged_since(original: bytes | None, stamp: Stamp | None = None) -> Callable[[Path], None]:
     """A ``write_atomic`` check that the file still holds ``original`` (None: that it still
-    does not exist); raises Changed if not. For a file tpuemb read and rewrites whole (a
-    configuration it adds suppressions to), so that an edit saved meanwhile is not lost."""
+    does not exist) and, with ``stamp``, still has the size and modification time it had when
+    read (the content's SHA-256 is compared too: an edit can keep both); raises Changed if not,
+    so that an edit saved while tpuemb ran is not lost."""
+    digest = hashlib.sha256(original).digest() if original is not None else b""
 
     def check(target: Path) -> None:
         try:
@@ -79,9 +65,12 @@ def unchanged_since(original: bytes | None) -> Callable[[Path], None]:
             if original is None:
                 return
             raise Changed() from None
+        # A FIFO or device in its place is not the file read (and reading one could block).
         if original is None or not stat.S_ISREG(now.st_mode):
             raise Changed()
-        if target.read_bytes() != original:
+        if stamp is not None and (now.st_size, now.st_mtime_ns) != (stamp.size, stamp.mtime_ns):
+            raise Changed()
+        if hashlib.sha256(target.read_bytes()).digest() != digest:
             raise Changed()
 
     return check

@@ -20,9 +20,7 @@ class Report(Record):
 
     ``findings``: every finding, sorted; ``files_checked``: how many inputs were read;
     ``sources``: the text of each text input by file name, for formats that quote it;
-    ``fixable``: how many findings ``--fix`` (or ``--unsafe-fixes``) could fix;
     ``unreadable``: how many inputs could not be read (each reported on stderr);
-    ``hidden_fixes``: how many findings have an unsafe fix that ``--unsafe-fixes`` would enable;
     ``unsafe_fixes``: whether unsafe fixes are enabled (their findings are marked fixable);
     ``fixed``: how many fixes ``--fix`` made (None: the run fixed nothing);
     ``skipped``: how many named or found inputs were skipped, not being TPU embedding
@@ -32,9 +30,7 @@ class Report(Record):
     findings: Sequence[Finding]
     files_checked: int
     sources: Mapping[str, str] = {}
-    fixable: int = 0
     unreadable: int = 0
-    hidden_fixes: int = 0
     unsafe_fixes: bool = False
     fixed: int | None = None
     skipped: int = 0
@@ -52,6 +48,18 @@ class Report(Record):
         what the ``[*]`` mark says."""
         fix = finding.autofix
         return fix is not None and (fix.safe or self.unsafe_fixes)
+
+    @property
+    def fixable(self) -> int:
+        """How many findings this run's ``--fix`` would fix (those marked ``[*]``)."""
+        return sum(1 for finding in self.findings if self.fixable_now(finding))
+
+    @property
+    def hidden_fixes(self) -> int:
+        """How many findings have an unsafe fix that ``--unsafe-fixes`` would enable."""
+        if self.unsafe_fixes:
+            return 0
+        return sum(1 for f in self.findings if f.autofix is not None and not f.autofix.safe)
 
 
 class Formatter(Protocol):
