@@ -14,11 +14,7 @@ from pathlib import Path
 
 from bench.configs import build, render
 from tpuemb_cli import formatters
-from tpuemb_cli.compat.compare import compare
-from tpuemb_cli.engine import Engine
-from tpuemb_cli.formatters.diff import DiffReport
-from tpuemb_cli.formatters.diff import get as diff_format
-from tpuemb_cli.load import load_bytes
+from tpuemb_cli.workspace import Version, Workspace, diff_versions
 
 TABLES = 10_000
 
@@ -39,19 +35,21 @@ def run(
 ) -> float:
     """Prints both times and returns diff / lint."""
     old, new = _files(directory)
-    engine = Engine()
+    # Both through the workspace, as `check` and `diff` run them (no configuration).
+    linting, diffing = Workspace(isolated=True), Workspace(isolated=True, command="diff")
 
     def lint() -> None:
-        document = load_bytes(new.read_bytes(), str(new))
-        findings = engine.lint(document)
-        formatters.get("json")(formatters.Report(findings, 1), False)
+        linted = linting.lint_document(new.read_bytes(), str(new))
+        formatters.get("json")(formatters.Report(linted.findings, 1), False)
 
     def diff() -> None:
-        before = load_bytes(old.read_bytes(), str(old))
-        after = load_bytes(new.read_bytes(), str(new))
-        changes = compare(before, after)
-        assert [c.kind for c in changes] == ["training-change", "restore-error"], changes
-        diff_format("json")(DiffReport(changes, 1), False)
+        before = Version(old.read_bytes(), str(old))
+        after = Version(new.read_bytes(), str(new))
+        diffed = diff_versions(diffing, before, after, str(new))
+        kinds = [f.name for f in diffed.findings]
+        assert kinds == ["training-change", "restore-error"], diffed.findings
+        report = formatters.Report(diffed.findings, 1, command="diff")
+        formatters.get("json")(report, False)
 
     lint_time, diff_time = best_of(lint, repeat), best_of(diff, repeat)
     print(f"\n`tpuemb diff` of two {TABLES:,}-table text configs")

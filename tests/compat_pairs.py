@@ -155,4 +155,5 @@ def diff(pair: Pair, as_configs: bool = False) -> list[Placed]:
             text = get("text").render(compile_spec(document.message).config)  # type: ignore[arg-type]
             document = load_bytes(text, f"{label}.pbtxt")
         documents.append(document)
-    return compare(*documents)
+    old, new = documents
+    return compare(old, new)

@@ -21,12 +21,12 @@ NEW = (
     .replace("num_hosts: 1", "num_hosts: 2")
 )
 CONCISE = """\
-new.pbtxt:4:3: restore-error [table_descriptor[0].dimension] restoring fails: the checkpoint's `video` has shape (1000, 16), `video` (1000, 32) (TensorFlow: Received incompatible tensor with shape ...)
-new.pbtxt:6:5: silent-reinit [table_descriptor[0].optimization_parameters.ftrl] Adagrad -> FTRL: the slot `video/linears` starts from its initializer: Adagrad left no `linears` in the checkpoint
-new.pbtxt:6:5: training-change [table_descriptor[0].optimization_parameters.ftrl] Adagrad -> FTRL: the slot `video/accumulators` is restored by name from what Adagrad wrote there, and FTRL reads it as its own `accumulators`
-new.pbtxt:6:5: training-change [table_descriptor[0].optimization_parameters.ftrl] the optimizer changes from Adagrad to FTRL
-new.pbtxt:7:21: training-change [table_descriptor[0].optimization_parameters.learning_rate.constant] `learning_rate.constant` changes from 0.05 to 0.1
-new.pbtxt:12:1: topology-change [num_hosts] `num_hosts` changes from 1 to 2: each table's rows are split over the hosts and saved as slices of one variable, so the checkpoint restores onto the new host count
+new.pbtxt:4:3: TE951 [error] restore-error: restoring fails: the checkpoint's `video` has shape (1000, 16), `video` (1000, 32) (TensorFlow: Received incompatible tensor with shape ...)
+new.pbtxt:6:5: TE952 [error] silent-reinit: Adagrad -> FTRL: the slot `video/linears` starts from its initializer: Adagrad left no `linears` in the checkpoint
+new.pbtxt:6:5: TE954 [warning] training-change: Adagrad -> FTRL: the slot `video/accumulators` is restored by name from what Adagrad wrote there, and FTRL reads it as its own `accumulators`
+new.pbtxt:6:5: TE954 [warning] training-change: the optimizer changes from Adagrad to FTRL
+new.pbtxt:7:21: TE954 [warning] training-change: `learning_rate.constant` changes from 0.05 to 0.1
+new.pbtxt:12:1: TE955 [info] topology-change: `num_hosts` changes from 1 to 2: each table's rows are split over the hosts and saved as slices of one variable, so the checkpoint restores onto the new host count
 Found 6 changes: 1 restore-error, 1 silent-reinit, 3 training-change, 1 topology-change (1 file pair compared).
 """  # noqa: E501
 
@@ -75,7 +75,8 @@ def test_json_contract() -> None:
     result = invoke("diff", "old.pbtxt", "new.pbtxt", "--format", "json")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert set(report) == {"version", "changes", "summary"}
+    assert set(report) == {"version", "changes", "findings", "summary"}
+    assert report["findings"] == []
     assert report["version"] == 1
     assert report["summary"] == {
         "restore-error": 1,
@@ -96,9 +97,17 @@ def test_json_contract() -> None:
         "file": "new.pbtxt",
         "line": 4,
         "column": 3,
+        # Added with the catalog (the keys above are the contract, kept as they were).
+        "rule": "TE951",
+        "name": "restore-error",
+        "severity": "error",
+        "help": "if the change is intended, acknowledge it: `# tpuemb: ignore[restore-error] "
+        "<why>` on this line, or a [[suppress]] entry for this field with a reason",
+        "end_line": 4,
+        "end_column": 16,
     }
     assert [c["kind"] for c in report["changes"]] == [
-        line.split(" ")[1] for line in CONCISE.splitlines()[:-1]
+        line.split(" ")[3][:-1] for line in CONCISE.splitlines()[:-1]
     ]
     lines = invoke("diff", "old.pbtxt", "new.pbtxt", "--format", "json-lines").stdout
     assert [json.loads(line) for line in lines.splitlines()] == report["changes"]
@@ -109,8 +118,9 @@ def test_full_format_quotes_the_line() -> None:
     result = invoke("diff", "old.pbtxt", "new.pbtxt", "--format", "full", "--fail-on", "none")
     assert result.exit_code == 0
     assert result.stdout.startswith(
-        "restore-error: restoring fails: the checkpoint's `video` has shape (1000, 16), `video` "
-        "(1000, 32) (TensorFlow: Received incompatible tensor with shape ...)\n"
+        "TE951 [error] restore-error: restoring fails: the checkpoint's `video` has shape "
+        "(1000, 16), `video` (1000, 32) (TensorFlow: Received incompatible tensor with shape "
+        "...)\n"
         "  --> new.pbtxt:4:3\n"
         "    |\n"
         "  3 |   vocabulary_size: 1000\n"
@@ -120,7 +130,9 @@ def test_full_format_quotes_the_line() -> None:
         "    |\n"
         "  = field: table_descriptor[0].dimension\n"
         "  = table: video\n"
-        "  = change: 16 -> 32\n\n"
+        "  = change: 16 -> 32\n"
+        "  = help: if the change is intended, acknowledge it: `# tpuemb: ignore[restore-error] "
+        "<why>` on this line, or a [[suppress]] entry for this field with a reason\n\n"
     )
     assert result.stdout.endswith(CONCISE.splitlines()[-1] + "\n")
 
@@ -130,9 +142,12 @@ def test_github_annotations() -> None:
     result = invoke("diff", "old.pbtxt", "new.pbtxt", "--format", "github")
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "::error file=new.pbtxt,line=4,col=3,title=tpuemb diff%3A restore-error::restoring "
-        "fails: the checkpoint's `video` has shape (1000, 16), `video` (1000, 32) (TensorFlow: "
-        "Received incompatible tensor with shape ...) (table_descriptor[0].dimension: 16 -> 32)"
+        "::error file=new.pbtxt,line=4,col=3,endLine=4,endColumn=16,title=TE951 restore-error::"
+        "restoring fails: the checkpoint's `video` has shape (1000, 16), `video` (1000, 32) "
+        "(TensorFlow: Received incompatible tensor with shape ...) (table_descriptor[0].dimension: "
+        "16 -> 32)%0Ahelp: if the change is intended, acknowledge it: `# tpuemb: "
+        "ignore[restore-error] <why>` on this line, or a [[suppress]] entry for this field with a "
+        "reason"
     )
     assert [line.split(" ")[0] for line in lines] == ["::error"] * 2 + ["::warning"] * 3 + [
         "::notice"
@@ -145,16 +160,22 @@ def test_sarif_is_valid_and_has_a_rule_per_kind() -> None:
     log = json.loads(result.stdout)
     jsonschema.validate(log, json.loads((DATA / "sarif-schema-2.1.0.json").read_text()))
     run = log["runs"][0]
-    assert [rule["id"] for rule in run["tool"]["driver"]["rules"]] == [
-        "restore-error",
-        "silent-reinit",
-        "orphaned-state",
-        "training-change",
-        "topology-change",
-        "cosmetic",
+    rules = run["tool"]["driver"]["rules"]
+    # The kinds of change and the rules every command reports (tpuemb's failure, suppressions).
+    assert [(rule["id"], rule["name"]) for rule in rules] == [
+        ("TE010", "internal-error"),
+        ("TE901", "invalid-suppression"),
+        ("TE902", "unused-suppression"),
+        ("TE951", "restore-error"),
+        ("TE952", "silent-reinit"),
+        ("TE953", "orphaned-state"),
+        ("TE954", "training-change"),
+        ("TE955", "topology-change"),
+        ("TE956", "cosmetic"),
     ]
+    assert run["automationDetails"] == {"id": "tpuemb-diff/"}
     first = run["results"][0]
-    assert (first["ruleId"], first["level"]) == ("restore-error", "error")
+    assert (first["ruleId"], first["ruleIndex"], first["level"]) == ("TE951", 3, "error")
     assert first["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 4,
         "startColumn": 3,
@@ -204,9 +225,9 @@ def test_binary_input_has_no_positions(tmp_path: Path) -> None:
     (tmp_path / "old.pbtxt").write_text(CLEAN)
     result = invoke("diff", str(tmp_path / "old.pbtxt"), str(tmp_path / "new.pb"))
     assert result.stdout.splitlines()[0] == (
-        f"{tmp_path / 'new.pb'}: restore-error [table_descriptor[0].dimension] restoring fails: "
-        "the checkpoint's `video` has shape (1000, 16), `video` (1000, 32) (TensorFlow: Received "
-        "incompatible tensor with shape ...)"
+        f"{tmp_path / 'new.pb'}: TE951 [error] restore-error: restoring fails: the checkpoint's "
+        "`video` has shape (1000, 16), `video` (1000, 32) (TensorFlow: Received incompatible "
+        "tensor with shape ...) (at table_descriptor[0].dimension)"
     )
 
 
@@ -257,12 +278,12 @@ def test_a_config_the_linter_rejects_is_still_compared(tmp_path: Path) -> None:
     result = invoke("diff", str(tmp_path / "old.pbtxt"), str(tmp_path / "new.pbtxt"))
     assert (result.exit_code, result.stderr) == (1, "")
     assert (
-        f"{tmp_path / 'new.pbtxt'}:3:22: training-change [feature_descriptor[0].table_id] feature "
-        "0 now looks up table_id 7 (no such table) (it looked up table `video`)"
+        f"{tmp_path / 'new.pbtxt'}:3:22: TE954 [warning] training-change: feature 0 now looks "
+        "up table_id 7 (no such table) (it looked up table `video`)"
     ) in result.stdout.splitlines()
     assert (
-        f"{tmp_path / 'new.pbtxt'}:3:1: training-change [feature_descriptor[0].input_shape] "
-        "feature 0: `input_shape` changes from [16] to []: the activations' shapes change"
+        f"{tmp_path / 'new.pbtxt'}:3:1: TE954 [warning] training-change: feature 0: "
+        "`input_shape` changes from [16] to []: the activations' shapes change"
     ) in result.stdout.splitlines()
 
 

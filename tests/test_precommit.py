@@ -181,7 +181,7 @@ def test_diff_hook_fails_a_change_that_breaks_restoring_a_checkpoint(
     _git(repo, "add", ".")
     failed = _try_repo(repo, env, "tpuemb-diff", "model.pbtxt", "package.json")
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "model.pbtxt:4:3: restore-error [table_descriptor[0].dimension]" in failed.stdout
+    assert "model.pbtxt:4:3: TE951 [error] restore-error: restoring fails" in failed.stdout
     assert "package.json" not in failed.stdout.split("- hook id")[-1].split("Found")[0]
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import click
@@ -37,6 +36,7 @@ from tpuemb_cli.cli.outputs import (
     print_statistics,
     write_reports,
 )
+from tpuemb_cli.cli.selection import open_workspace, settings_options
 from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.words import plural
 
@@ -75,28 +75,18 @@ class CheckOptions(NamedTuple):
 
 def execute(options: CheckOptions, streams: Streams) -> int:
     """Carries out ``check``; returns the exit code."""
-    from tpuemb_cli.engine.selectors import unknown_rule
-    from tpuemb_cli.engine.settings import Selection, SettingsError
-    from tpuemb_cli.workspace import Workspace
-
-    selection = Selection(
-        tuple(options.select) if options.select is not None else None,
-        tuple(options.extend_select),
-        tuple(options.ignore),
+    workspace = open_workspace(
+        streams,
+        options.config,
+        options.isolated,
+        options.select,
+        options.extend_select,
+        options.ignore,
         options.tpu,
     )
-    try:
-        unknown = selection.unknown()
-        if unknown is not None:
-            error(streams, unknown_rule(unknown))
-            return EXIT_ERROR
-        fail_level = Severity.parse(options.fail_level) if options.fail_level else None
-        workspace = Workspace(
-            Path(options.config) if options.config else None, options.isolated, selection
-        )
-    except (SettingsError, ValueError) as problem:
-        error(streams, str(problem))
+    if workspace is None:
         return EXIT_ERROR
+    fail_level = Severity.parse(options.fail_level) if options.fail_level else None
 
     findings: list[Finding] = []
     expected = None
@@ -271,19 +261,7 @@ def _check_help() -> str:
 @type_option
 @stdin_option
 @max_size_option
-@click.option("--config", "config", metavar="PATH", help="Use this configuration file only.")
-@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
-@click.option(
-    "--select",
-    "select",
-    multiple=True,
-    metavar="RULE",
-    help="Check only these rules (codes, names or prefixes); overrides `select`.",
-)
-@click.option(
-    "--extend-select", "extend_select", multiple=True, metavar="RULE", help="Check these rules too."
-)
-@click.option("--ignore", "ignore", multiple=True, metavar="RULE", help="Do not check these rules.")
+@settings_options("rules")
 @tpu_option
 @click.option(
     "--fail-level",

@@ -4,6 +4,7 @@ one side only (``tpuemb diff --against``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.compat.features import feature_changes
 from tpuemb_cli.compat.kinds import Change, Placed
@@ -13,15 +14,22 @@ from tpuemb_cli.compat.tables import table_changes
 from tpuemb_cli.compat.topology import topology_changes
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Position
-from tpuemb_cli.model.paths import render
 from tpuemb_cli.model.words import plural
 
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.facts import SpecFacts
 
-def compare(old_document: Document, new_document: Document) -> list[Placed]:
+
+def compare(
+    old_document: Document,
+    new_document: Document,
+    old_facts: SpecFacts | None = None,
+    new_facts: SpecFacts | None = None,
+) -> list[Placed]:
     """Every change from ``old_document`` to ``new_document``, placed in the new file (the old
-    one for what the new one no longer has), sorted by place. Both must have parsed; raises
+    one for what the new one no longer has). Both must have parsed; raises
     ``sides.NotComparable`` for a document that is not a config or a spec."""
-    old, new = side_of(old_document), side_of(new_document)
+    old, new = side_of(old_document, old_facts), side_of(new_document, new_facts)
     pairs = identities(old.tables, new.tables)
     changes = [
         *table_changes(old, new, pairs),
@@ -48,7 +56,7 @@ def place(changes: Iterable[Change], old: Side, new: Side) -> list[Placed]:
             Placed(
                 change.kind,
                 change.table,
-                render(path),
+                path,
                 change.old,
                 change.new,
                 change.message,
@@ -56,17 +64,17 @@ def place(changes: Iterable[Change], old: Side, new: Side) -> list[Placed]:
                 position,
             )
         )
-    return sorted(placed, key=Placed.sort_key)
+    return placed
 
 
-def added(document: Document, since: str) -> list[Placed]:
+def added(document: Document, since: str, facts: SpecFacts | None = None) -> list[Placed]:
     """A file that did not exist at revision ``since``: no checkpoint was written under it."""
-    side = side_of(document)
+    side = side_of(document, facts)
     return [
         Placed(
             "cosmetic",
             None,
-            "",
+            (),
             None,
             document.name,
             f"new since {since}: no checkpoint was written under this config "
@@ -77,14 +85,14 @@ def added(document: Document, since: str) -> list[Placed]:
     ]
 
 
-def removed(document: Document, since: str) -> list[Placed]:
+def removed(document: Document, since: str, facts: SpecFacts | None = None) -> list[Placed]:
     """A file that existed at ``since`` and is gone: its tables' state is orphaned."""
-    side = side_of(document)
+    side = side_of(document, facts)
     return [
         Placed(
             "orphaned-state",
             None,
-            "",
+            (),
             document.name,
             None,
             f"removed since {since}: the state of its {plural(len(side.tables), 'table')} in "

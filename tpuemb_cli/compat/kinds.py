@@ -1,45 +1,19 @@
-"""The kinds of change, what each means for a checkpoint, and the change record."""
+"""The change record.
+
+A change's ``kind`` is the name of a rule of the catalog (``rules/diff/``: its code, severity
+and documentation), so that a change is reported, selected, acknowledged and formatted as any
+finding is: ``restore-error``, ``silent-reinit``, ``orphaned-state``, ``training-change``,
+``topology-change`` or ``cosmetic``.
+"""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from tpuemb_cli.model.findings import Position, Severity
+from tpuemb_cli.model.findings import Position, Value
 from tpuemb_cli.model.paths import FieldPath
 
-Value = str | int | float | bool | None
-
-# kind -> (what it means, how loud it is in output formats), worst first.
-KINDS: dict[str, tuple[str, Severity]] = {
-    "restore-error": (
-        "restoring a checkpoint written under the old config fails: a variable's shape changed",
-        Severity.ERROR,
-    ),
-    "silent-reinit": (
-        "the restore succeeds, but a table or an optimizer slot starts from its initializer (or "
-        "from another table's state): only `assert_existing_objects_matched()` notices",
-        Severity.ERROR,
-    ),
-    "orphaned-state": (
-        "checkpointed state that nothing restores any more: only `assert_consumed()` notices",
-        Severity.WARNING,
-    ),
-    "training-change": (
-        "the state restores, but the restored run trains differently from the run it continues "
-        "(optimizer, hyper-parameters, learning rate, clipping, decay, accumulation, inputs)",
-        Severity.WARNING,
-    ),
-    "topology-change": (
-        "hosts, cores, sharding or SPMD: the mid-level API saves each table as one variable in "
-        "slices, so the checkpoint restores onto the new topology",
-        Severity.INFO,
-    ),
-    "cosmetic": (
-        "no effect on the restored state or on training (order, padding, feature names)",
-        Severity.INFO,
-    ),
-}
-DEFAULT_FAIL_ON = ("restore-error", "silent-reinit")
+__all__ = ["Change", "Placed", "Value"]
 
 
 class Change(NamedTuple):
@@ -65,18 +39,9 @@ class Placed(NamedTuple):
 
     kind: str
     table: str | None
-    field: str
+    path: FieldPath
     old: Value
     new: Value
     message: str
     file: str
     position: Position | None
-
-    @property
-    def severity(self) -> Severity:
-        return KINDS[self.kind][1]
-
-    def sort_key(self) -> tuple[str, int, int, int, str]:
-        pos = self.position
-        order = list(KINDS).index(self.kind)
-        return (self.file, pos.line if pos else 0, pos.column if pos else 0, order, self.field)

@@ -3,7 +3,7 @@ checkpoints know them; and where a config field lies in the side's own file."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tpuemb_cli.load import Document
 from tpuemb_cli.model import schema
@@ -11,7 +11,10 @@ from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.spec.compiler import Compiled, compile_spec
+from tpuemb_cli.spec.compiler import Compiled
+
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.facts import SpecFacts
 
 
 class Table(NamedTuple):
@@ -60,15 +63,20 @@ class NotComparable(Exception):
     """A document that is not a config or a spec (a graph, a bare OptimizationParameters)."""
 
 
-def side_of(document: Document) -> Side:
+def side_of(document: Document, facts: SpecFacts | None = None) -> Side:
     """The side ``document`` is; raises NotComparable for a document of another kind. The
-    document must have parsed (``document.message`` is set)."""
+    document must have parsed (``document.message`` is set); ``facts``: a spec's, compiled
+    once for its lint and its comparison (else compiled here)."""
     message = document.message
     assert message is not None
     kind = schema.kind_of(message)
     compiled, spec_tables = None, None
     if isinstance(message, EmbeddingSpec) and kind == "spec":
-        compiled = compile_spec(message)
+        if facts is None or facts.spec is not message:
+            from tpuemb_cli.spec.facts import SpecFacts
+
+            facts = SpecFacts(message)
+        compiled = facts.compiled
         config = compiled.config
         # (name as written, vocabulary_size before padding) of the spec table behind each table
         spec_tables = [

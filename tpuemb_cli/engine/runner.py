@@ -8,7 +8,7 @@ or unused, and sorts. Parse problems from the loader come in the same way, under
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from google.protobuf.message import Message
@@ -16,14 +16,15 @@ from google.protobuf.message import Message
 from tpuemb_cli.engine.settings import Settings
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.limits import escaped
-from tpuemb_cli.model.findings import Finding, Position, Violation
+from tpuemb_cli.model.findings import Finding, Position, Transition, Violation
 from tpuemb_cli.model.paths import FieldPath, render
 from tpuemb_cli.model.schema import kind_of
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, Entry, load
+from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, CHANGES, Entry, command_codes, load
 from tpuemb_cli.rules.base import STANDALONE, TRAINING_MODES, Fit, Rule, Site
 
 if TYPE_CHECKING:
+    from tpuemb_cli.compat.kinds import Placed
     from tpuemb_cli.engine.suppressions import ConfigUse
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.model.edits import Fix
@@ -32,6 +33,15 @@ if TYPE_CHECKING:
     from tpuemb_cli.spec.facts import SpecFacts
 
 Emit = Callable[[Rule, FieldPath, Violation], None]
+# The help of a change: an intended one is acknowledged, so that the gate stays on for the rest.
+_ACKNOWLEDGE_HERE = (
+    "if the change is intended, acknowledge it: `# tpuemb: ignore[{rule}] <why>` on this line, "
+    "or a [[suppress]] entry for this field with a reason"
+)
+_ACKNOWLEDGE_ELSEWHERE = (
+    "if the change is intended, acknowledge it in the new file: `# tpuemb: file-ignore[{rule}] "
+    "<why>` before its first field, or a [[suppress]] entry for this field with a reason"
+)
 _TABLE, _OPTIMIZER = ("table_descriptor",), ("optimization_parameters",)
 
 
@@ -92,12 +102,33 @@ def _named(name: str | int, follows: tuple[str, ...]) -> bool:
     return False
 
 
+_CHANGE_CODES = frozenset(entry.code for entry in CHANGES)
+
+
+def _enabled(settings: Settings, command: str) -> frozenset[str]:
+    """The rules ``settings`` select for ``command``. For ``diff``, a ``select`` that names no
+    kind of change leaves them all selected: a selection made for ``check`` (``select =
+    ["TE4"]``) must not turn the checkpoint gate off unseen; ``ignore`` applies as written."""
+    enabled = settings.enabled()
+    if command == "diff" and not enabled & _CHANGE_CODES:
+        from tpuemb_cli.engine.selectors import expand
+
+        named = expand(settings.select) | expand(settings.extend_select)
+        if not named & _CHANGE_CODES:
+            enabled |= _CHANGE_CODES - expand(settings.ignore)
+    return enabled
+
+
 class Engine:
     """Runs the rules ``settings`` select, with its severities and suppressions."""
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, command: str = "check") -> None:
+        """``command``: ``check`` runs the rules; ``diff`` judges changes (``judge_changes``),
+        with the rules of the kinds of change."""
         self.settings = settings or Settings()
-        self.enabled = self.settings.enabled()
+        self.command = command
+        self.scope = command_codes(command)
+        self.enabled = _enabled(self.settings, command) & self.scope
         self._entries = tuple(entry for entry in CATALOG if entry.code in self.enabled)
         self.superseded = frozenset(
             code for entry in self._entries if "spec" in entry.runs for code in entry.supersedes
@@ -218,15 +249,47 @@ class Engine:
             self._run_rules(document, expected, emit, facts)
         except Exception as error:  # outside any one rule (the spec compiler, a graph view)
             self.crashes.append(("while running the rules", error))
+        return self._settle(document, findings)
 
+    def judge_changes(self, document: Document, changes: Sequence[Placed]) -> list[Finding]:
+        """The changes ``tpuemb diff`` found, as findings of their kinds' rules, through the
+        settings of ``document`` (the new side: its selection, per-file ignores and
+        suppressions, which acknowledge a change). A change placed in the old file (what the new
+        one no longer has) can be acknowledged in the new one by its rule for the whole file
+        (``file-ignore``) or by a configuration entry for its field."""
+        findings = []
+        for change in changes:
+            rule = BY_NAME[change.kind]
+            finding = self._stamp(
+                rule,
+                change.file,
+                change.message,
+                change.path,
+                (
+                    _ACKNOWLEDGE_HERE if change.file == document.name else _ACKNOWLEDGE_ELSEWHERE
+                ).format(rule=rule.name),
+                change.position,
+            )
+            findings.append(
+                finding._replace(change=Transition(change.table, change.old, change.new))
+            )
+        return self._settle(document, findings)
+
+    def _settle(self, document: Document, findings: list[Finding]) -> list[Finding]:
+        """``findings`` of ``document`` as the settings leave them: the selected ones, placed,
+        without what suppressions cover, with the problems of the suppressions, sorted."""
+        source_map = document.source_map
         off = self.settings.ignored_for(document.name) if self.settings.per_file_ignores else set()
         selected = [f for f in findings if f.rule in self.enabled and f.rule not in off]
-        unplaced = [f.path for f in selected if f.position is None]
+        name = document.name
+        unplaced = [f.path for f in selected if f.position is None and f.file == name]
         if source_map is not None and unplaced:
             # All at once: a large text file's map then looks for these paths' spans only.
             source_map.locate(unplaced)
             selected = [
-                f if f.position is not None else f._replace(position=source_map.position(f.path))
+                f
+                if f.position is not None or f.file != name
+                else f._replace(position=source_map.position(f.path))
                 for f in selected
             ]
         if not document.comments and not self.settings.suppress:
@@ -241,6 +304,12 @@ class Engine:
         )
         for refused in problems:
             if refused.code not in self.enabled or refused.code in off:
+                continue
+            # A suppression is this command's to judge when it names this command's rules (one
+            # naming no known rule: check's); `check` and `diff` read the same comments.
+            if refused.codes and not refused.codes & self.scope:
+                continue
+            if not refused.codes and self.command != "check":
                 continue
             assert source_map is not None  # suppression comments exist only in text
             violation = refused.violation

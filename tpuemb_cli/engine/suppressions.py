@@ -49,11 +49,13 @@ class Directive(NamedTuple):
 
 
 class Problem(NamedTuple):
-    """A suppression refused (TE901) or unused (TE902): the rule's violation, at ``span``."""
+    """A suppression refused (TE901) or unused (TE902): the rule's violation, at ``span``;
+    ``codes``: the rules it names (none when it names none tpuemb knows)."""
 
     code: str
     violation: Violation
     span: Span
+    codes: frozenset[str] = frozenset()
 
 
 _CODE = re.compile(r"\S")  # where a line has something besides spaces
@@ -148,11 +150,11 @@ def parse(document: Document, settings: Settings) -> tuple[list[Directive], list
             span = (start, end)
             kind, codes_text, reason = match["kind"], match["codes"], match["reason"].strip()
             written = tuple(c.strip() for c in (codes_text or "[]")[1:-1].split(",") if c.strip())
+            codes = frozenset(c for code in written for c in _codes(code))
             refused = _refusal(kind, written, reason, settings, offset > first_field)
             if refused is not None:
-                problems.append(Problem(INVALID, refused, span))
+                problems.append(Problem(INVALID, refused, span, codes))
                 continue
-            codes = frozenset(c for code in written for c in _codes(code))
             if kind == "file-ignore":
                 target = 0
             elif not alone:
@@ -319,13 +321,18 @@ def apply(
     if settings.suppress:
         indexed = config_use.entries(settings)
         for entry in indexed.for_file(document.name, settings):
-            if document.message is not None:  # else the rules never ran: it could not be used
+            # Else the rules never ran (it could not be used), or they are not this run's.
+            if document.message is not None and indexed.codes[entry.number] & enabled:
                 config_use.matched.setdefault((key_of, entry.number), (settings, entry.number))
             for code in indexed.codes[entry.number]:
                 fields.add(code, entry)
     kept: list[Finding] = []
+    name = document.name
     for finding in findings:
-        line = finding.position.line if finding.position is not None else -1
+        # A finding placed in another file (a change to what the new file of a diff no longer
+        # has) is covered here by the whole file's directives and by entries only.
+        position = finding.position if finding.file == name else None
+        line = position.line if position is not None else -1
         covered = False
         for key in ((0, finding.rule), (line, finding.rule)):
             indexes = covering.get(key)
@@ -347,7 +354,10 @@ def apply(
             continue
         problems.append(
             Problem(
-                UNUSED, unused.unused_comment(directive.written, directive.removal), directive.span
+                UNUSED,
+                unused.unused_comment(directive.written, directive.removal),
+                directive.span,
+                directive.codes,
             )
         )
     return kept, problems

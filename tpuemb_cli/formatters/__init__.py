@@ -24,7 +24,9 @@ class Report(Record):
     ``unsafe_fixes``: whether unsafe fixes are enabled (their findings are marked fixable);
     ``fixed``: how many fixes ``--fix`` made (None: the run fixed nothing);
     ``skipped``: how many named or found inputs were skipped, not being TPU embedding
-    documents; ``quiet``: the findings alone, no summary.
+    documents; ``quiet``: the findings alone, no summary; ``command``: the command whose report
+    it is: ``check``, or ``diff``, whose findings are changes (``files_checked`` counts the
+    pairs of files compared).
     """
 
     findings: Sequence[Finding]
@@ -35,6 +37,7 @@ class Report(Record):
     fixed: int | None = None
     skipped: int = 0
     quiet: bool = False
+    command: str = "check"
 
     def count(self, severity: Severity) -> int:
         return sum(1 for finding in self.findings if finding.severity is severity)
@@ -94,10 +97,45 @@ def get(name: str) -> Formatter:
     return formatter
 
 
+def _changes_summary(report: Report) -> str:
+    """``Found 3 changes: 1 restore-error, 2 training-change (1 file pair compared).``; what is
+    not a change (an acknowledgement that matched nothing) is counted after them."""
+    compared = f"{plural(report.files_checked, 'file pair')} compared"
+    if report.unreadable:
+        compared += f"; {plural(report.unreadable, 'input')} could not be compared"
+    counts: dict[tuple[bool, str, str], int] = {}  # (not a change, code, name): worst first
+    for finding in report.findings:
+        key = (finding.change is None, finding.rule, finding.name)
+        counts[key] = counts.get(key, 0) + 1
+    if not report.findings:
+        return f"No changes ({compared})."
+    changes = sum(count for (other, _, _), count in counts.items() if not other)
+    listed = ", ".join(f"{count} {name}" for (_, _, name), count in sorted(counts.items()))
+    if not changes:
+        return f"No changes; {listed} ({compared})."
+    return f"Found {plural(changes, 'change')}: {listed} ({compared})."
+
+
+def transition(finding: Finding) -> str:
+    """``16 -> 8``, ``(none) -> users``: a change's values (empty for other findings)."""
+    if finding.change is None:
+        return ""
+
+    def shown(value: object) -> str:
+        if value is None:
+            return "(none)"
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    return f"{shown(finding.change.old)} -> {shown(finding.change.new)}"
+
+
 def summary(report: Report) -> str:
     """``Found 2 errors, 1 warning in 1 file (3 files checked).``, ``All checks passed ...``,
     ``No files checked ...``; after ``--fix``, ``Found 3 findings (2 fixed, 1 remaining: ...)``;
-    then what ``--fix`` and ``--unsafe-fixes`` would fix, as ruff says it."""
+    then what ``--fix`` and ``--unsafe-fixes`` would fix, as ruff says it. For ``diff``, the
+    changes by kind."""
+    if report.command == "diff":
+        return _changes_summary(report)
     checked = f"{plural(report.files_checked, 'file')} checked"
     if report.unreadable:
         # Not "all checks passed": some inputs were not checked at all.

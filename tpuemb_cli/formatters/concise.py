@@ -1,5 +1,6 @@
 """One line per finding: ``file:line:col: CODE [severity] message``, then a summary line.
 
+A change (``tpuemb diff``) says its kind before its message: ``CODE [severity] kind: message``.
 A finding that ``--fix`` would fix has ``[*]`` after its code, as in ruff:
 ``file:line:col: CODE [*] [severity] message``. ``--quiet`` leaves the summary out.
 
@@ -21,7 +22,9 @@ def format_report(report: Report, color: bool) -> str:
         severity = paint(str(finding.severity), finding.severity, color)
         code = paint(finding.rule, None, color, bold=True)
         mark = " [*]" if report.fixable_now(finding) else ""
-        where, message = printable(location(finding)), printable(finding.message + at)
+        # A change (`tpuemb diff`) says its kind: the word its gate (`--fail-on`) uses.
+        kind = f"{finding.name}: " if finding.change is not None else ""
+        where, message = printable(location(finding)), printable(kind + finding.message + at)
         lines.append(f"{where}: {code}{mark} [{severity}] {message}")
     if not report.quiet:
         lines.append(summary(report))

@@ -20,7 +20,7 @@ does not grow with its line. Config strings are shown with control characters es
 
 from __future__ import annotations
 
-from tpuemb_cli.formatters import Report, summary
+from tpuemb_cli.formatters import Report, summary, transition
 from tpuemb_cli.formatters.style import ESCAPES, paint, printable
 from tpuemb_cli.load.source import SourceMap
 from tpuemb_cli.model.findings import Finding, Position, Severity
@@ -154,6 +154,10 @@ def format_finding(
             out.extend("  " + line for line in _snippet(finding, lines, color))
     if finding.field:
         out.append(f"  = field: {printable(finding.field)}")
+    if finding.change is not None:
+        if finding.change.table is not None:
+            out.append(f"  = table: {printable(finding.change.table)}")
+        out.append(f"  = change: {printable(transition(finding))}")
     if finding.fix:
         out.append(f"  = help: {printable(finding.fix)}")
     return out

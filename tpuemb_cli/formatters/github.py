@@ -10,7 +10,7 @@ notice says how many were not shown. Control characters in names and messages ar
 
 from __future__ import annotations
 
-from tpuemb_cli.formatters import Report
+from tpuemb_cli.formatters import Report, transition
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.words import plural
@@ -40,7 +40,8 @@ def annotation(finding: Finding) -> str:
     properties.append(f"title={escape_property(f'{finding.rule} {finding.name}')}")
     message = printable(finding.message)
     if finding.field:
-        message += f" ({printable(finding.field)})"
+        changed = f": {printable(transition(finding))}" if finding.change is not None else ""
+        message += f" ({printable(finding.field)}{changed})"
     if finding.fix:
         message += f"\nhelp: {printable(finding.fix)}"
     return f"::{COMMANDS[finding.severity]} {','.join(properties)}::{escape_data(message)}"

@@ -7,6 +7,15 @@
 
 Positions are 1-based; ``end_column`` is the column after the last character; all four are null
 for binary input.
+
+The report of ``tpuemb diff`` (docs/diff.md) keeps its own documented keys:
+
+    {"version": 1,
+     "changes": [{"kind", "table", "field", "old", "new", "message", "file", "line", "column",
+                  and a finding's other keys: "rule", "name", "severity", "help", "end_line",
+                  "end_column"}],
+     "findings": [what is not a change: an acknowledgement that matched nothing],
+     "summary": {"<kind>": count}}
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from typing import Any
 
 from tpuemb_cli.formatters import Report
 from tpuemb_cli.model.findings import Finding, Severity
+from tpuemb_cli.rules import CHANGES
 
 VERSION = 1
 
@@ -47,7 +57,40 @@ def summary_dict(report: Report) -> dict[str, int]:
     }
 
 
+def change_dict(finding: Finding) -> dict[str, Any]:
+    """A change as ``tpuemb diff``'s JSON has always written it, then the keys of a finding."""
+    found = finding_dict(finding)
+    change = finding.change
+    written = {
+        "kind": finding.name,
+        "table": change.table if change is not None else None,
+        "field": found["field"],
+        "old": change.old if change is not None else None,
+        "new": change.new if change is not None else None,
+        "message": finding.message,
+        "file": finding.file,
+        "line": found["line"],
+        "column": found["column"],
+    }
+    return {**written, **{key: value for key, value in found.items() if key not in written}}
+
+
+def _diff_report(report: Report) -> dict[str, Any]:
+    summary = {entry.name: 0 for entry in CHANGES}  # every kind, zeros included
+    for finding in report.findings:
+        if finding.change is not None:
+            summary[finding.name] += 1
+    return {
+        "version": VERSION,
+        "changes": [change_dict(f) for f in report.findings if f.change is not None],
+        "findings": [finding_dict(f) for f in report.findings if f.change is None],
+        "summary": summary,
+    }
+
+
 def format_report(report: Report, color: bool) -> str:
+    if report.command == "diff":
+        return json.dumps(_diff_report(report), indent=2, ensure_ascii=False) + "\n"
     document = {
         "version": VERSION,
         "findings": [finding_dict(finding) for finding in report.findings],

@@ -19,9 +19,9 @@ from typing import Any
 from urllib.parse import quote
 
 from tpuemb_cli import __version__
-from tpuemb_cli.formatters import Report
+from tpuemb_cli.formatters import Report, transition
 from tpuemb_cli.model.findings import Finding, Position, Severity
-from tpuemb_cli.rules import RULESET_VERSION, all_rules
+from tpuemb_cli.rules import RULESET_VERSION, all_rules, command_codes
 from tpuemb_cli.rules.docs import url
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -99,7 +99,8 @@ def location(file: str, position: Position | None, field: str, root: Path) -> di
 def _result(finding: Finding, index: dict[str, int], root: Path) -> dict[str, Any]:
     placed = location(finding.file, finding.position, finding.field, root)
     uri = placed["physicalLocation"]["artifactLocation"]["uri"]
-    text = finding.message + (f" ({finding.field})" if finding.field else "")
+    changed = f": {transition(finding)}" if finding.change is not None else ""
+    text = finding.message + (f" ({finding.field}{changed})" if finding.field else "")
     if finding.fix:
         text += f". Fix: {finding.fix}"
     return {
@@ -116,27 +117,27 @@ def _result(finding: Finding, index: dict[str, int], root: Path) -> dict[str, An
 
 def format_report(report: Report, color: bool) -> str:
     root = repo_root(Path.cwd())
-    rules = all_rules()
+    # The rules of the command that made the report: check's, or diff's kinds of change.
+    reported = command_codes(report.command)
+    rules = tuple(rule for rule in all_rules() if rule.code in reported)
     index = {rule.code: number for number, rule in enumerate(rules)}
-    log = {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "tpuemb",
-                        "version": __version__,
-                        "semanticVersion": __version__,
-                        "informationUri": INFORMATION_URI,
-                        "rules": [_rule(rule) for rule in rules],
-                        "properties": {"rulesetVersion": RULESET_VERSION},
-                    }
-                },
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
-                "columnKind": "unicodeCodePoints",
-                "results": [_result(finding, index, root) for finding in report.findings],
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "tpuemb",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_rule(rule) for rule in rules],
+                "properties": {"rulesetVersion": RULESET_VERSION},
             }
-        ],
+        },
     }
+    if report.command != "check":
+        # Code scanning keeps one set of alerts per category: diff's apart from check's.
+        run["automationDetails"] = {"id": f"tpuemb-{report.command}/"}
+    run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": root.as_uri() + "/"}}
+    run["columnKind"] = "unicodeCodePoints"
+    run["results"] = [_result(finding, index, root) for finding in report.findings]
+    log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

@@ -55,8 +55,22 @@ class Position(Record):
     end_column: int
 
 
+# A config value as a change reports it (None: nothing on that side).
+Value = str | int | float | bool | None
+
+
+class Transition(Record):
+    """What a change (``tpuemb diff``) did: the table it is about (None: the whole config), and
+    the value before and after."""
+
+    table: str | None
+    old: Value
+    new: Value
+
+
 class Finding(Record):
-    """A violation stamped by the engine with its file, rule, severity and position."""
+    """A violation stamped by the engine with its file, rule, severity and position; for a
+    change (``tpuemb diff``), what changed."""
 
     file: str
     rule: str
@@ -67,6 +81,7 @@ class Finding(Record):
     fix: str = ""
     position: Position | None = None
     autofix: Fix | None = None
+    change: Transition | None = None
 
     @property
     def field(self) -> str:

@@ -24,17 +24,39 @@ from tpuemb_cli.rules.base import CHECKS
 if TYPE_CHECKING:
     from tpuemb_cli.rules.base import Rule
 
-__all__ = ["BY_CODE", "BY_NAME", "CATALOG", "CHECKS", "Entry", "all_rules", "find", "load"]
+__all__ = [
+    "BY_CODE",
+    "BY_NAME",
+    "CATALOG",
+    "CHANGES",
+    "CHECKS",
+    "SHARED",
+    "Entry",
+    "all_rules",
+    "command_codes",
+    "find",
+    "load",
+]
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "6"
+RULESET_VERSION = "7"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a spec, a graph, and the
-# suppressions the engine reports on.
-FAMILIES = ("parse", "optimizer", "config", "memory", "sparsecore", "spec", "graph", "suppression")
+# suppressions the engine reports on, and the kinds of change `tpuemb diff` reports.
+FAMILIES = (
+    "parse",
+    "optimizer",
+    "config",
+    "memory",
+    "sparsecore",
+    "spec",
+    "graph",
+    "suppression",
+    "diff",
+)
 
 
 class Entry(Record):
@@ -346,9 +368,29 @@ CATALOG: tuple[Entry, ...] = (
     # Suppressions (reported by the engine)
     Entry("TE901", "invalid-suppression", "suppression", WARNING, "no", ()),
     Entry("TE902", "unused-suppression", "suppression", WARNING, "safe", ()),
+    # Checkpoint compatibility: each kind of change `tpuemb diff` reports (compat finds them),
+    # worst first.
+    Entry("TE951", "restore-error", "diff", ERROR, "no", ()),
+    Entry("TE952", "silent-reinit", "diff", ERROR, "no", ()),
+    Entry("TE953", "orphaned-state", "diff", WARNING, "no", ()),
+    Entry("TE954", "training-change", "diff", WARNING, "no", ()),
+    Entry("TE955", "topology-change", "diff", INFO, "no", ()),
+    Entry("TE956", "cosmetic", "diff", INFO, "no", ()),
 )
 BY_CODE: dict[str, Entry] = {entry.code: entry for entry in CATALOG}
 BY_NAME: dict[str, Entry] = {entry.name: entry for entry in CATALOG}
+
+# The rules `tpuemb diff` reports, one per kind of change, worst first; `check` reports every
+# other rule. Both report tpuemb's own failures and the problems with their suppressions.
+CHANGES: tuple[Entry, ...] = tuple(entry for entry in CATALOG if entry.family == "diff")
+SHARED = frozenset({"TE010", "TE901", "TE902"})
+
+
+def command_codes(command: str) -> frozenset[str]:
+    """The codes of the rules ``command`` (``check`` or ``diff``) can report."""
+    if command == "diff":
+        return frozenset(entry.code for entry in CHANGES) | SHARED
+    return frozenset(entry.code for entry in CATALOG if entry.family != "diff")
 
 
 @cache

@@ -4,9 +4,11 @@
 its engines, one per configuration, and lints one document at a time with ``lint_document``:
 settings -> exclusion -> load -> engine, a crash in tpuemb contained as a finding. ``check``,
 the language server, the Python API, ``explain`` and ``compile``'s spec check go through it; the
-front ends parse their options and print, nothing more.
+front ends parse their options and print, nothing more. ``diff`` compares pairs of documents
+through the same settings and engines (``diff_versions``), the comparison where the rules stand.
 """
 
+from tpuemb_cli.workspace.diffing import Diffed, Version, diff_versions
 from tpuemb_cli.workspace.linting import Linted, Workspace, debug_tracebacks
 
-__all__ = ["Linted", "Workspace", "debug_tracebacks"]
+__all__ = ["Diffed", "Linted", "Version", "Workspace", "debug_tracebacks", "diff_versions"]

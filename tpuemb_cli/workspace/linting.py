@@ -68,9 +68,12 @@ class Workspace:
         isolated: bool = False,
         selection: Selection | None = None,
         report_crash: CrashReporter = debug_tracebacks,
+        command: str = "check",
     ) -> None:
-        """Raises SettingsError for a ``config`` that cannot be used."""
+        """Raises SettingsError for a ``config`` that cannot be used. ``command``: whose rules
+        the engines run (``check``: the lint rules; ``diff``: the kinds of change)."""
         self._config, self._isolated, self._selection = config, isolated, selection
+        self.command = command
         self.report_crash = report_crash
         self.reset()
 
@@ -88,7 +91,7 @@ class Workspace:
     def engine_for(self, settings: Settings) -> Engine:
         engine = self._engines.get(id(settings))
         if engine is None:
-            engine = self._engines[id(settings)] = Engine(settings)
+            engine = self._engines[id(settings)] = Engine(settings, self.command)
         return engine
 
     def unused_config_suppressions(self) -> list[Finding]:
@@ -117,7 +120,7 @@ class Workspace:
         applies ``exclude`` itself); ``expected``: a compiled spec, for drift findings.
         """
         if settings is None:
-            found = self._settings(name, on_disk, exclude)
+            found = self.resolve(name, on_disk, exclude)
             if isinstance(found, Linted):
                 return found
             settings = found
@@ -128,13 +131,14 @@ class Workspace:
     ) -> Linted:
         """Lints a document its caller loaded (the API's strings and message objects), with the
         settings its name's configuration gives (``on_disk``; else the working directory's)."""
-        found = self._settings(document.name, on_disk, exclude=False)
+        found = self.resolve(document.name, on_disk, exclude=False)
         if isinstance(found, Linted):
             return found
         return self._lint(document.name, found, expected, document)
 
-    def _settings(self, name: str, on_disk: bool, exclude: bool) -> Settings | Linted:
-        """The settings of ``name``, or why it is not linted."""
+    def resolve(self, name: str, on_disk: bool, exclude: bool) -> Settings | Linted:
+        """The settings of ``name``, or why it is not linted (a Linted with ``error`` or
+        ``skipped``)."""
         try:
             settings = self.settings_for(name if on_disk else None)
         except SettingsError as problem:
@@ -166,7 +170,7 @@ class Workspace:
             if isinstance(loaded, Skipped):
                 return Linted(name, None, [], engine, skipped=loaded.reason)
             during = "while linting the file"
-            facts = _facts_of(loaded)
+            facts = facts_of(loaded)
             findings = engine.lint(loaded, expected, facts)
             for where, error in engine.crashes:
                 self.report_crash(where, error)
@@ -176,7 +180,7 @@ class Workspace:
         return Linted(name, loaded, findings, engine, facts=facts)
 
 
-def _facts_of(document: Document) -> SpecFacts | None:
+def facts_of(document: Document) -> SpecFacts | None:
     """The facts the rules and the front end share, for a spec (one compilation each)."""
     message = document.message
     # The kind first: a config's run does not import the spec's gencode for the isinstance.

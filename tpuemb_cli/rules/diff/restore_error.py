@@ -1,0 +1,40 @@
+"""Restoring a checkpoint written under the old config fails: a variable's shape changed.
+
+## What it does
+Reports, in `tpuemb diff`, a change after which a variable of the checkpoint no longer fits the
+variable the new config creates under the same name: a table's `dimension` or its rows (a
+spec's `vocabulary_size`), or a table whose name now belongs to a table of another shape (an
+unnamed table shifted by an inserted one).
+
+## Why is this bad?
+The training job that restores the last checkpoint stops at the restore, minutes into its run on
+the TPU, and every checkpoint written before the change is unusable with the new config.
+
+## What TensorFlow does
+`tf.train.Checkpoint.restore()` raises `Received incompatible tensor with shape (100, 8) when
+attempting to restore variable with shape (100, 16)`. Each table is one variable named after the
+table (and one per optimizer slot, `<table>/<slot>`): `_create_variables` in
+[tpu_embedding_base.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_base.py).
+
+## Example
+```pbtxt
+# old: dimension: 16
+table_descriptor { name: "video" vocabulary_size: 1000 dimension: 32 }
+```
+
+## Use instead
+```pbtxt
+table_descriptor { name: "video" vocabulary_size: 1000 dimension: 16 }
+```
+or start training from scratch, and acknowledge the change where it is made:
+`dimension: 32  # tpuemb: ignore[restore-error] retrained from scratch`.
+
+## Fix safety
+No fix: only you know whether the new shape is meant.
+
+## Options
+In the default `--fail-on` of `tpuemb diff`.
+
+## References
+- docs/diff.md, "restore-error"
+"""

@@ -1,0 +1,40 @@
+"""The restore succeeds, but a table or a slot starts afresh, or from another table's state.
+
+## What it does
+Reports, in `tpuemb diff`, a change after which a variable the new config creates gets no trained
+state back from a checkpoint written under the old config: a renamed or new table, an optimizer
+with slots the old one lacked (Adagrad -> Adam starts `momenta` and `velocities`), or unnamed
+tables shifted or swapped, so that each is restored from what another table trained.
+
+## Why is this bad?
+Training goes on from a model that has silently forgotten part of what it learned. Nothing
+fails: the loss jumps, or a swapped table quietly serves another feature's rows.
+
+## What TensorFlow does
+`restore()` succeeds; only `assert_existing_objects_matched()` notices a variable that got
+nothing, and nothing notices a table restored from another one of the same shape. Tables without
+a name are named `table_<i>` by position (`TPUEmbedding.__init__` in
+[tpu_embedding_v2.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v2.py)).
+
+## Example
+```pbtxt
+# old: name: "user"
+table_descriptor { name: "users" vocabulary_size: 1000 dimension: 16 }
+```
+
+## Use instead
+```pbtxt
+table_descriptor { name: "user" vocabulary_size: 1000 dimension: 16 }
+```
+or, for a table you mean to start afresh, acknowledge it:
+`# tpuemb: ignore[silent-reinit] new table, trained from its initializer`.
+
+## Fix safety
+No fix: only you know whether the fresh start is meant.
+
+## Options
+In the default `--fail-on` of `tpuemb diff`.
+
+## References
+- docs/diff.md, "silent-reinit"
+"""
