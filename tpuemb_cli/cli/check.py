@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from tpuemb_cli import formatters
-from tpuemb_cli.cli import choices, inputs
+from tpuemb_cli.cli import inputs
 from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
@@ -34,6 +34,7 @@ from tpuemb_cli.cli.outputs import (
     Output,
     pair_outputs,
     print_statistics,
+    report_options,
     write_reports,
 )
 from tpuemb_cli.cli.selection import open_workspace, settings_options
@@ -243,21 +244,7 @@ def _check_help() -> str:
 
 @click.command("check", cls=OrderedCommand, help=_check_help())
 @click.argument("paths", nargs=-1)
-@click.option(
-    "--format",
-    "formats",
-    multiple=True,
-    type=choices.formats(),
-    help="Output format; repeat with --output-file for several reports. Default: $TPUEMB_FORMAT, "
-    "github on GitHub Actions, full on a terminal, else concise.",
-)
-@click.option(
-    "--output-file",
-    "output_files",
-    multiple=True,
-    metavar="PATH",
-    help="Write the report of the --format before it to PATH (atomically).",
-)
+@report_options
 @type_option
 @stdin_option
 @max_size_option

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
-from tpuemb_cli.cli import choices, inputs
+from tpuemb_cli.cli import inputs
 from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
@@ -28,7 +28,13 @@ from tpuemb_cli.cli.common import (
     read_input,
     run,
 )
-from tpuemb_cli.cli.outputs import OrderedCommand, Output, pair_outputs, write_reports
+from tpuemb_cli.cli.outputs import (
+    OrderedCommand,
+    Output,
+    pair_outputs,
+    report_options,
+    write_reports,
+)
 from tpuemb_cli.cli.selection import open_workspace, settings_options
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.rules import CHANGES
@@ -171,22 +177,7 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     help="Compare each config or spec under PATH (default: .) with its version at this git "
     "revision.",
 )
-@click.option(
-    "--format",
-    "formats",
-    multiple=True,
-    type=choices.formats(),
-    help="Output format; repeat with --output-file for several reports. Default: $TPUEMB_FORMAT, "
-    "github on GitHub Actions, full on a terminal, else concise.",
-)
-@click.option(
-    "--output-file",
-    "output_files",
-    multiple=True,
-    metavar="PATH",
-    help="Write the report of the --format before it to PATH (atomically), e.g. SARIF for code "
-    "scanning.",
-)
+@report_options
 @click.option(
     "--fail-on",
     metavar="KINDS",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -33,6 +34,32 @@ class OrderedCommand(click.Command):
             order = []
         ctx.meta["tpuemb.order"] = [param.name for param in order]
         return super().parse_args(ctx, args)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def report_options(function: F) -> F:
+    """``--format`` (any registered format) and ``--output-file``, paired in order (the command
+    must be an ``OrderedCommand``): what ``check`` and ``diff`` write where."""
+    from tpuemb_cli.cli import choices
+
+    function = click.option(
+        "--output-file",
+        "output_files",
+        multiple=True,
+        metavar="PATH",
+        help="Write the report of the --format before it to PATH (atomically), e.g. SARIF for "
+        "code scanning.",
+    )(function)
+    return click.option(
+        "--format",
+        "formats",
+        multiple=True,
+        type=choices.formats(),
+        help="Output format; repeat with --output-file for several reports. Default: "
+        "$TPUEMB_FORMAT, github on GitHub Actions, full on a terminal, else concise.",
+    )(function)
 
 
 def default_format() -> str:
