@@ -72,20 +72,44 @@ def _unnamed(old: Sequence[Table], new: Sequence[Table], pairs: dict[int, int]) 
 
 
 def _renames(old: Sequence[Table], new: Sequence[Table], pairs: dict[int, int]) -> None:
+    """Pairs each new name with the one old name gone of its shape and optimizer. Indexed by
+    signature and by feature, so that renaming every one of N tables costs N look-ups, not N x N
+    comparisons."""
     taken = set(pairs.values())
-    gone = [t for t in old if t.position not in taken and not t.unnamed]
-    came = [t for t in new if t.position not in pairs and not t.unnamed]
     new_names = {t.name for t in new}
-    gone = [t for t in gone if t.name not in new_names]
-    for table in came:
-        same = [t for t in gone if signature(t) == signature(table)]
-        if len(same) > 1:
-            shared = [t for t in same if set(t.features) & set(table.features)]
-            same = shared if len(shared) == 1 else []
-        if len(same) != 1:
+    # The old tables whose names are gone, by signature (by position within one), and by the
+    # features that looked them up.
+    gone: dict[Signature, dict[int, Table]] = {}
+    by_feature: dict[str, list[Table]] = {}
+    for table in old:
+        if table.position in taken or table.unnamed or table.name in new_names:
             continue
-        twins = [t for t in came if signature(t) == signature(table) and t.position not in pairs]
-        if len(twins) > 1 and not set(same[0].features) & set(table.features):
+        gone.setdefault(signature(table), {})[table.position] = table
+        for feature in table.features:
+            by_feature.setdefault(feature, []).append(table)
+    came = [t for t in new if t.position not in pairs and not t.unnamed]
+    # How many new tables of each signature are not paired yet (each one itself included).
+    unpaired = Counter(signature(t) for t in came)
+    for table in came:
+        key = signature(table)
+        same = gone.get(key)
+        if not same:
+            continue
+        if len(same) > 1:
+            # Several candidates: the one that shares a feature with it, if only one does.
+            shared = {
+                t.position
+                for feature in table.features
+                for t in by_feature.get(feature, ())
+                if t.position in same
+            }
+            if len(shared) != 1:
+                continue
+            match = same[next(iter(shared))]
+        else:
+            match = next(iter(same.values()))
+        if unpaired[key] > 1 and not set(match.features) & set(table.features):
             continue  # two new tables could be the one renamed: no guess
-        pairs[table.position] = same[0].position
-        gone.remove(same[0])
+        pairs[table.position] = match.position
+        del same[match.position]
+        unpaired[key] -= 1
