@@ -18,7 +18,8 @@ from .helpers import CLEAN
 
 SPEC = (
     "tables:\n  - {name: user, vocabulary_size: 100, dim: 8}\n"
-    "optimizer: {adagrad: {}}\nfeatures:\n  - {name: f, table: user}\n"
+    "optimizer: {adagrad: {}}\nfeatures:\n  - {name: f, table: user, input_shape: [16]}\n"
+    "topology: {num_hosts: 1, cores_per_host: 4}\n"
 )
 
 
@@ -137,6 +138,12 @@ def test_outside_a_repository_exits_2(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_a_named_file_that_is_not_a_config() -> None:
     result = invoke("diff", "--against", "HEAD", "configs/notes.json")
     assert result.exit_code == 2
-    assert result.stderr.startswith("tpuemb: error: HEAD:configs/notes.json: cannot compare: ")
+    # Named, it is judged by its content, as `check` judges it: no TPU embedding document (an
+    # error, TE009, in the report) on either side.
+    assert result.stderr == (
+        "tpuemb: error: HEAD:configs/notes.json and configs/notes.json: cannot compare: they "
+        "have errors (reported below)\n"
+    )
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()[:-1]] == ["TE009"] * 2
     skipped = invoke("diff", "--against", "HEAD", "--documents-only", "configs/notes.json")
     assert (skipped.exit_code, skipped.stdout) == (0, "No changes (0 file pairs compared).\n")

@@ -199,7 +199,8 @@ def test_a_spec_change_is_placed_in_the_spec(tmp_path: Path) -> None:
     old = tmp_path / "old.yaml"
     old.write_text(
         "tables:\n  - {name: user, vocabulary_size: 100, dim: 8}\n"
-        "optimizer: {adagrad: {}}\nfeatures:\n  - {name: f, table: user}\n"
+        "optimizer: {adagrad: {}}\nfeatures:\n  - {name: f, table: user, input_shape: [16]}\n"
+        "topology: {num_hosts: 1, cores_per_host: 4}\n"
     )
     new = tmp_path / "new.yaml"
     new.write_text(old.read_text().replace("dim: 8", "dim: 16"))
@@ -238,8 +239,7 @@ def test_binary_input_has_no_positions(tmp_path: Path) -> None:
         (["old.pbtxt", "nope.pbtxt"], "tpuemb: error: nope.pbtxt: no such file or directory\n"),
         (
             ["old.pbtxt", "broken.pbtxt"],
-            "tpuemb: error: broken.pbtxt:2:1: cannot compare: expected a value for `name`, found "
-            "end of input\n",
+            "tpuemb: error: broken.pbtxt: cannot compare: it has errors (reported below)\n",
         ),
         (
             ["old.pbtxt", str(OPTIMS / "adagrad_clip_all.pb")],
@@ -253,7 +253,14 @@ def test_binary_input_has_no_positions(tmp_path: Path) -> None:
 def test_an_input_that_cannot_be_compared_exits_2(args: list[str], stderr: str) -> None:
     Path("broken.pbtxt").write_text("table_descriptor { name: \n")
     result = invoke("diff", *args)
-    assert (result.exit_code, result.stdout, result.stderr) == (2, "", stderr)
+    assert (result.exit_code, result.stderr) == (2, stderr)
+    # A file that cannot be read: no report; one that does not load: its errors, reported.
+    assert result.stdout == {
+        "nope.pbtxt": "",
+        "broken.pbtxt": "broken.pbtxt:2:1: TE001 [error] expected a value for `name`, found end "
+        "of input\nNo changes; 1 invalid-syntax (0 file pairs compared; 1 file pair could not be "
+        "compared).\n",
+    }.get(args[1], "No changes (0 file pairs compared; 1 file pair could not be compared).\n")
 
 
 @pytest.mark.usefixtures("pair")

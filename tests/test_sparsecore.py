@@ -235,12 +235,13 @@ def test_layouts_convert_and_check_with_and_without_type(tmp_path: Path, to: str
     assert compiled.exit_code == 0
     typed = ["--type", "SparseCoreTableLayouts"]
     back = runner.invoke(main, ["convert", *typed, str(layouts), "--to", "text"])
-    assert (back.exit_code, back.stdout) == (0, LAYOUTS)
+    header = "# proto-message: tensorflow.tpu.SparseCoreTableLayouts\n"
+    assert (back.exit_code, back.stdout) == (0, header + LAYOUTS)
     checked = runner.invoke(main, ["check", *typed, str(layouts)])
     assert (checked.exit_code, checked.stdout) == (0, "All checks passed (1 file checked).\n")
     if to != "json":  # JSON layouts look like a spec's `tables`: --type says which
         back = runner.invoke(main, ["convert", str(layouts), "--to", "text"])
-        assert (back.exit_code, back.stdout) == (0, LAYOUTS)
+        assert (back.exit_code, back.stdout) == (0, header + LAYOUTS)
         checked = runner.invoke(main, ["check", str(layouts)])
         assert (checked.exit_code, checked.stdout) == (0, "All checks passed (1 file checked).\n")
 

@@ -35,6 +35,7 @@ class ConvertOptions(NamedTuple):
 def execute(options: ConvertOptions, streams: Streams) -> int:
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import encodings, load_bytes
+    from tpuemb_cli.model.schema import DEFAULT_TYPE, header_name
 
     read = read_input(options.path, options.max_bytes, streams, options.stdin_filename)
     if read is None:
@@ -53,6 +54,11 @@ def execute(options: ConvertOptions, streams: Streams) -> int:
     except encodings.ConversionError as problem:
         error(streams, f"{item.name}: {problem}")
         return EXIT_ERROR
+    if options.to == "text" and document.message_type != DEFAULT_TYPE:
+        # Text says nothing of its type: the header does, so that the file reads back as what
+        # it holds (TensorFlow's own textprotos carry one).
+        header = f"# proto-message: {header_name(document.message_type)}\n"
+        output = header.encode("utf-8") + output
     return write_output(output, options.output, streams)
 
 

@@ -27,6 +27,7 @@ from tpuemb_cli.cli.common import (
     max_size_option,
     read_input,
     run,
+    type_option,
 )
 from tpuemb_cli.cli.outputs import (
     OrderedCommand,
@@ -61,6 +62,8 @@ class DiffOptions(NamedTuple):
     extend_select: Sequence[str] = ()
     ignore: Sequence[str] = ()
     color: bool = False
+    show_files: bool = False  # list each pair as compared, skipped (and why) or not comparable
+    message_type: str | None = None  # --type: what both sides hold
 
 
 def _two_files(options: DiffOptions, workspace: Workspace, streams: Streams) -> list[Diffed] | None:
@@ -72,12 +75,15 @@ def _two_files(options: DiffOptions, workspace: Workspace, streams: Streams) -> 
         if read is None:
             return None
         item, data = read
-        versions.append(Version(data, item.name))
+        versions.append(Version(data, item.name, message_type=options.message_type))
     old, new = versions
     return [diff_versions(workspace, old, new, new.name)]
 
 
-def _revision(options: DiffOptions, workspace: Workspace, streams: Streams) -> list[Diffed]:
+def _revision(
+    options: DiffOptions, workspace: Workspace, streams: Streams
+) -> tuple[list[Diffed], bool]:
+    """Each path's pair, and whether a path could not be read (said on stderr)."""
     from tpuemb_cli.cli.against import versions
     from tpuemb_cli.workspace import Version, diff_versions
 
@@ -89,14 +95,15 @@ def _revision(options: DiffOptions, workspace: Workspace, streams: Streams) -> l
     for version in found:
         walked = version.walked or options.documents_only
         old = new = None
+        said = options.message_type
         if version.old is not None:
-            old = Version(version.old, f"{options.against}:{version.name}", walked)
+            old = Version(version.old, f"{options.against}:{version.name}", walked, said)
         if version.new is not None:
-            new = Version(version.new, version.name, walked)
+            new = Version(version.new, version.name, walked, said)
         done.append(
             diff_versions(workspace, old, new, version.name, options.against, version.walked)
         )
-    return done
+    return done, bool(problems)
 
 
 def execute(options: DiffOptions, streams: Streams) -> int:
@@ -121,18 +128,32 @@ def execute(options: DiffOptions, streams: Streams) -> int:
             if done is None:
                 return EXIT_ERROR
         else:
-            done = _revision(options, workspace, streams)
-            failed = any(d.error is not None for d in done)
+            done, failed = _revision(options, workspace, streams)
     except GitError as problem:
         error(streams, str(problem))
         return EXIT_ERROR
+    stopped = next((d for d in done if d.stop), None)
+    if stopped is not None:
+        # As in `check`: a configuration that cannot be used is said once, and nothing else.
+        error(streams, str(stopped.error))
+        return EXIT_ERROR
+    if options.show_files:
+        for diffed in done:
+            what = (
+                f"cannot compare: {diffed.error}"
+                if diffed.error is not None
+                else f"skipped: {diffed.skipped}"
+                if diffed.skipped is not None
+                else "compared"
+            )
+            streams.out.write(f"{diffed.name}: {what}\n")
+        return EXIT_ERROR if failed or any(d.error for d in done) else EXIT_OK
     findings: list[Finding] = []
     sources: dict[str, str] = {}
     for diffed in done:
         if diffed.error is not None:
+            # A side that cannot be compared: said on stderr, its errors in the report; exit 2.
             error(streams, diffed.error)
-            if options.against is None:
-                return EXIT_ERROR
             failed = True
         findings += diffed.findings
         sources.update(diffed.sources)
@@ -194,6 +215,13 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     help="With --against: skip named files that are not TPU embedding documents, as files found "
     "in directories are (what the pre-commit hook passes).",
 )
+@click.option(
+    "--show-files",
+    is_flag=True,
+    help="List each file and whether it is compared, skipped (no checkpoint layout, not a TPU "
+    "embedding document) or cannot be compared, with why; report nothing else.",
+)
+@type_option
 @max_size_option
 @click.pass_context
 def command(
@@ -209,6 +237,8 @@ def command(
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     documents_only: bool,
+    show_files: bool,
+    message_type: str | None,
     max_bytes: int,
 ) -> None:
     """Say what a config change does to a checkpoint written under the old config.
@@ -237,5 +267,7 @@ def command(
         list(extend_select),
         list(ignore),
         color(sys.stdout),
+        show_files,
+        message_type,
     )
     run(execute, options, Streams.standard())

@@ -19,8 +19,8 @@ Feature = TPUEmbeddingConfiguration.FeatureDescriptor
 def feature_changes(old: Side, new: Side, pairs: dict[int, int]) -> Iterator[Change]:
     """``pairs``: new table index -> the old table it is (``matching.identities``)."""
     before, after = old.config.feature_descriptor, new.config.feature_descriptor
-    matched = _match(before, after)
     now = {was: index for index, was in pairs.items()}
+    matched = _match(before, after, now)
     # Reordered: features in both whose relative order changed (an inserted or removed feature
     # shifts the others' positions, not their order).
     olds = [i for i, _ in sorted(matched, key=lambda pair: pair[1])]
@@ -67,13 +67,40 @@ def _named(features: Sequence[Feature]) -> bool:
     return all(names) and len(set(names)) == len(names)
 
 
-def _match(before: Sequence[Feature], after: Sequence[Feature]) -> list[tuple[int, int]]:
+def _match(
+    before: Sequence[Feature], after: Sequence[Feature], now: dict[int, int]
+) -> list[tuple[int, int]]:
     """(old index, new index) of each feature in both: by name when every feature has a name of
-    its own on both sides, else by position."""
-    if _named(before) and _named(after):
-        where = {f.name: i for i, f in enumerate(before)}
-        return [(where[f.name], j) for j, f in enumerate(after) if f.name in where]
-    return [(i, i) for i in range(min(len(before), len(after)))]
+    its own on both sides, else by position. Of the named features left on each side, one that
+    is another's copy but for its name (the same table, the same shapes) is that feature
+    renamed, at the same position first. ``now``: old table index -> new table index."""
+    if not (_named(before) and _named(after)):
+        return [(i, i) for i in range(min(len(before), len(after)))]
+    where = {f.name: i for i, f in enumerate(before)}
+    matched = [(where[f.name], j) for j, f in enumerate(after) if f.name in where]
+    taken_old, taken_new = {i for i, _ in matched}, {j for _, j in matched}
+    left: dict[bytes, list[int]] = {}  # the old features left, by what they are but for names
+    for i, feature in enumerate(before):
+        if i not in taken_old:
+            left.setdefault(_unnamed_key(feature, now.get(feature.table_id, -1)), []).append(i)
+    for j, feature in enumerate(after):
+        if j in taken_new:
+            continue
+        candidates = left.get(_unnamed_key(feature, feature.table_id))
+        if candidates:
+            i = j if j in candidates else candidates[0]
+            candidates.remove(i)
+            matched.append((i, j))
+    return sorted(matched, key=lambda pair: pair[1])
+
+
+def _unnamed_key(feature: Feature, table: int) -> bytes:
+    """What a feature is but for its name, with its table as the new config numbers it."""
+    copy = Feature()
+    copy.CopyFrom(feature)
+    copy.name = ""
+    copy.table_id = table
+    return copy.SerializeToString(deterministic=True)
 
 
 def _label(feature: Feature, index: int) -> str:
@@ -95,20 +122,22 @@ def _name(name: str) -> str:
 def _feature(old: Side, new: Side, i: int, j: int, now: dict[int, int]) -> Iterator[Change]:
     was, feature = old.config.feature_descriptor[i], new.config.feature_descriptor[j]
     path = ("feature_descriptor", j)
-    if was.table_id != feature.table_id or was.table_id not in now:
-        same = now.get(was.table_id) == feature.table_id
-        if not same:
-            before, after = _table_name(old, was.table_id), _table_name(new, feature.table_id)
-            yield Change(
-                "training-change",
-                after,
-                path + ("table_id",),
-                before,
-                after,
-                f"feature {_label(feature, j)} now looks up "
-                f"{_table_label(after, feature.table_id)} (it looked up "
-                f"{_table_label(before, was.table_id)})",
-            )
+    before, after = _table_name(old, was.table_id), _table_name(new, feature.table_id)
+    # The same table now as then; or the same table_id naming no table on either side (the
+    # config is broken the same way: linting says so, it is no change).
+    same = now.get(was.table_id) == feature.table_id or (
+        before is None and after is None and was.table_id == feature.table_id
+    )
+    if not same:
+        yield Change(
+            "training-change",
+            after,
+            path + ("table_id",),
+            before,
+            after,
+            f"feature {_label(feature, j)} now looks up {_table_label(after, feature.table_id)} "
+            f"(it looked up {_table_label(before, was.table_id)})",
+        )
     if was.name != feature.name:
         yield Change(
             "cosmetic",

@@ -102,7 +102,7 @@ def _changes_summary(report: Report) -> str:
     not a change (an acknowledgement that matched nothing) is counted after them."""
     compared = f"{plural(report.files_checked, 'file pair')} compared"
     if report.unreadable:
-        compared += f"; {plural(report.unreadable, 'input')} could not be compared"
+        compared += f"; {plural(report.unreadable, 'file pair')} could not be compared"
     counts: dict[tuple[bool, str, str], int] = {}  # (not a change, code, name): worst first
     for finding in report.findings:
         key = (finding.change is None, finding.rule, finding.name)

@@ -89,3 +89,13 @@ def kind_of(message: Message) -> str:
 
 def known_names() -> list[str]:
     return [row.name for row in TYPES]
+
+
+def header_name(name: str) -> str:
+    """The full name a `# proto-message:` header gives the type ``name``: TensorFlow's for the
+    messages we mirror from TensorFlow (its own textprotos name them so), ours for the others."""
+    full: str = resolve(name).DESCRIPTOR.full_name
+    for ours, theirs in (("tpuemb.tpu.", "tensorflow.tpu."), ("tpuemb.framework.", "tensorflow.")):
+        if full.startswith(ours):
+            return theirs + full[len(ours) :]
+    return full

@@ -10,13 +10,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tpuemb_cli import load as loader
+from tpuemb_cli.engine import Engine
 from tpuemb_cli.load import Document, Skipped
-from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.records import Record
+from tpuemb_cli.model.schema import kind_of
+from tpuemb_cli.rules import BY_CODE
 from tpuemb_cli.workspace.linting import Linted, Workspace, facts_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.compat.kinds import Placed
+    from tpuemb_cli.spec.facts import SpecFacts
 
 
 class Version(Record):
@@ -27,6 +31,7 @@ class Version(Record):
     data: bytes
     name: str
     walked: bool = False
+    message_type: str | None = None  # what the user said it holds (else its content decides)
 
 
 class Diffed(Record):
@@ -34,7 +39,8 @@ class Diffed(Record):
     nothing, tpuemb's own failure) and the text of each side, for formats that quote it.
     ``compared``: a pair, or a file on one side, was compared. Else ``skipped`` says why (no TPU
     embedding document on either side, excluded by the configuration) or ``error`` (a side that
-    cannot be read or compared, a configuration that cannot be used: exit 2)."""
+    cannot be compared, with its errors in ``findings``; a configuration that cannot be used,
+    ``stop``: exit 2)."""
 
     name: str
     findings: list[Finding]
@@ -42,10 +48,15 @@ class Diffed(Record):
     compared: bool = False
     skipped: str | None = None
     error: str | None = None
+    stop: bool = False  # the error is the configuration's: said once, the run ends (exit 2)
 
 
 class CannotCompare(Exception):
-    """A side that did not load, or holds no checkpoint layout; the message says where."""
+    """A side that holds no checkpoint layout where the other does; the message says which."""
+
+
+# The kinds of document that have a checkpoint layout: a config, and a spec (compiled).
+_LAYOUTS = frozenset({"config", "spec"})
 
 
 def diff_versions(
@@ -56,22 +67,50 @@ def diff_versions(
     since: str | None = None,
     exclude: bool = False,
 ) -> Diffed:
-    """Compares ``old`` with ``new`` (either may be absent: a file new or removed ``since`` a
-    revision). ``name`` is the file the diff is about, on disk: its configuration governs the
-    findings, and its suppressions acknowledge changes. ``exclude``: skip it when its
-    configuration excludes it (files found in folders)."""
+    """Compares ``old`` with ``new``. ``name`` is the file the diff is about, on disk: its
+    configuration governs the findings, and its suppressions acknowledge changes. ``since``: the
+    revision ``old`` is from (``--against``), where either side may be absent (a file new or
+    removed since), and a side that is no config or spec (a graph, optimizer parameters) counts
+    as absent; without it, both must be there. ``exclude``: skip ``name`` when its configuration
+    excludes it (files found in folders).
+
+    A side that does not load, or a spec that ``compile`` refuses (it has errors), cannot be
+    compared: ``error`` says so, and ``findings`` holds its errors."""
     found = workspace.resolve(name, on_disk=True, exclude=exclude)
     if isinstance(found, Linted):
-        return Diffed(name, [], {}, skipped=found.skipped, error=found.error)
+        stop = found.error is not None  # the configuration cannot be used: no report at all
+        return Diffed(name, [], {}, skipped=found.skipped, error=found.error, stop=stop)
     engine = workspace.engine_for(found)
     during = "while loading the file"
     try:
-        old_document = _loaded(old)
-        new_document = _loaded(new)
-        if old_document is None and new_document is None:
-            return Diffed(name, [], {}, skipped="not a TPU embedding document, then or now")
+        documents = [_loaded(old), _loaded(new)]
+        sources = {
+            document.name: document.source_map.text
+            for document in documents
+            if document is not None and document.source_map is not None
+        }
+        facts = {id(d): facts_of(d) for d in documents if d is not None}
+        during = "while linting the files"
+        refused = [
+            finding
+            for document in documents
+            if document is not None
+            for finding in _refusals(workspace.engine_for(found, "check"), document, facts)
+        ]
+        if refused:
+            names = sorted({f.file for f in refused})
+            return Diffed(
+                name,
+                refused,
+                sources,
+                error=f"{' and '.join(names)}: cannot compare: "
+                f"{'it has' if len(names) == 1 else 'they have'} errors (reported below)",
+            )
+        if not any(_has_layout(d) for d in documents):
+            return Diffed(name, [], sources, skipped=_why_skipped(documents))
+        old_document, new_document = (_with_layout(d, since is not None) for d in documents)
         during = "while comparing the files"
-        placed = _changes(old_document, new_document, since or "")
+        placed = _changes(old_document, new_document, since or "", facts)
         # The new file is where an acknowledgement can be written; for a removed file, its
         # configuration's entries only.
         anchor = new_document or Document(name, "", "", None, None)
@@ -81,43 +120,85 @@ def diff_versions(
     except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
-    sources = {
-        document.name: document.source_map.text
-        for document in (old_document, new_document)
-        if document is not None and document.source_map is not None
-    }
     return Diffed(name, findings, sources, compared=True)
 
 
 def _loaded(version: Version | None) -> Document | None:
     """The document ``version`` holds; None when there is none, or when a file found by walking
-    is no TPU embedding document. Raises CannotCompare when it does not parse."""
+    is no TPU embedding document."""
     if version is None:
         return None
-    document = loader.load_input(version.data, version.name, walked=version.walked)
-    if isinstance(document, Skipped):
+    document = loader.load_input(
+        version.data, version.name, version.message_type, walked=version.walked
+    )
+    return None if isinstance(document, Skipped) else document
+
+
+def _refusals(
+    check: Engine, document: Document, facts: dict[int, SpecFacts | None]
+) -> list[Finding]:
+    """The errors that keep ``document`` from being compared: for a config, those of its
+    loading (a value that did not load would be compared as its default); for a spec, every
+    error, as ``compile`` refuses a spec with errors (it would be compared with made-up values).
+    ``check``: the engine of the lint rules, with the file's settings."""
+    message = document.message
+    kind = kind_of(message) if message is not None else ""
+    if kind != "spec" and message is not None and not document.problems:
+        return []  # a config (or another document) that loaded cleanly: nothing to lint for
+    found = check.lint(document, None, facts.get(id(document)))
+    return [
+        f
+        for f in found
+        if f.severity is Severity.ERROR
+        and (kind == "spec" or f.rule == "TE010" or BY_CODE[f.rule].family == "parse")
+    ]
+
+
+def _has_layout(document: Document | None) -> bool:
+    return (
+        document is not None
+        and document.message is not None
+        and kind_of(document.message) in _LAYOUTS
+    )
+
+
+def _with_layout(document: Document | None, one_side_may_lack: bool) -> Document | None:
+    """``document`` if it has a checkpoint layout (a config or a spec). A document of another
+    kind counts as absent where a file may be on one side only (``--against``); else it cannot
+    be compared with a config."""
+    if document is None or document.message is None:
         return None
-    fatal = [p for p in document.problems if p.fatal]
-    if document.message is None or fatal:
-        problem = fatal[0] if fatal else document.problems[0]
-        where = version.name
-        if problem.span is not None and document.source_map is not None:
-            position = document.source_map.position_of_span(problem.span)
-            where += f":{position.line}:{position.column}"
-        raise CannotCompare(f"{where}: cannot compare: {problem.message}")
-    return document
+    if kind_of(document.message) in _LAYOUTS:
+        return document
+    if one_side_may_lack:
+        return None
+    raise CannotCompare(
+        f"{document.name}: holds a message of type {document.message.DESCRIPTOR.name}, not a "
+        "TPUEmbeddingConfiguration or an embedding spec: it has no checkpoint layout to compare"
+    )
 
 
-def _changes(old: Document | None, new: Document | None, since: str) -> list[Placed]:
+def _why_skipped(documents: list[Document | None]) -> str:
+    held = sorted(
+        {d.message.DESCRIPTOR.name for d in documents if d is not None and d.message is not None}
+    )
+    if not held:
+        return "not a TPU embedding document, then or now"
+    return f"holds {' and '.join(held)}, which has no checkpoint layout to compare"
+
+
+def _changes(
+    old: Document | None, new: Document | None, since: str, facts: dict[int, SpecFacts | None]
+) -> list[Placed]:
     from tpuemb_cli.compat.compare import added, compare, removed
     from tpuemb_cli.compat.sides import NotComparable
 
     try:
         if old is not None and new is not None:
-            return compare(old, new, facts_of(old), facts_of(new))
+            return compare(old, new, facts.get(id(old)), facts.get(id(new)))
         if new is not None:
-            return added(new, since, facts_of(new))
+            return added(new, since, facts.get(id(new)))
         assert old is not None
-        return removed(old, since, facts_of(old))
+        return removed(old, since, facts.get(id(old)))
     except NotComparable as problem:
         raise CannotCompare(str(problem)) from None

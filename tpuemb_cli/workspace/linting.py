@@ -80,7 +80,7 @@ class Workspace:
     def reset(self) -> None:
         """Forgets every configuration read (one changed): the next lint looks again."""
         self._resolver = Resolver(self._config, self._isolated, self._selection)
-        self._engines: dict[int, Engine] = {}
+        self._engines: dict[tuple[int, str], Engine] = {}
 
     def settings_for(self, name: str | None) -> Settings:
         """The settings of the document ``name`` (None: read from stdin, governed by the working
@@ -88,14 +88,23 @@ class Workspace:
         used, OSError when the folder cannot be searched (the working directory is gone)."""
         return self._resolver.for_file(name)
 
-    def engine_for(self, settings: Settings) -> Engine:
-        engine = self._engines.get(id(settings))
+    def engine_for(self, settings: Settings, command: str | None = None) -> Engine:
+        """The engine of ``settings`` for ``command`` (default: the workspace's)."""
+        key = (id(settings), command or self.command)
+        engine = self._engines.get(key)
         if engine is None:
-            engine = self._engines[id(settings)] = Engine(settings, self.command)
+            engine = self._engines[key] = Engine(settings, key[1])
         return engine
 
     def unused_config_suppressions(self) -> list[Finding]:
-        return [f for e in self._engines.values() for f in e.unused_config_suppressions()]
+        # Those of the run's own rules: the engines another command's rules lint with (diff
+        # lints a spec with check's, to refuse what `compile` refuses) report none.
+        return [
+            finding
+            for (_, command), engine in self._engines.items()
+            if command == self.command
+            for finding in engine.unused_config_suppressions()
+        ]
 
     def lint_document(
         self,
