@@ -73,29 +73,17 @@ def execute(
         else:
             error(streams, f"{item.name}: does not parse; run `tpuemb check` on it")
         return EXIT_FINDINGS
-    kind = schema.kind_of(document.message)
-    if kind in ("graph", "saved_model"):
-        error(
-            streams,
-            f"{item.name}: a {document.message.DESCRIPTOR.name}: explain shows a config, a spec "
-            "or an optimizer; `tpuemb check` lints a graph's TPU embedding ops and their configs",
-        )
+    # What explain shows of each type, or why not, is on its schema row.
+    row = schema.row_of(document.message)
+    assert row is not None  # the loader reads tpuemb's types only
+    if not row.explain:
+        error(streams, f"{item.name}: {row.explain_refusal}")
         return EXIT_ERROR
-    if kind == "layouts":
-        error(
-            streams,
-            f"{item.name}: SparseCore layouts: explain shows a config, a spec or an optimizer; "
-            "`tpuemb convert` shows the layouts as text",
-        )
+    if options.memory and row.memory_refusal:
+        error(streams, f"{item.name}: {row.memory_refusal}")
         return EXIT_ERROR
-    if options.memory and kind not in ("config", "spec"):
-        error(
-            streams,
-            f"{item.name}: an OptimizationParameters belongs to no table: --memory needs a config "
-            "or a spec",
-        )
-        return EXIT_ERROR
-    if kind == "spec" and not _compiles(linted.findings, streams):
+    # A spec is explained as what it compiles to (its facts): it must compile.
+    if linted.facts is not None and not _compiles(linted.findings, streams):
         error(streams, f"{item.name}: not explained: the spec has errors")
         return EXIT_FINDINGS
     if options.memory:
@@ -116,14 +104,12 @@ def _memory(
     chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
     from tpuemb_cli.formatters.memory import explain_memory, memory_json
     from tpuemb_cli.model.memory import model
-    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
     message = document.message
     header, accelerator = "", ""
-    if isinstance(message, EmbeddingSpec):
-        assert facts is not None  # the workspace's, for every spec
-        header, accelerator = " (compiled as TensorFlow would)", message.topology.accelerator
+    if facts is not None:  # a spec (the workspace's facts, for every spec): what it compiles to
+        header, accelerator = " (compiled as TensorFlow would)", facts.spec.topology.accelerator
         config = facts.compiled.config
     else:
         assert isinstance(message, TPUEmbeddingConfiguration)

@@ -330,29 +330,55 @@ class Engine:
     def _run_rules(
         self, document: Document, expected: Expected | None, emit: Emit, facts: SpecFacts | None
     ) -> None:
-        # The registry's kind of the message decides which rules run (typed Any: each branch
-        # knows its message type).
-        message: Any = document.message
+        # The kind on the message's schema row decides which rules run: its `_run_<kind>`.
+        message = document.message
         kind = kind_of(message) if message is not None else ""
-        if kind == "graph":
-            self._lint_graph(message, (), emit)
-        elif kind == "saved_model":
-            for index, meta_graph in enumerate(message.meta_graphs):
-                self._lint_graph(meta_graph.graph_def, ("meta_graphs", index, "graph_def"), emit)
-        elif kind == "spec":
-            self._lint_spec(message, emit, facts)
-        elif kind == "config":
-            self._lint_config(message, emit, self.chip())
-            if expected is not None:
-                for rule in self._rules("drift"):
-                    assert rule.check_drift is not None
-                    for violation in self._checked(rule, rule.check_drift, message, expected):
-                        emit(rule, (), violation)
-        elif kind == "optimizer":
-            for rule in self._rules("optimizer"):
-                assert rule.check_optimizer is not None
-                for violation in self._checked(rule, rule.check_optimizer, message, STANDALONE):
+        if kind:
+            run: Callable[..., None] = getattr(self, f"_run_{kind}")
+            run(message, emit, expected, facts)
+
+    # One method per kind of document (``MessageType.kind``), each called with the message (typed
+    # Any: each knows its type), the emitter, a compiled spec's expectations (for a config) and a
+    # spec's facts.
+
+    def _run_config(
+        self, config: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        self._lint_config(config, emit, self.chip())
+        if expected is not None:
+            for rule in self._rules("drift"):
+                assert rule.check_drift is not None
+                for violation in self._checked(rule, rule.check_drift, config, expected):
                     emit(rule, (), violation)
+
+    def _run_optimizer(
+        self, params: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        for rule in self._rules("optimizer"):
+            assert rule.check_optimizer is not None
+            for violation in self._checked(rule, rule.check_optimizer, params, STANDALONE):
+                emit(rule, (), violation)
+
+    def _run_spec(
+        self, spec: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        self._lint_spec(spec, emit, facts)
+
+    def _run_graph(
+        self, graph: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        self._lint_graph(graph, (), emit)
+
+    def _run_saved_model(
+        self, saved_model: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        for index, meta_graph in enumerate(saved_model.meta_graphs):
+            self._lint_graph(meta_graph.graph_def, ("meta_graphs", index, "graph_def"), emit)
+
+    def _run_layouts(
+        self, layouts: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        """SparseCore layouts: no rule runs on them (their load problems are their findings)."""
 
     def unused_config_suppressions(self) -> list[Finding]:
         """Configuration suppressions whose files were linted but that suppressed nothing."""

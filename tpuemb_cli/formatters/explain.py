@@ -9,6 +9,7 @@ shown."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -16,6 +17,7 @@ from google.protobuf.message import Message
 
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.load import Document
+from tpuemb_cli.model import schema
 from tpuemb_cli.model.pbcompat import enum_type
 from tpuemb_cli.model.words import number, plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
@@ -188,30 +190,51 @@ def _optimizer(params: OptimizationParameters) -> list[str]:
 
 def explain_document(document: Document, facts: SpecFacts | None = None) -> str:
     """The explanation of a loaded spec (``facts``: what it compiles to, and its SparseCore
-    layout), config or OptimizationParameters."""
-    message = document.message
-    if isinstance(message, OptimizationParameters):
-        header = f"{document.name} (OptimizationParameters: one table's optimizer)"
-        lines = _optimizer(message)
-    elif isinstance(message, EmbeddingSpec):
-        assert facts is not None and facts.spec is message, "a spec is explained with its facts"
-        compiled = facts.compiled
-        schedules = {tag: name for name, tag in compiled.tags.items()}
-        header = f"{document.name} (compiled as TensorFlow would)"
-        if message.HasField("sparse_core"):
-            # TPUEmbeddingV2 builds no TPUEmbeddingConfiguration: the table shows each table's
-            # optimizer; its sizes are TPUEmbedding's (padded to the hosts), not SparseCore's.
-            header = (
-                f"{document.name} (each table's optimizer as TensorFlow compiles it; "
-                "the SparseCore layout follows)"
-            )
-        lines = _tables(compiled.config, schedules)
-        if message.HasField("sparse_core"):
-            from tpuemb_cli.formatters.sparsecore import explain_stacking
-
-            lines += ["", *explain_stacking(message, facts.layout)]
-    else:
-        assert isinstance(message, TPUEmbeddingConfiguration), type(message)
-        header = document.name
-        lines = _tables(message, {})
+    layout), config or OptimizationParameters: the view its schema row names (``explain``)."""
+    assert document.message is not None
+    row = schema.row_of(document.message)
+    assert row is not None and row.explain, f"explain shows no {type(document.message)}"
+    view: Callable[[Document, SpecFacts | None], tuple[str, list[str]]] = globals()[row.explain]
+    header, lines = view(document, facts)
     return "\n".join([printable(header), "", *lines]) + "\n"
+
+
+# The views schema rows name: each returns the header and the lines of its type's explanation.
+
+
+def explain_optimizer(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
+    """An OptimizationParameters: the settings of that one optimizer."""
+    message = document.message
+    assert isinstance(message, OptimizationParameters), type(message)
+    return f"{document.name} (OptimizationParameters: one table's optimizer)", _optimizer(message)
+
+
+def explain_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
+    """A spec: the tables of the config it compiles to, and its SparseCore layout if it has
+    one."""
+    message = document.message
+    assert isinstance(message, EmbeddingSpec), type(message)
+    assert facts is not None and facts.spec is message, "a spec is explained with its facts"
+    compiled = facts.compiled
+    schedules = {tag: name for name, tag in compiled.tags.items()}
+    header = f"{document.name} (compiled as TensorFlow would)"
+    if message.HasField("sparse_core"):
+        # TPUEmbeddingV2 builds no TPUEmbeddingConfiguration: the table shows each table's
+        # optimizer; its sizes are TPUEmbedding's (padded to the hosts), not SparseCore's.
+        header = (
+            f"{document.name} (each table's optimizer as TensorFlow compiles it; "
+            "the SparseCore layout follows)"
+        )
+    lines = _tables(compiled.config, schedules)
+    if message.HasField("sparse_core"):
+        from tpuemb_cli.formatters.sparsecore import explain_stacking
+
+        lines += ["", *explain_stacking(message, facts.layout)]
+    return header, lines
+
+
+def explain_config(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
+    """A config: its tables."""
+    message = document.message
+    assert isinstance(message, TPUEmbeddingConfiguration), type(message)
+    return document.name, _tables(message, {})

@@ -16,35 +16,24 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
-
-from google.protobuf.message import DecodeError, Message
+from collections.abc import Mapping
 
 from tpuemb_cli.load.signatures import (
     EMPTY,
-    MAPPING_TYPES,
     PREFIX,
-    SIGNATURES,
+    UNSIGNED,
     Verdict,
     by_header,
-    fields_of,
+    has_unknown_fields,
     judge,
+    parse_binary,
+    text_check,
 )
 from tpuemb_cli.load.text_tokenizer import TOKEN
 from tpuemb_cli.model import schema
 
-# Re-exported: the loader, sniffing and tests ask this module.
-__all__ = [
-    "EMPTY",
-    "MAPPING_TYPES",
-    "PREFIX",
-    "SIGNATURES",
-    "Verdict",
-    "by_header",
-    "fields_of",
-    "judge",
-    "recognise",
-]
+# Re-exported: the loader and tests ask this module.
+__all__ = ["EMPTY", "Verdict", "has_unknown_fields", "recognise"]
 
 # Files that are never configs, whatever their content: a fast path, not the rule.
 _NOT_CONFIGS = {
@@ -52,26 +41,6 @@ _NOT_CONFIGS = {
     "keras_metadata.pb": "Keras metadata of a SavedModel",
     "saved_model_config.pb": "a SavedModel's runtime configuration",
 }
-_CONFIG_SIGNATURE = SIGNATURES["TPUEmbeddingConfiguration"]
-_TEXT_TYPES = (
-    "TPUEmbeddingConfiguration",
-    "OptimizationParameters",
-    "GraphDef",
-    "SparseCoreTableLayouts",
-)
-_BINARY_TYPES = (
-    "TPUEmbeddingConfiguration",
-    "GraphDef",
-    "OptimizationParameters",
-    "SparseCoreTableLayouts",
-)
-# A layout's own field names: a spec in text format has `tables` too, but never these. Compiled
-# by ``re`` when a text's top-level field is `tables`, not at start-up.
-_LAYOUT_FIELD = r"\b(?:stacked_)?table_name\s*:"
-
-
-# A text config (the loader's default type).
-_A_CONFIG = Verdict(True)
 
 
 def recognise(name: str, data: bytes, encoding: str) -> Verdict:
@@ -111,63 +80,58 @@ def _text(text: str) -> Verdict:
     headed = by_header(text)
     if headed is not None:
         return headed
-    names, node_fields = _text_names(text[:PREFIX])
-    if len(names) == 1 and names[0] in _CONFIG_SIGNATURE:
-        return _A_CONFIG  # what _judge says, without its sets: most files are configs
-    verdict = judge(names, _TEXT_TYPES)
-    if verdict.message_type == "GraphDef" and not _graph_nodes(node_fields):
-        return Verdict(False, reason="its `node`s are not TensorFlow graph nodes (no `op`)")
-    if verdict.message_type == "SparseCoreTableLayouts" and not looks_like_layouts(text[:PREFIX]):
-        return Verdict(False, reason="its `tables` are not SparseCore layouts (no `table_name`)")
-    if verdict.message_type == "TPUEmbeddingConfiguration":
+    types = schema.tried("text")
+    first = schema.signature(types[0].name)
+    names, nested = _text_names(text[:PREFIX], first)
+    if len(names) == 1 and names[0] in first:
+        # What judge says, without its sets: most files are configs, the first type tried.
+        verdict = Verdict(True, message_type=types[0].name)
+    else:
+        verdict = judge(names, types)
+    row = schema.BY_NAME.get(verdict.message_type or "")
+    if row is None:
+        return verdict
+    if row.text_check and not text_check(row.text_check)(text[:PREFIX], nested):
+        return Verdict(False, reason=row.text_unlike)
+    if row.name == schema.DEFAULT_TYPE:
         return verdict._replace(message_type=None)  # the loader's default
     return verdict
 
 
-def looks_like_layouts(text: str) -> bool:
-    """Whether a text whose top-level field is `tables` names a layout's fields."""
-    return re.search(_LAYOUT_FIELD, text) is not None
-
-
-def _text_names(text: str) -> tuple[list[str], list[str]]:
-    """The field names at the top level of a text-format ``text``, and those inside its first
-    top-level ``node`` blocks (to tell a GraphDef from other graphs)."""
+def _text_names(text: str, settles: frozenset[str]) -> tuple[list[str], Mapping[str, list[str]]]:
+    """The field names at the top level of a text-format ``text`` (up to the first, when it is
+    one of ``settles``), and by top-level field name those inside its blocks (to tell a GraphDef
+    from other graphs by its `node`s')."""
     names: list[str] = []
-    node_fields: list[str] = []
+    nested: dict[str, list[str]] = {}
+    block: list[str] | None = None  # the names inside the top-level block being read
     depth = 0
     previous = ""
-    in_node = False
     for match in TOKEN.finditer(text):
         kind = match.lastindex
         if kind is None:
             break
         token = match.group(kind)
         if kind == 5 and token in "{<":
-            if depth == 0 and previous == "node":
-                in_node = True
+            if depth == 0:
+                block = nested.setdefault(previous, [])
             depth += 1
         elif kind == 5 and token in "}>":
             depth = max(depth - 1, 0)
             if depth == 0:
-                in_node = False
+                block = None
         elif kind == 2:
             rest = text[match.end() : match.end() + 64].lstrip()[:1]
             if rest in (":", "{", "<"):
                 if depth == 0:
                     names.append(token)
-                    if token in _CONFIG_SIGNATURE and len(names) == 1:
+                    if token in settles and len(names) == 1:
                         break  # a config's first field: settled
-                elif depth == 1 and in_node and len(node_fields) < 64:
-                    node_fields.append(token)
+                elif depth == 1 and block is not None and len(block) < 64:
+                    block.append(token)
         if kind != 1:
             previous = token
-    return names, node_fields
-
-
-def _graph_nodes(node_fields: list[str]) -> bool:
-    node: Any = schema.resolve("GraphDef").DESCRIPTOR.fields_by_name["node"].message_type
-    node_def = {field.name for field in node.fields}
-    return "op" in node_fields and all(name in node_def for name in node_fields)
+    return names, nested
 
 
 def _as_text(data: bytes) -> str | None:
@@ -184,59 +148,32 @@ def _as_text(data: bytes) -> str | None:
 
 
 def _binary(base: str, data: bytes) -> Verdict:
-    if base == "saved_model.pb":
-        return Verdict(True)  # the loader reads it as a SavedModel
+    if any(row.file_name == base for row in schema.TYPES if row.file_name):
+        return Verdict(True)  # the loader reads it as its name says (sniff)
+    types = schema.tried("binary")
     unsigned = []
-    for type_name in _BINARY_TYPES:
-        outcome = _parse_binary(type_name, data)
+    for row in types:
+        outcome = parse_binary(row.name, data)
         if outcome == "":
-            default = type_name == schema.DEFAULT_TYPE
-            return Verdict(True, message_type=None if default else type_name)
-        if outcome == _UNSIGNED:
-            unsigned.append(type_name)
+            default = row.name == schema.DEFAULT_TYPE
+            return Verdict(True, message_type=None if default else row.name)
+        if outcome == UNSIGNED:
+            unsigned.append(row)
     if unsigned:
-        type_name = unsigned[0]
-        return Verdict(False, reason=f"it parses as {type_name} but has {_MISSING[type_name]}")
-    tried = ", ".join(_BINARY_TYPES[:-1]) + f" or {_BINARY_TYPES[-1]}"
+        row = unsigned[0]
+        return Verdict(False, reason=f"it parses as {row.name} but has {row.binary_missing}")
+    names = [row.name for row in types]
+    tried = ", ".join(names[:-1]) + f" or {names[-1]}"
     return Verdict(False, reason=f"it parses as no {tried} without unknown fields")
-
-
-# What a binary message lacks when it parses but holds none of the fields that make it one.
-_MISSING = {
-    "TPUEmbeddingConfiguration": "no `table_descriptor`",
-    "GraphDef": "no `node` with a name and an op",
-    "OptimizationParameters": "no optimization algorithm",
-    "SparseCoreTableLayouts": "no `tables` with a table_name and a stacked_table_name",
-}
-_UNSIGNED = "unsigned"
-
-
-def _parse_binary(type_name: str, data: bytes) -> str:
-    """How ``data`` reads as a binary ``type_name``: "" when it is one; else "corrupt",
-    "unknown fields" or _UNSIGNED (it parses, but has none of the fields that make one)."""
-    message = schema.resolve(type_name)()
-    try:
-        message.ParseFromString(data)
-    except (DecodeError, RuntimeError, ValueError):
-        return "corrupt"
-    if has_unknown_fields(message, data):
-        return "unknown fields"
-    return "" if _binary_signature(type_name, message) else _UNSIGNED
-
-
-def is_binary(type_name: str, data: bytes) -> bool:
-    """Whether ``data`` is a binary ``type_name``: it parses with no unknown field and has a field
-    that makes one."""
-    return _parse_binary(type_name, data) == ""
 
 
 def other_binary_type(data: bytes, other_than: str) -> str | None:
     """The message type tpuemb reads from binary, other than ``other_than``, that ``data`` is
     (it parses with no unknown field and has a field that makes one), if any: what to suggest
     when it does not read as the type it was read as."""
-    for type_name in _BINARY_TYPES:
-        if type_name != other_than and _parse_binary(type_name, data) == "":
-            return type_name
+    for row in schema.tried("binary"):
+        if row.name != other_than and parse_binary(row.name, data) == "":
+            return row.name
     return None
 
 
@@ -249,27 +186,6 @@ def held_encoding(data: bytes, encoding: str, message_type: str) -> str | None:
     try:
         data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        parsed = _parse_binary(schema.lookup(message_type).name, data)
-        return "binary" if parsed in ("", _UNSIGNED) else None
+        parsed = parse_binary(schema.lookup(message_type).name, data)
+        return "binary" if parsed in ("", UNSIGNED) else None
     return None
-
-
-def has_unknown_fields(message: Message, data: bytes) -> bool:
-    """Whether ``message``, parsed from ``data``, holds fields its type does not define."""
-    copy = type(message)()
-    copy.CopyFrom(message)
-    copy.DiscardUnknownFields()
-    return copy.ByteSize() != len(data)
-
-
-def _binary_signature(type_name: str, message: Any) -> bool:
-    if type_name == "TPUEmbeddingConfiguration":
-        return bool(message.table_descriptor)
-    if type_name == "GraphDef":
-        return bool(message.node) and all(node.name and node.op for node in message.node)
-    if type_name == "OptimizationParameters":
-        return message.WhichOneof("parameters") is not None
-    if type_name == "SparseCoreTableLayouts":
-        tables = message.tables
-        return bool(tables) and all(t.table_name and t.stacked_table_name for t in tables)
-    return True  # a type tpuemb does not sniff binary for: only a --type names it

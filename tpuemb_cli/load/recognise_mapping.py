@@ -10,15 +10,7 @@ import re
 from typing import Any
 
 from tpuemb_cli.load.limits import escaped
-from tpuemb_cli.load.signatures import (
-    MAPPING_TYPES,
-    PREFIX,
-    SIGNATURES,
-    Verdict,
-    by_header,
-    fields_of,
-    judge,
-)
+from tpuemb_cli.load.signatures import PREFIX, Verdict, by_header, fields_of, judge
 from tpuemb_cli.model import schema
 
 
@@ -79,9 +71,10 @@ def _nested_fit(sketch: Sketch, type_name: str) -> bool:
     too)."""
     descriptor = schema.resolve(type_name).DESCRIPTOR
     fields = fields_of(type_name)
+    signature = schema.signature(type_name)
     for key, first in sketch.items():
         name = fields.get(key)
-        if name not in SIGNATURES[type_name]:
+        if name not in signature:
             continue
         nested = descriptor.fields_by_name[name].message_type
         if nested is None or first is None:
@@ -196,16 +189,16 @@ def _yaml_loader(yaml: Any) -> Any:
 
 
 def _mapping(keys: list[str]) -> Verdict:
-    return judge(keys, MAPPING_TYPES)
+    return judge(keys, schema.tried("mapping"))
 
 
 def _unparsed(text: str, key: str) -> Verdict:
-    """A file that does not parse: a document if a signature field shows (its syntax error is
-    then worth reporting), else not."""
+    """A file that does not parse: a document if a signature field of a type JSON and YAML may
+    hold shows (its syntax error is then worth reporting), else not. (Not GraphDef's: `node` is
+    a word too common in other files to vouch for a broken one.)"""
     found = re.findall(key, text[:PREFIX], re.MULTILINE)
-    for type_name, signature in SIGNATURES.items():
-        # Not GraphDef's: `node` is a word too common in other files to vouch for a broken one.
-        fields = fields_of(type_name) if type_name != "GraphDef" else {}
+    for row in schema.tried("mapping"):
+        fields, signature = fields_of(row.name), schema.signature(row.name)
         if any(fields.get(name) in signature for name in found):
             return Verdict(True)
     return Verdict(False, reason="it does not parse and names no field of a TPU embedding document")

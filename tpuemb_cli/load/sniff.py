@@ -1,61 +1,45 @@
-"""Which message type an input holds, when neither ``--type`` nor a header says."""
+"""Which message type an input holds, when neither ``--type`` nor a header says: the schema's
+rows that say how their type is told from its first field (``text_leads``) or from its bytes
+(``binary_sniff``, ``file_name``), tried in their order for the encoding."""
 
 from __future__ import annotations
 
 import os
 
-from google.protobuf.message import DecodeError
-
+from tpuemb_cli.load.signatures import PREFIX, binary_sniff, text_check
 from tpuemb_cli.load.text_tokenizer import first_token_start
 from tpuemb_cli.model import schema
 
 
 def text_type(text: str) -> str:
-    """GraphDef when the text starts like one (`node {`), SparseCoreTableLayouts when it starts
-    `tables {` with a layout's `table_name` in it, else the default config type."""
+    """The type whose lead field the text starts with (`node {`: a GraphDef; `tables {` with a
+    layout's `table_name` in it: SparseCore layouts), else the default config type."""
     # The tokenizer's own skipping of blanks and comments (an earlier pattern of the form
     # (whitespace | comment)* backtracked exponentially: fuzz/regressions/).
     index = first_token_start(text)
-    for word in ("node", "library", "versions"):
-        if text.startswith(word, index):
-            rest = text[index + len(word) : index + len(word) + 64].lstrip()
-            if rest[:1] in (":", "{", "<"):
-                return "GraphDef"
-    if text.startswith("tables", index):
-        from tpuemb_cli.load.recognise import PREFIX, looks_like_layouts
-
-        if looks_like_layouts(text[index : index + PREFIX]):
-            return "SparseCoreTableLayouts"
+    for row in schema.tried("text"):
+        for word in row.text_leads:
+            if text.startswith(word, index) and _leads(row, text, index, index + len(word)):
+                return row.name
     return schema.DEFAULT_TYPE
 
 
+def _leads(row: schema.MessageType, text: str, index: int, end: int) -> bool:
+    """Whether the field at ``index`` (its name ending at ``end``) says ``row``'s type: its
+    ``lead_check`` passes, or without one the field opens."""
+    if row.lead_check:
+        return text_check(row.lead_check)(text[index : index + PREFIX], {})
+    return text[end : end + 64].lstrip()[:1] in (":", "{", "<")
+
+
 def binary_type(name: str, data: bytes) -> str:
-    """SavedModel for saved_model.pb; GraphDef for bytes that read as a graph; SparseCore layouts
-    for bytes that read as layouts and not as a config; else a config.
-
-    A graph's bytes read as a GraphDef whose every node has a name and an op; a config's do
-    not (its table descriptors' second field is a number, where a node's op is text).
-    """
-    if os.path.basename(name) == "saved_model.pb":  # noqa: PTH119 -- cheaper than PurePath
-        return "SavedModel"
-    if data[:1] != b"\n":
-        return schema.DEFAULT_TYPE
-    graph = schema.resolve("GraphDef")()
-    try:
-        graph.ParseFromString(data)
-    except (DecodeError, RuntimeError, ValueError):
-        return _layouts_or_config(data)
-    nodes = graph.node  # type: ignore[attr-defined]
-    if nodes and all(node.name and node.op for node in nodes):
-        return "GraphDef"
-    return _layouts_or_config(data)
-
-
-def _layouts_or_config(data: bytes) -> str:
-    """SparseCore layouts when ``data`` reads as layouts and not as a config (a config's tables
-    read as layouts only with unknown fields: their second field is a number)."""
-    from tpuemb_cli.load.recognise import is_binary  # only for bytes that are not a graph
-
-    if not is_binary(schema.DEFAULT_TYPE, data) and is_binary("SparseCoreTableLayouts", data):
-        return "SparseCoreTableLayouts"
+    """The type a file's name says (saved_model.pb: a SavedModel), or whose ``binary_sniff``
+    says its bytes are one (a graph's, SparseCore layouts'), else the default config type."""
+    base = os.path.basename(name)  # noqa: PTH119 -- cheaper than PurePath
+    for row in schema.TYPES:
+        if row.file_name and row.file_name == base:
+            return row.name
+    for row in schema.tried("binary"):
+        if row.binary_sniff and binary_sniff(row.binary_sniff)(data):
+            return row.name
     return schema.DEFAULT_TYPE
