@@ -21,7 +21,7 @@ NEW = (
     .replace("num_hosts: 1", "num_hosts: 2")
 )
 CONCISE = """\
-new.pbtxt:4:3: TE951 [error] restore-error: restoring fails: the checkpoint's `video` has shape (1000, 16), `video` (1000, 32) (TensorFlow: Received incompatible tensor with shape ...)
+new.pbtxt:4:3: TE951 [error] restore-error: restoring fails: the checkpoint's `video` has shape (1000, 16), the new `video` (1000, 32) (TensorFlow: Received incompatible tensor with shape ...)
 new.pbtxt:6:5: TE952 [error] silent-reinit: Adagrad -> FTRL: the slot `video/linears` starts from its initializer: Adagrad left no `linears` in the checkpoint
 new.pbtxt:6:5: TE954 [warning] training-change: Adagrad -> FTRL: the slot `video/accumulators` is restored by name from what Adagrad wrote there, and FTRL reads it as its own `accumulators`
 new.pbtxt:6:5: TE954 [warning] training-change: the optimizer changes from Adagrad to FTRL
@@ -92,8 +92,8 @@ def test_json_contract() -> None:
         "field": "table_descriptor[0].dimension",
         "old": 16,
         "new": 32,
-        "message": "restoring fails: the checkpoint's `video` has shape (1000, 16), `video` "
-        "(1000, 32) (TensorFlow: Received incompatible tensor with shape ...)",
+        "message": "restoring fails: the checkpoint's `video` has shape (1000, 16), the new "
+        "`video` (1000, 32) (TensorFlow: Received incompatible tensor with shape ...)",
         "file": "new.pbtxt",
         "line": 4,
         "column": 3,
@@ -119,8 +119,8 @@ def test_full_format_quotes_the_line() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith(
         "TE951 [error] restore-error: restoring fails: the checkpoint's `video` has shape "
-        "(1000, 16), `video` (1000, 32) (TensorFlow: Received incompatible tensor with shape "
-        "...)\n"
+        "(1000, 16), the new `video` (1000, 32) (TensorFlow: Received incompatible tensor with "
+        "shape ...)\n"
         "  --> new.pbtxt:4:3\n"
         "    |\n"
         "  3 |   vocabulary_size: 1000\n"
@@ -143,11 +143,11 @@ def test_github_annotations() -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == (
         "::error file=new.pbtxt,line=4,col=3,endLine=4,endColumn=16,title=TE951 restore-error::"
-        "restoring fails: the checkpoint's `video` has shape (1000, 16), `video` (1000, 32) "
-        "(TensorFlow: Received incompatible tensor with shape ...) (table_descriptor[0].dimension: "
-        "16 -> 32)%0Ahelp: if the change is intended, acknowledge it: `# tpuemb: "
-        "ignore[restore-error] <why>` on this line, or a [[suppress]] entry for this field with a "
-        "reason"
+        "restoring fails: the checkpoint's `video` has shape (1000, 16), the new `video` "
+        "(1000, 32) (TensorFlow: Received incompatible tensor with shape ...) "
+        "(table_descriptor[0].dimension: 16 -> 32)%0Ahelp: if the change is intended, "
+        "acknowledge it: `# tpuemb: ignore[restore-error] <why>` on this line, or a [[suppress]] "
+        "entry for this field with a reason"
     )
     assert [line.split(" ")[0] for line in lines] == ["::error"] * 2 + ["::warning"] * 3 + [
         "::notice"
@@ -227,8 +227,8 @@ def test_binary_input_has_no_positions(tmp_path: Path) -> None:
     result = invoke("diff", str(tmp_path / "old.pbtxt"), str(tmp_path / "new.pb"))
     assert result.stdout.splitlines()[0] == (
         f"{tmp_path / 'new.pb'}: TE951 [error] restore-error: restoring fails: the checkpoint's "
-        "`video` has shape (1000, 16), `video` (1000, 32) (TensorFlow: Received incompatible "
-        "tensor with shape ...) (at table_descriptor[0].dimension)"
+        "`video` has shape (1000, 16), the new `video` (1000, 32) (TensorFlow: Received "
+        "incompatible tensor with shape ...) (at table_descriptor[0].dimension)"
     )
 
 

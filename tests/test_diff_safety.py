@@ -184,3 +184,38 @@ def test_a_converted_spec_diffs_as_the_spec(here: Path) -> None:
     # A config converted to text keeps no header: its type is the default.
     (here / "c.pbtxt").write_text(CLEAN)
     assert invoke("convert", "c.pbtxt", "--to", "text").stdout.startswith("table_descriptor")
+
+
+@pytest.mark.parametrize("value", ["", " , ", ","])
+def test_an_empty_fail_on_is_a_usage_error(here: Path, value: str) -> None:
+    (here / "a.pbtxt").write_text(CLEAN)
+    result = invoke("diff", "--fail-on", value, "a.pbtxt", "a.pbtxt")
+    assert result.exit_code == 2
+    assert "--fail-on" in result.stderr and "names no kind" in result.stderr
+    assert invoke("diff", "--fail-on", "none", "a.pbtxt", "a.pbtxt").exit_code == 0
+
+
+def test_a_shape_change_says_which_side_is_which(here: Path) -> None:
+    (here / "old.pbtxt").write_text(CLEAN)
+    (here / "new.pbtxt").write_text(CLEAN.replace("dimension: 16", "dimension: 32"))
+    (change,) = json.loads(invoke("diff", "--format", "json", "old.pbtxt", "new.pbtxt").stdout)[
+        "changes"
+    ]
+    assert change["message"].startswith(
+        "restoring fails: the checkpoint's `video` has shape (1000, 16), the new `video` (1000, 32)"
+    )
+
+
+def test_a_spec_diff_names_the_spec_topology_fields(here: Path) -> None:
+    (here / "old.yaml").write_text(SPEC)
+    (here / "hosts.yaml").write_text(SPEC.replace("num_hosts: 1", "num_hosts: 2"))
+    (here / "cores.yaml").write_text(SPEC.replace("cores_per_host: 4", "cores_per_host: 8"))
+    hosts = json.loads(invoke("diff", "--format", "json", "old.yaml", "hosts.yaml").stdout)
+    # The config's num_tensor_cores doubles with the hosts: no change of its own.
+    assert [c["message"].split(":")[0] for c in hosts["changes"]] == [
+        "`num_hosts` changes from 1 to 2"
+    ]
+    cores = json.loads(invoke("diff", "--format", "json", "old.yaml", "cores.yaml").stdout)
+    (change,) = cores["changes"]
+    assert change["message"].startswith("`topology.cores_per_host` changes from 4 to 8")
+    assert (change["old"], change["new"], change["line"]) == (4, 8, 6)  # the topology line

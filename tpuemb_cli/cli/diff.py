@@ -177,6 +177,9 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     from tpuemb_cli.rules import find
 
     kinds = {k.strip() for k in value.split(",") if k.strip()}
+    if not kinds:
+        # An unset variable in CI (`--fail-on "$KINDS"`) must not turn the gate off unseen.
+        raise click.BadParameter("names no kind (kinds: " + ", ".join(KINDS) + "; or none)")
     if kinds == {"none"}:
         return frozenset()
     named = set()

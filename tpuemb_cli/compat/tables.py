@@ -148,8 +148,8 @@ def _shape(
     before = f"({stored.rows or stored.vocabulary}, {stored.dim})"
     after = f"({table.rows or table.vocabulary}, {table.dim})"
     fails = (
-        f"restoring fails: {held} has shape {before}, `{table.name}` {after} (TensorFlow: "
-        "Received incompatible tensor with shape ...)"
+        f"restoring fails: {held} has shape {before}, the new `{table.name}` {after} "
+        "(TensorFlow: Received incompatible tensor with shape ...)"
     )
     old_rows, new_rows = _rows(old, stored), _rows(new, table)
     if not old_rows & new_rows:

@@ -54,6 +54,9 @@ def topology_changes(old: Side, new: Side) -> Iterator[Change]:
     for field in after.DESCRIPTOR.fields:
         if field.name in TABLES_AND_FEATURES:
             continue
+        if field.name == "num_tensor_cores" and old.compiled and new.compiled:
+            yield from _cores_per_host(old, new)
+            continue
         kind, why = FIELDS.get(field.name, ("training-change", "a setting of the whole config"))
         path: FieldPath = (field.name,)
         mine, theirs = getattr(before, field.name), getattr(after, field.name)
@@ -72,3 +75,20 @@ def topology_changes(old: Side, new: Side) -> Iterator[Change]:
                 new_value,
                 f"`{field.name}` changes from {old_value} to {new_value}: {why}",
             )
+
+
+def _cores_per_host(old: Side, new: Side) -> Iterator[Change]:
+    """Two specs: their own `cores_per_host`, not the config's `num_tensor_cores` (hosts x
+    cores per host), which changes with the host count already reported."""
+    before = old.document.message.topology.cores_per_host  # type: ignore[union-attr]
+    after = new.document.message.topology.cores_per_host  # type: ignore[union-attr]
+    if before != after:
+        kind, why = FIELDS["num_tensor_cores"]
+        yield Change(
+            kind,
+            None,
+            ("num_tensor_cores",),
+            before,
+            after,
+            f"`topology.cores_per_host` changes from {before} to {after}: {why}",
+        )
