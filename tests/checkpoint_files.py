@@ -174,7 +174,7 @@ def key(holder: str, *local: str) -> str:
 
 
 def embedding(
-    tables: dict[str, Shape], slots: dict[str, Sequence[str]], holder: str = "embedding"
+    tables: Mapping[str, Shape], slots: Mapping[str, Sequence[str]], holder: str = "embedding"
 ) -> dict[str, Shape]:
     """The variables the mid-level API saves for ``tables`` (name -> shape) with the slots of
     ``slots`` (name -> slot names) under ``holder``."""
