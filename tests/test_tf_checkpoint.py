@@ -22,8 +22,6 @@ indexes TensorFlow 2.21 writes is checked to be uncompressed.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -36,56 +34,11 @@ from tpuemb_cli.pb.framework import types_pb2
 
 from .compat_pairs import OPTIMIZERS, PAIRS, STATE_KINDS, Pair, Side, document, table
 from .helpers import DATA
+from .tf_embedding import build, raises
 
 tf = pytest.importorskip("tensorflow")
 np = pytest.importorskip("numpy")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-
-
-def _optimizer(t: dict[str, Any]) -> Any:
-    u = tf.tpu.experimental.embedding
-    classes = {
-        "sgd": u.SGD,
-        "adagrad": u.Adagrad,
-        "adagrad_momentum": u.AdagradMomentum,
-        "adam": u.Adam,
-        "ftrl": u.FTRL,
-    }
-    return classes[t["opt"]](learning_rate=t["lr"], clipvalue=t.get("clip"))
-
-
-@contextmanager
-def _sharded(hosts: int) -> Iterator[None]:
-    """Variables created inside are split over ``hosts`` CPU devices as TPU training splits them
-    (the tables' 2-D variables; a scalar bookkeeping variable is left whole)."""
-    from tensorflow.python.tpu import tpu_embedding_v2
-
-    creator = tpu_embedding_v2.make_sharded_variable_creator(["/cpu:0"] * hosts)
-
-    def split(next_creator: Any, **kwargs: Any) -> Any:
-        shape = kwargs.get("shape")
-        if shape is not None and len(shape) == 2:
-            return creator(next_creator, **kwargs)
-        return next_creator(**kwargs)
-
-    with tf.variable_creator_scope(split):
-        yield
-
-
-def _build(side: Side, hosts: int = 0) -> Any:
-    """The side's TPUEmbeddingForServing, built (its variables split over ``hosts`` if any)."""
-    u = tf.tpu.experimental.embedding
-    tables = {
-        t["id"]: u.TableConfig(
-            vocabulary_size=t["vocab"], dim=t["dim"], name=t["name"], optimizer=_optimizer(t)
-        )
-        for t in side.tables
-    }
-    features = [u.FeatureConfig(table=tables[id], name=name) for name, id in side.features]
-    embedding = u.TPUEmbeddingForServing(features, None)
-    with _sharded(hosts) if hosts else nullcontext():
-        embedding.build()
-    return embedding
 
 
 def _randomize(embedding: Any) -> None:
@@ -121,10 +74,10 @@ def observe(
 ) -> tuple[str, set[str]]:
     """TensorFlow saves under ``old`` and restores under ``new``: the checkpoint's path and the
     kinds TensorFlow shows."""
-    before = _build(old, hosts[0])
+    before, _ = build(old, hosts[0])
     _randomize(before)
     path = _root(before, nested).save(str(folder / "old" / "ckpt"))
-    after = _build(new, hosts[1])
+    after, _ = build(new, hosts[1])
     fresh = _root(after, nested).save(str(folder / "new" / "ckpt"))
     prefix = "model/_tpu_embedding" if nested else "embedding"
     try:
@@ -136,9 +89,9 @@ def observe(
         )
         return path, {"restore-error"}
     found = set()
-    if _raises(status.assert_existing_objects_matched):
+    if raises(status.assert_existing_objects_matched):
         found.add("silent-reinit")
-    if _raises(status.assert_consumed):
+    if raises(status.assert_consumed):
         found.add("orphaned-state")
     # TensorFlow's signals agree with the keys it saved.
     missing = _keys(fresh, prefix) - _keys(path, prefix)
@@ -150,14 +103,6 @@ def observe(
     if orphaned:
         found.add("orphaned-state")
     return path, found
-
-
-def _raises(assertion: Any) -> bool:
-    try:
-        assertion()
-    except AssertionError:
-        return True
-    return False
 
 
 def said(new: Side, path: str, as_config: bool) -> set[str]:

@@ -243,36 +243,31 @@ def _slot_changes(
     """The slot variables of a table the checkpoint holds."""
     slots = _slots(table)
     label = optimizers.label(table.optimizer)
+    path = _optimizer_path(table)
+
+    def reinit(message: str) -> Change:
+        return Change("silent-reinit", table.name, path, None, label, message)
+
     if slots is None:
         unknown = table.optimizer or "no optimizer"
-        yield Change(
-            "silent-reinit",
-            table.name,
-            _optimizer_path(table),
-            None,
-            label,
+        yield reinit(
             f"tpuemb does not know the slot variables of `{unknown}` (TensorFlow's mid-level "
-            f"API does not build it), so some of `{table.name}`'s may start from scratch",
+            f"API does not build it), so some of `{table.name}`'s may start from scratch"
         )
         return
     for slot in slots:
         name = f"{table.name}/{slot}"
         stored = held.get(name)
-        if stored is None:
-            yield Change(
-                "silent-reinit",
-                table.name,
-                _optimizer_path(table),
-                None,
-                label,
-                f"the checkpoint has no slot `{name}` ({_key(where, name)}): {label}'s "
-                f"`{slot}` of `{table.name}` starts from its initializer",
-            )
+        if stored is not None:
+            change = _shape_change(side, table, name, stored, where)
+            if change is not None:
+                want = _shape((_rows(table), table.dim))
+                yield change._replace(path=path, old=_shape(stored.shape), new=want)
             continue
-        change = _shape_change(side, table, name, stored, where)
-        if change is not None:
-            want = _shape((_rows(table), table.dim))
-            yield change._replace(path=_optimizer_path(table), old=_shape(stored.shape), new=want)
+        yield reinit(
+            f"the checkpoint has no slot `{name}` ({_key(where, name)}): {label}'s "
+            f"`{slot}` of `{table.name}` starts from its initializer"
+        )
 
 
 def _orphaned(
