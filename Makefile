@@ -104,15 +104,18 @@ test-protobuf-range:
 	    -n auto --deselect tests/test_precommit.py || exit 1; \
 	done
 
-# spec_from_tf, `tpuemb diff` (a checkpoint saved under one side, restored under the other) and
-# the memory model (-rP shows what the memory test compared), against TensorFlow itself: installs
+# spec_from_tf, `tpuemb diff` (a checkpoint saved under one side, restored under the other), the
+# checkpoint reader and comparison (a checkpoint TensorFlow saved, read by tpuemb, restored under
+# another config) and the memory model (-rP shows what the memory test compared), against
+# TensorFlow itself: installs
 # tensorflow-cpu 2.21 (about 250 MB, a few minutes) with the protobuf it brings (7.x, under which
 # TensorFlow cannot build configs itself).
 test-tf:
 	$(PYTHON) -m venv build/venv-tf
 	build/venv-tf/bin/python -m pip install -q 'tensorflow-cpu==2.21.0' -e '.[test]'
 	build/venv-tf/bin/python -m pytest -q -rP -p no:cacheprovider tests/test_tf.py tests/test_tf_diff.py \
-	  tests/test_tf_memory.py tests/test_tf_sparsecore_rules.py tests/test_tf_sparsecore.py
+	  tests/test_tf_checkpoint.py tests/test_tf_memory.py tests/test_tf_sparsecore_rules.py \
+	  tests/test_tf_sparsecore.py
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the

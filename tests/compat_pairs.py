@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from tpuemb_cli.compat.compare import compare
 from tpuemb_cli.compat.kinds import Placed
-from tpuemb_cli.load import load_bytes
+from tpuemb_cli.load import Document, load_bytes
 from tpuemb_cli.load.encodings import get
 from tpuemb_cli.spec.compiler import compile_spec
 
@@ -145,15 +145,18 @@ def spec(side: Side) -> str:
     return json.dumps(document, indent=1) + "\n"
 
 
+def document(side: Side, label: str, as_config: bool = False) -> Document:
+    """The side loaded as a spec (``label.yaml``), or as the config it compiles to
+    (``label.pbtxt``)."""
+    document = load_bytes(spec(side).encode(), f"{label}.yaml")
+    assert not document.problems, document.problems
+    if as_config:
+        text = get("text").render(compile_spec(document.message).config)  # type: ignore[arg-type]
+        document = load_bytes(text, f"{label}.pbtxt")
+    return document
+
+
 def diff(pair: Pair, as_configs: bool = False) -> list[Placed]:
     """tpuemb's changes for the pair: of its specs, or of the configs they compile to."""
-    documents = []
-    for label, side in (("old", pair.old), ("new", pair.new)):
-        document = load_bytes(spec(side).encode(), f"{label}.yaml")
-        assert not document.problems, document.problems
-        if as_configs:
-            text = get("text").render(compile_spec(document.message).config)  # type: ignore[arg-type]
-            document = load_bytes(text, f"{label}.pbtxt")
-        documents.append(document)
-    old, new = documents
+    old, new = document(pair.old, "old", as_configs), document(pair.new, "new", as_configs)
     return compare(old, new)

@@ -16,10 +16,15 @@ from .helpers import DATA
 
 THEIRS = json.loads((DATA / "tensorflow_2_21_graph_descriptors.json").read_text())
 GRAPHS = DATA / "tf-2.21" / "graphs"
-# As tools/render_graph_protos.py mirrors them: every framework file of the descriptors.
-MIRRORED = sorted(
-    Path(name).stem for name in THEIRS if name.startswith("tensorflow/core/framework/")
-)
+# As tools/render_graph_protos.py mirrors them: every framework file of the descriptors, and
+# tensor_bundle (stem -> TensorFlow's path).
+SOURCES = {
+    Path(name).stem: name
+    for name in THEIRS
+    if name.startswith("tensorflow/core/framework/")
+    or name == "tensorflow/core/protobuf/tensor_bundle.proto"
+}
+MIRRORED = sorted(SOURCES)
 
 
 def _ours(stem: str) -> dict[str, Any]:
@@ -51,12 +56,12 @@ def test_every_mirrored_file_is_generated() -> None:
     generated = {
         p.name.removesuffix("_pb2.py") for p in Path(framework.__file__).parent.glob("*_pb2.py")
     }
-    assert len(MIRRORED) == 12 and set(MIRRORED) == generated - {"saved_model"}
+    assert len(MIRRORED) == 14 and set(MIRRORED) == generated - {"saved_model"}
 
 
 @pytest.mark.parametrize("stem", MIRRORED)
 def test_messages_and_enums_match_tensorflow(stem: str) -> None:
-    theirs = _normalized(THEIRS[f"tensorflow/core/framework/{stem}.proto"])
+    theirs = _normalized(THEIRS[SOURCES[stem]])
     ours = _normalized(_ours(stem))
     assert ours.get("enum_type") == theirs.get("enum_type")
     assert [m["name"] for m in ours.get("message_type", [])] == [

@@ -23,39 +23,12 @@ from typing import Any
 
 import pytest
 
-from .compat_pairs import PAIRS, STATE_KINDS, Pair, Side, diff
+from .compat_pairs import PAIRS, STATE_KINDS, Pair, diff
+from .tf_embedding import build, raises
 
 tf = pytest.importorskip("tensorflow")
 np = pytest.importorskip("numpy")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-
-
-def _optimizer(t: dict[str, Any]) -> Any:
-    u = tf.tpu.experimental.embedding
-    classes = {
-        "sgd": u.SGD,
-        "adagrad": u.Adagrad,
-        "adagrad_momentum": u.AdagradMomentum,
-        "adam": u.Adam,
-        "ftrl": u.FTRL,
-    }
-    return classes[t["opt"]](learning_rate=t["lr"], clipvalue=t.get("clip"))
-
-
-def _build(side: Side) -> tuple[Any, dict[str, str]]:
-    """The side's TPUEmbeddingForServing, built, and the table name -> id of each table."""
-    u = tf.tpu.experimental.embedding
-    tables = {
-        t["id"]: u.TableConfig(
-            vocabulary_size=t["vocab"], dim=t["dim"], name=t["name"], optimizer=_optimizer(t)
-        )
-        for t in side.tables
-    }
-    features = [u.FeatureConfig(table=tables[id], name=name) for name, id in side.features]
-    embedding = u.TPUEmbeddingForServing(features, None)
-    embedding.build()
-    # TensorFlow named the unnamed tables (table_<i>, by order of first use): ask it.
-    return embedding, {config.name: id for id, config in tables.items()}
 
 
 def _variables(embedding: Any, ids: dict[str, str]) -> dict[tuple[str, str], Any]:
@@ -73,7 +46,7 @@ def _keys(path: str) -> set[str]:
 
 def observe(pair: Pair, folder: Path) -> set[str]:
     """The kinds TensorFlow shows for the pair."""
-    old, old_ids = _build(pair.old)
+    old, old_ids = build(pair.old)
     saved = {}
     rng = np.random.default_rng(0)
     for key, variable in _variables(old, old_ids).items():
@@ -81,7 +54,7 @@ def observe(pair: Pair, folder: Path) -> set[str]:
         variable.assign(value)
         saved[key] = value
     path = tf.train.Checkpoint(embedding=old).save(str(folder / "old" / "ckpt"))
-    new, new_ids = _build(pair.new)
+    new, new_ids = build(pair.new)
     fresh_path = tf.train.Checkpoint(embedding=new).save(str(folder / "new" / "ckpt"))
     try:
         status = tf.train.Checkpoint(embedding=new).restore(path)
@@ -100,17 +73,9 @@ def observe(pair: Pair, folder: Path) -> set[str]:
     if orphaned:
         found.add("orphaned-state")
     # The assertions users have agree with what the values and keys say.
-    assert _raises(status.assert_existing_objects_matched) == bool(missing)
-    assert _raises(status.assert_consumed) == bool(missing or orphaned)
+    assert raises(status.assert_existing_objects_matched) == bool(missing)
+    assert raises(status.assert_consumed) == bool(missing or orphaned)
     return found
-
-
-def _raises(assertion: Any) -> bool:
-    try:
-        assertion()
-    except AssertionError:
-        return True
-    return False
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=lambda p: p.name)

@@ -6,10 +6,11 @@ Reads tests/data/tensorflow_2_21_graph_descriptors.json (TensorFlow 2.21's FileD
 the schema facts) and writes protos/tpuemb_cli/pb/framework/*.proto: the same messages, fields,
 numbers, types, labels, oneofs, options that reach the wire (packed, deprecated) and reserved
 ranges, under our package `tpuemb.framework` and our paths, so they load beside TensorFlow's.
-SavedModel and MetaGraphDef are written by hand in saved_model.proto: only the path to the graph
-is mirrored; their other fields stay unknown fields, kept byte for byte. Run it when the
-descriptors are refreshed, then `make generate`; tests/test_graph_descriptors.py checks the
-result against the descriptors.
+From tensorflow/core/protobuf/ it renders tensor_bundle.proto too (a checkpoint index's header
+and entries, which load/checkpoint.py reads). SavedModel and MetaGraphDef are written by hand in
+saved_model.proto: only the path to the graph is mirrored; their other fields stay unknown
+fields, kept byte for byte. Run it when the descriptors are refreshed, then `make generate`;
+tests/test_graph_descriptors.py checks the result against the descriptors.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "tests" / "data" / "tensorflow_2_21_graph_descriptors.json"
 TARGET = ROOT / "protos" / "tpuemb_cli" / "pb" / "framework"
-# Every framework file of the descriptors is mirrored; meta_graph and saved_model are not.
+# Every framework file of the descriptors is mirrored, and of the others tensor_bundle; meta_graph
+# and saved_model are not.
 FRAMEWORK = "tensorflow/core/framework/"
+MIRRORED_BEYOND_FRAMEWORK = ("tensorflow/core/protobuf/tensor_bundle.proto",)
 SCALARS = {
     "TYPE_DOUBLE": "double",
     "TYPE_FLOAT": "float",
@@ -151,7 +154,7 @@ def main() -> int:
     files = json.loads(SOURCE.read_text())
     TARGET.mkdir(parents=True, exist_ok=True)
     for source_name in sorted(files):
-        if source_name.startswith(FRAMEWORK):
+        if source_name.startswith(FRAMEWORK) or source_name in MIRRORED_BEYOND_FRAMEWORK:
             stem = Path(source_name).stem
             (TARGET / f"{stem}.proto").write_text(render(files[source_name], source_name))
     return 0

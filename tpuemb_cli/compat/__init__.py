@@ -12,5 +12,7 @@ what it does to those names and shapes (``kinds``), and to how the restored run 
 - ``matching``: which new table is which old one (names, renames, shifted ``table_<i>``);
 - ``tables``, ``fields``, ``features``, ``topology``: the comparisons (the slot variables each
   optimizer creates, as TensorFlow names them, are ``model.optimizers``');
-- ``compare``: all of it, for two loaded documents.
+- ``compare``: all of it, for two loaded documents;
+- ``checkpoint``: a config or spec against the variables a checkpoint on disk holds
+  (``load.checkpoint`` reads it).
 """

@@ -127,7 +127,7 @@ def _slot_names(table: Table) -> tuple[str, ...]:
     return optimizer.slots if optimizer else ()
 
 
-def _rows(side: Side, table: Table) -> set[int]:
+def possible_rows(side: Side, table: Table) -> set[int]:
     """The variables' possible row counts: known from a spec; from a config, ``vocabulary_size``
     is ``max(rows, num_hosts)`` (tpu_embedding_v2_utils.py, ``_set_table_descriptor``), so a
     value equal to the host count may be any row count up to it."""
@@ -151,7 +151,7 @@ def _shape(
         f"restoring fails: {held} has shape {before}, the new `{table.name}` {after} "
         "(TensorFlow: Received incompatible tensor with shape ...)"
     )
-    old_rows, new_rows = _rows(old, stored), _rows(new, table)
+    old_rows, new_rows = possible_rows(old, stored), possible_rows(new, table)
     if not old_rows & new_rows:
         yield Change(
             "restore-error",

@@ -1,0 +1,265 @@
+"""A TensorFlow checkpoint's variables -- names, dtypes, shapes, slices -- read from its index,
+without TensorFlow.
+
+A checkpoint (``tf.train.Checkpoint.save``, ``CheckpointManager``, a SavedModel's ``variables/``)
+is a tensor bundle: ``PREFIX.index``, a sorted string table (``sstable``) whose entry under the
+empty key is a ``BundleHeaderProto`` and whose every other entry is a ``BundleEntryProto`` keyed
+by the tensor's name, and ``PREFIX.data-0000N-of-0000M``, the tensors' bytes, which tpuemb never
+reads. A variable saved in slices (a ``ShardedVariable``: the mid-level API's tables, split over
+the hosts) has one entry with its full shape and the list of its slices, and one entry per slice
+under a key that starts with a NUL byte (``checkpoint::EncodeTensorNameSlice``); the slices'
+entries are not variables and are left out. Sources: ``tensorflow/core/util/tensor_bundle/``
+(``tensor_bundle.cc``, ``naming.cc``), ``tensorflow/python/checkpoint/checkpoint_management.py``
+(the ``checkpoint`` state file), tag v2.21.0.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from google.protobuf.message import DecodeError
+from google.protobuf.text_encoding import CUnescape
+
+from tpuemb_cli.load.sstable import Table, TableError
+from tpuemb_cli.model.records import Record
+from tpuemb_cli.pb.framework import tensor_bundle_pb2, types_pb2
+
+# The largest index read. An index holds a few hundred bytes a variable: this is millions of
+# variables, and bounds what a file that only claims to be an index makes tpuemb hold.
+MAX_INDEX_BYTES = 512 * 1024 * 1024
+# The newest bundle format TensorFlow 2.21 writes and reads (kTensorBundleVersion).
+BUNDLE_VERSION = 1
+# The key of the serialized object graph (a string tensor) in an object-based checkpoint.
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+# An object-based checkpoint keys a variable by its object path and this (trackable_utils.py).
+VARIABLE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+STATE_FILE = "checkpoint"
+_DATA_FILE = re.compile(r"\.data-\d{5}-of-\d{5}$")
+_LATEST = re.compile(r'^model_checkpoint_path:\s*"((?:[^"\\]|\\.)*)"\s*$', re.MULTILINE)
+
+Extent = tuple[int, int | None]  # (start, length); length None: the whole dimension
+
+
+class Variable(Record):
+    """One saved tensor: ``dtype`` is TensorFlow's DataType name (``DT_FLOAT``), ``shape`` the
+    full tensor's; ``slices``, for a variable saved in slices, each slice's extent in every
+    dimension (empty for a variable saved whole)."""
+
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    slices: tuple[tuple[Extent, ...], ...] = ()
+
+
+class Checkpoint(Record):
+    """A checkpoint's index, read: ``path`` is the ``.index`` file, ``variables`` every saved
+    tensor by name (the object graph's key included), ``num_shards`` the data files it names."""
+
+    path: str
+    variables: dict[str, Variable]
+    num_shards: int
+
+    @property
+    def object_based(self) -> bool:
+        """Saved by ``tf.train.Checkpoint`` (keys are object paths), not by name (TF1 Saver)."""
+        return OBJECT_GRAPH_KEY in self.variables
+
+
+def escape(name: str) -> str:
+    """A local name as an object path writes it: ``.`` doubled, ``/`` as ``.S``
+    (``escape_local_name`` in tensorflow/python/trackable/trackable_utils.py)."""
+    return name.replace(".", "..").replace("/", ".S")
+
+
+def unescape(written: str) -> str:
+    """The local name an object path's segment writes (``escape`` undone); other ``.X`` pairs
+    (TensorFlow's own markers, ``.OPTIMIZER_SLOT``) are kept as they are."""
+    if "." not in written:
+        return written
+    out, at = [], 0
+    while at < len(written):
+        pair = written[at : at + 2]
+        if pair == "..":
+            out.append(".")
+            at += 2
+        elif pair == ".S":
+            out.append("/")
+            at += 2
+        else:
+            out.append(written[at])
+            at += 1
+    return "".join(out)
+
+
+def objects(checkpoint: Checkpoint) -> dict[str, dict[str, Variable]]:
+    """The variables of an object-based checkpoint by the object that holds them: the holder's
+    path as the keys write it (``embedding``, ``model/_tpu_embedding``; ``""`` for the root
+    object) -> each variable's local name, unescaped (``user``, ``user/momenta``)."""
+    found: dict[str, dict[str, Variable]] = {}
+    for key, variable in checkpoint.variables.items():
+        if not key.endswith(VARIABLE_SUFFIX):
+            continue
+        parent, _, local = key[: -len(VARIABLE_SUFFIX)].rpartition("/")
+        found.setdefault(parent, {})[unescape(local)] = variable
+    return found
+
+
+class UnreadableCheckpoint(Exception):
+    """A path that is not a readable TensorFlow checkpoint; the message names the file and why."""
+
+
+def read_checkpoint(path: str | Path) -> Checkpoint:
+    """The checkpoint at ``path``: a ``ckpt-N.index`` file, its prefix ``ckpt-N`` (or one of its
+    data files), a folder holding the ``checkpoint`` state file (its latest checkpoint), a
+    SavedModel folder or its ``variables/`` folder. Raises UnreadableCheckpoint."""
+    index = find_index(Path(path))
+    try:
+        size = index.stat().st_size
+        if size > MAX_INDEX_BYTES:
+            raise UnreadableCheckpoint(
+                f"{index}: {size} bytes, larger than the {MAX_INDEX_BYTES} bytes tpuemb reads of "
+                "a checkpoint index"
+            )
+        data = index.read_bytes()
+    except OSError as error:
+        raise UnreadableCheckpoint(f"{index}: cannot be read: {error.strerror}") from error
+    return parse_index(data, str(index))
+
+
+def find_index(path: Path) -> Path:
+    """The ``.index`` file that ``path`` names (see ``read_checkpoint``)."""
+    if path.is_dir():
+        return _index_in(path)
+    if path.name.endswith(".index") and path.is_file():
+        return path
+    match = _DATA_FILE.search(path.name)
+    prefix = path.with_name(path.name[: match.start()]) if match else path
+    index = prefix.with_name(prefix.name + ".index")
+    if index.is_file():
+        return index
+    if not path.exists():
+        raise UnreadableCheckpoint(f"{path}: no such file or folder")
+    raise UnreadableCheckpoint(
+        f"{path}: not a checkpoint (name a ckpt-N.index file, its prefix ckpt-N, a folder with a "
+        "`checkpoint` file, or a SavedModel)"
+    )
+
+
+def _index_in(folder: Path) -> Path:
+    state = folder / STATE_FILE
+    if state.is_file():
+        return _latest(state)
+    for candidate in (folder / "variables" / "variables.index", folder / "variables.index"):
+        if candidate.is_file():
+            return candidate
+    indexes = sorted(folder.glob("*.index"))
+    if len(indexes) == 1:
+        return indexes[0]
+    if indexes:
+        names = ", ".join(p.name for p in indexes[:5]) + (", ..." if len(indexes) > 5 else "")
+        raise UnreadableCheckpoint(
+            f"{folder}: holds {len(indexes)} checkpoints ({names}) and no `checkpoint` file "
+            "naming the latest: name one"
+        )
+    raise UnreadableCheckpoint(
+        f"{folder}: no checkpoint in it (no `checkpoint` file, no .index file, no SavedModel "
+        "variables/)"
+    )
+
+
+def _latest(state: Path) -> Path:
+    """The index of the checkpoint that the state file ``state`` (a CheckpointState in text
+    format, as CheckpointManager writes it) names as the latest."""
+    try:
+        text = state.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise UnreadableCheckpoint(f"{state}: cannot be read: {error.strerror}") from error
+    found = _LATEST.search(text)
+    if found is None:
+        raise UnreadableCheckpoint(
+            f'{state}: names no latest checkpoint (no `model_checkpoint_path: "..."` line)'
+        )
+    try:
+        named = CUnescape(found.group(1)).decode("utf-8", errors="replace")
+    except ValueError as error:
+        raise UnreadableCheckpoint(f"{state}: a malformed model_checkpoint_path: {error}") from None
+    prefix = Path(named)
+    if not prefix.is_absolute():
+        prefix = state.parent / prefix
+    elif not prefix.with_name(prefix.name + ".index").is_file():
+        # An absolute path from where it was written: the folder may have been copied since.
+        prefix = state.parent / prefix.name
+    index = prefix.with_name(prefix.name + ".index")
+    if not index.is_file():
+        raise UnreadableCheckpoint(
+            f"{state}: names {named!r} as the latest checkpoint, but {index} does not exist"
+        )
+    return index
+
+
+def parse_index(data: bytes, name: str) -> Checkpoint:
+    """The checkpoint whose index is ``data`` (``name``: the index's path, for messages). Raises
+    UnreadableCheckpoint."""
+    try:
+        return _bundle(data, name)
+    except TableError as error:
+        raise UnreadableCheckpoint(f"{name}: not a readable checkpoint index: {error}") from None
+
+
+def _bundle(data: bytes, name: str) -> Checkpoint:
+    items = Table(data).items()
+    first = next(items, None)
+    if first is None or first[0] != b"":
+        raise UnreadableCheckpoint(
+            f"{name}: a table without a bundle header (its first key is not empty): not a "
+            "TensorFlow checkpoint index"
+        )
+    header = tensor_bundle_pb2.BundleHeaderProto()
+    _parse(header, first[1], name, "the bundle header")
+    if header.version.min_consumer > BUNDLE_VERSION or BUNDLE_VERSION in set(
+        header.version.bad_consumers
+    ):
+        raise UnreadableCheckpoint(
+            f"{name}: written for bundle readers of version {header.version.min_consumer} or "
+            f"later (TensorFlow 2.21 reads version {BUNDLE_VERSION}): a newer TensorFlow wrote it"
+        )
+    variables: dict[str, Variable] = {}
+    for key, value in items:
+        if key.startswith(b"\0"):
+            continue  # a slice of a variable saved in slices, listed by the variable's entry
+        text = key.decode("utf-8", errors="backslashreplace")
+        entry = tensor_bundle_pb2.BundleEntryProto()
+        _parse(entry, value, name, f"the entry of {text!r}")
+        variables[text] = Variable(
+            text,
+            _dtype(entry.dtype),
+            tuple(dim.size for dim in entry.shape.dim),
+            tuple(
+                tuple(
+                    (extent.start, extent.length if extent.HasField("length") else None)
+                    for extent in piece.extent
+                )
+                for piece in entry.slices
+            ),
+        )
+    return Checkpoint(name, variables, header.num_shards)
+
+
+def _parse(
+    message: tensor_bundle_pb2.BundleHeaderProto | tensor_bundle_pb2.BundleEntryProto,
+    value: bytes,
+    name: str,
+    what: str,
+) -> None:
+    try:
+        message.ParseFromString(value)
+    except (DecodeError, RuntimeError) as error:
+        raise UnreadableCheckpoint(f"{name}: {what} does not parse: {error}") from None
+
+
+def _dtype(value: int) -> str:
+    try:
+        return types_pb2.DataType.Name(value)
+    except ValueError:
+        return f"DataType {value}"
