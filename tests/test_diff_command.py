@@ -267,7 +267,10 @@ def test_an_input_that_cannot_be_compared_exits_2(args: list[str], stderr: str) 
 def test_bad_options_exit_2() -> None:
     result = invoke("diff", "old.pbtxt")
     assert result.exit_code == 2
-    assert "Error: give two files (OLD NEW), or --against REF [PATH...]" in result.stderr
+    assert (
+        "Error: give two files (OLD NEW), --against REF [PATH...], or --against-checkpoint CKPT "
+        "FILE" in result.stderr
+    )
     result = invoke("diff", "old.pbtxt", "new.pbtxt", "--fail-on", "restore-eror")
     assert result.exit_code == 2
     assert "unknown kind 'restore-eror'" in result.stderr

@@ -64,6 +64,8 @@ class DiffOptions(NamedTuple):
     color: bool = False
     show_files: bool = False  # list each pair as compared, skipped (and why) or not comparable
     message_type: str | None = None  # --type: what both sides hold
+    against_checkpoint: str | None = None  # compare FILE with this TensorFlow checkpoint
+    checkpoint_prefix: str | None = None  # where the embedding's variables are in it
 
 
 def _two_files(options: DiffOptions, workspace: Workspace, streams: Streams) -> list[Diffed] | None:
@@ -106,6 +108,27 @@ def _revision(
     return done, bool(problems)
 
 
+def _checkpoint(
+    options: DiffOptions, workspace: Workspace, streams: Streams
+) -> list[Diffed] | None:
+    from tpuemb_cli.load.checkpoint import UnreadableCheckpoint, read_checkpoint
+    from tpuemb_cli.workspace import Version, diff_checkpoint
+
+    assert options.against_checkpoint is not None
+    try:
+        checkpoint = read_checkpoint(options.against_checkpoint)
+    except UnreadableCheckpoint as problem:
+        error(streams, str(problem))
+        return None
+    (path,) = options.files
+    read = read_input(path, options.max_bytes, streams)
+    if read is None:
+        return None
+    item, data = read
+    version = Version(data, item.name, message_type=options.message_type)
+    return [diff_checkpoint(workspace, version, checkpoint, options.checkpoint_prefix)]
+
+
 def execute(options: DiffOptions, streams: Streams) -> int:
     from tpuemb_cli.cli.against import GitError
     from tpuemb_cli.formatters import Report
@@ -123,7 +146,11 @@ def execute(options: DiffOptions, streams: Streams) -> int:
         return EXIT_ERROR
     failed = False
     try:
-        if options.against is None:
+        if options.against_checkpoint is not None:
+            done = _checkpoint(options, workspace, streams)
+            if done is None:
+                return EXIT_ERROR
+        elif options.against is None:
             done = _two_files(options, workspace, streams)
             if done is None:
                 return EXIT_ERROR
@@ -194,7 +221,9 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
 
 
 @click.command("diff", cls=OrderedCommand)
-@click.argument("files", nargs=-1, metavar="OLD NEW | --against REF [PATH...]")
+@click.argument(
+    "files", nargs=-1, metavar="OLD NEW | --against REF [PATH...] | --against-checkpoint CKPT FILE"
+)
 @click.option(
     "--against",
     metavar="REF",
@@ -202,6 +231,18 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     "revision.",
 )
 @report_options
+@click.option(
+    "--against-checkpoint",
+    metavar="CKPT",
+    help="Compare one config or spec with a TensorFlow checkpoint (ckpt-N.index or its prefix, "
+    "a folder with a `checkpoint` file, a SavedModel or its variables/): will it restore?",
+)
+@click.option(
+    "--checkpoint-prefix",
+    metavar="PATH",
+    help="With --against-checkpoint: the object path of the embedding in the checkpoint "
+    "(tf.train.Checkpoint(embedding=...) saves it as `embedding`; default: found).",
+)
 @click.option(
     "--fail-on",
     metavar="KINDS",
@@ -231,6 +272,8 @@ def command(
     ctx: click.Context,
     files: tuple[str, ...],
     against: str | None,
+    against_checkpoint: str | None,
+    checkpoint_prefix: str | None,
     formats: tuple[str, ...],
     output_files: tuple[str, ...],
     fail_on: frozenset[str],
@@ -253,8 +296,17 @@ def command(
     new file, or a [[suppress]] entry, acknowledges an intended one. Exit 0: nothing --fail-on
     names; 1: something it names; 2: an input or the revision could not be read.
     """
-    if against is None and len(files) != 2:
-        raise click.UsageError("give two files (OLD NEW), or --against REF [PATH...]")
+    if against is not None and against_checkpoint is not None:
+        raise click.UsageError("--against and --against-checkpoint contradict each other")
+    if against_checkpoint is not None:
+        if len(files) != 1:
+            raise click.UsageError("--against-checkpoint CKPT takes one config or spec")
+    elif checkpoint_prefix is not None:
+        raise click.UsageError("--checkpoint-prefix goes with --against-checkpoint")
+    elif against is None and len(files) != 2:
+        raise click.UsageError(
+            "give two files (OLD NEW), --against REF [PATH...], or --against-checkpoint CKPT FILE"
+        )
     if config and isolated:
         raise click.UsageError("--config and --isolated contradict each other")
     options = DiffOptions(
@@ -272,5 +324,7 @@ def command(
         color(sys.stdout),
         show_files,
         message_type,
+        against_checkpoint,
+        checkpoint_prefix,
     )
     run(execute, options, Streams.standard())

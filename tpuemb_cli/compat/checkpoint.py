@@ -24,6 +24,7 @@ model, an optimizer's step, ``save_counter``) are never reported.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.compat.kinds import Change
 from tpuemb_cli.compat.sides import Side, Table, side_of
@@ -34,6 +35,9 @@ from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.nearest import did_you_mean, nearest
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.words import plural
+
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.facts import SpecFacts
 
 # Where ``tf.train.Checkpoint(embedding=mid_level_api)`` -- TensorFlow's own examples -- saves it.
 DEFAULT_PREFIX = "embedding"
@@ -47,13 +51,17 @@ class EmbeddingNotFound(Exception):
 
 
 def compare_checkpoint(
-    document: Document, checkpoint: Checkpoint, prefix: str | None = None
+    document: Document,
+    checkpoint: Checkpoint,
+    prefix: str | None = None,
+    facts: SpecFacts | None = None,
 ) -> list[Change]:
     """Every change between what ``checkpoint`` holds under ``prefix`` (found when None:
     ``find_embedding``) and the variables the tables of ``document`` (a config or a spec, parsed)
-    create, as the config's fields; placed in the document (``side="new"``). Raises
-    ``sides.NotComparable`` for a document of another kind, EmbeddingNotFound."""
-    side = side_of(document)
+    create, as the config's fields; placed in the document (``side="new"``). ``facts``: a spec's,
+    compiled once for its lint and this comparison. Raises ``sides.NotComparable`` for a
+    document of another kind, EmbeddingNotFound."""
+    side = side_of(document, facts)
     where = find_embedding(checkpoint, side.tables, prefix)
     held = objects(checkpoint).get(where, {})
     held = {name: variable for name, variable in held.items() if name != _LAYOUTS}

@@ -8,7 +8,15 @@ front ends parse their options and print, nothing more. ``diff`` compares pairs 
 through the same settings and engines (``diff_versions``), the comparison where the rules stand.
 """
 
-from tpuemb_cli.workspace.diffing import Diffed, Version, diff_versions
+from tpuemb_cli.workspace.diffing import Diffed, Version, diff_checkpoint, diff_versions
 from tpuemb_cli.workspace.linting import Linted, Workspace, debug_tracebacks
 
-__all__ = ["Diffed", "Linted", "Version", "Workspace", "debug_tracebacks", "diff_versions"]
+__all__ = [
+    "Diffed",
+    "Linted",
+    "Version",
+    "Workspace",
+    "debug_tracebacks",
+    "diff_checkpoint",
+    "diff_versions",
+]

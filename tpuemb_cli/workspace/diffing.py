@@ -20,6 +20,7 @@ from tpuemb_cli.workspace.linting import Linted, Workspace, facts_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.compat.kinds import Placed
+    from tpuemb_cli.load.checkpoint import Checkpoint
     from tpuemb_cli.spec.facts import SpecFacts
 
 
@@ -121,6 +122,58 @@ def diff_versions(
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
     return Diffed(name, findings, sources, compared=True)
+
+
+def diff_checkpoint(
+    workspace: Workspace, version: Version, checkpoint: Checkpoint, prefix: str | None = None
+) -> Diffed:
+    """Compares the config or spec ``version`` holds with the variables ``checkpoint`` holds
+    under ``prefix`` (found when None): will it restore from that checkpoint? The same pipeline
+    as ``diff_versions``: the file's settings, its refusals, the changes as findings of their
+    kinds' rules (placed in the file, acknowledged by its suppressions)."""
+    name = version.name
+    found = workspace.resolve(name, on_disk=True, exclude=False)
+    if isinstance(found, Linted):
+        return Diffed(name, [], {}, error=found.error, stop=found.error is not None)
+    engine = workspace.engine_for(found)
+    during = "while loading the file"
+    try:
+        document = _loaded(version)
+        if document is None:
+            return Diffed(name, [], {}, skipped="not a TPU embedding document")
+        sources = {name: document.source_map.text} if document.source_map is not None else {}
+        facts = {id(document): facts_of(document)}
+        during = "while linting the file"
+        refused = _refusals(workspace.engine_for(found, "check"), document, facts)
+        if refused:
+            why = "cannot compare: it has errors (reported below)"
+            return Diffed(name, refused, sources, error=f"{name}: {why}")
+        if not _has_layout(document):
+            return Diffed(name, [], sources, skipped=_why_skipped([document]))
+        during = "while comparing the file with the checkpoint"
+        placed = _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
+        findings = engine.judge_changes(document, placed)
+    except CannotCompare as problem:
+        return Diffed(name, [], {}, error=str(problem))
+    except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
+        workspace.report_crash(during, error)
+        return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
+    return Diffed(name, findings, sources, compared=True)
+
+
+def _against_checkpoint(
+    document: Document, checkpoint: Checkpoint, prefix: str | None, facts: SpecFacts | None
+) -> list[Placed]:
+    from tpuemb_cli.compat.checkpoint import EmbeddingNotFound, compare_checkpoint
+    from tpuemb_cli.compat.compare import place
+    from tpuemb_cli.compat.sides import side_of
+
+    try:
+        changes = compare_checkpoint(document, checkpoint, prefix, facts)
+    except EmbeddingNotFound as problem:
+        raise CannotCompare(str(problem)) from None
+    side = side_of(document, facts)
+    return place(changes, side, side)
 
 
 def _loaded(version: Version | None) -> Document | None:
