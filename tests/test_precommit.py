@@ -16,10 +16,13 @@ from pathlib import Path
 import pytest
 
 from .built_tree import FINDINGS, build
-from .helpers import CLEAN
+from .helpers import CLEAN, OPTIMS
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = CLEAN.replace("table_id: 0", "table_id: 1")
+SAVED_MODEL = (
+    ROOT / "tests" / "data" / "real-repo" / "tree" / "models" / "ranker" / "1" / "saved_model.pb"
+)
 # Each test builds the hook's environment with pip: `make test-slow`, not `make test`.
 pytestmark = pytest.mark.slow
 
@@ -168,6 +171,14 @@ def test_diff_hook_fails_a_change_that_breaks_restoring_a_checkpoint(
     env.pop("GITHUB_ACTIONS", None)
     (repo / "model.pbtxt").write_text(CLEAN)
     (repo / "package.json").write_text('{"name": "web"}\n')
+    # Files the hook's pattern matches that have no checkpoint layout: optimizer parameters in
+    # binary and text, and a SavedModel.
+    shutil.copy(OPTIMS / "adagrad_clip_all.pb", repo / "adagrad.pb")
+    (repo / "adagrad.pbtxt").write_text(
+        "# proto-message: OptimizationParameters\nadagrad {}\nlearning_rate { constant: 0.1 }\n"
+    )
+    (repo / "model").mkdir()
+    shutil.copy(SAVED_MODEL, repo / "model" / "saved_model.pb")
     _git(repo, "add", ".")
     _git(repo, "commit", "-qm", "first")
     # A learning rate: the checkpoint restores; the hook passes.
@@ -176,13 +187,23 @@ def test_diff_hook_fails_a_change_that_breaks_restoring_a_checkpoint(
     passed = _try_repo(repo, env, "tpuemb-diff", "model.pbtxt", "package.json")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
-    # A dimension: restoring fails; the hook fails and says where.
+    # A dimension: restoring fails; the hook fails and says where -- and only that, though the
+    # commit also changes the optimizer files and the SavedModel.
     (repo / "model.pbtxt").write_text(CLEAN.replace("dimension: 16", "dimension: 32"))
+    (repo / "adagrad.pbtxt").write_text(
+        "# proto-message: OptimizationParameters\nadagrad {}\nlearning_rate { constant: 0.2 }\n"
+    )
+    (repo / "adagrad.pb").write_bytes((repo / "adagrad.pb").read_bytes()[:-2])
+    saved = repo / "model" / "saved_model.pb"
+    saved.write_bytes(saved.read_bytes() + b"\x12\x00")
     _git(repo, "add", ".")
-    failed = _try_repo(repo, env, "tpuemb-diff", "model.pbtxt", "package.json")
+    staged = ["model.pbtxt", "package.json", "adagrad.pb", "adagrad.pbtxt", "model/saved_model.pb"]
+    failed = _try_repo(repo, env, "tpuemb-diff", *staged)
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "model.pbtxt:4:3: TE951 [error] restore-error: restoring fails" in failed.stdout
-    assert "package.json" not in failed.stdout.split("- hook id")[-1].split("Found")[0]
+    output = failed.stdout.split("- hook id")[-1]
+    assert "model.pbtxt:4:3: TE951 [error] restore-error: restoring fails" in output
+    assert "Found 1 change: 1 restore-error (1 file pair compared)." in output, output
+    assert "tpuemb: error" not in output and "package.json" not in output
 
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
