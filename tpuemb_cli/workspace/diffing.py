@@ -7,6 +7,7 @@ diff is about: its selection, per-file ignores and suppressions (which acknowled
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tpuemb_cli import load as loader
@@ -77,6 +78,49 @@ def diff_versions(
 
     A side that does not load, or a spec that ``compile`` refuses (it has errors), cannot be
     compared: ``error`` says so, and ``findings`` holds its errors."""
+
+    def versions(documents: Sides, facts: Facts) -> tuple[Document, list[Placed]]:
+        old_document, new_document = (_with_layout(d, since is not None) for d in documents)
+        placed = _changes(old_document, new_document, since or "", facts)
+        # The new file is where an acknowledgement can be written; for a removed file, its
+        # configuration's entries only.
+        return new_document or Document(name, "", "", None, None), placed
+
+    return _diff(workspace, name, [old, new], exclude, versions)
+
+
+def diff_checkpoint(
+    workspace: Workspace, version: Version, checkpoint: Checkpoint, prefix: str | None = None
+) -> Diffed:
+    """Compares the config or spec ``version`` holds with the variables ``checkpoint`` holds
+    under ``prefix`` (found when None): will it restore from that checkpoint? The same pipeline
+    as ``diff_versions``: the file's settings, its refusals, the changes as findings of their
+    kinds' rules (placed in the file, acknowledged by its suppressions)."""
+
+    def against(documents: Sides, facts: Facts) -> tuple[Document, list[Placed]]:
+        (document,) = documents
+        assert document is not None  # it has a layout
+        return document, _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
+
+    return _diff(workspace, version.name, [version], False, against)
+
+
+Sides = list[Document | None]
+Facts = dict[int, "SpecFacts | None"]
+# What a diff compares its loaded documents with: the file its changes are placed in (where
+# acknowledgements are read), and the changes.
+Comparison = Callable[[Sides, Facts], tuple[Document, list["Placed"]]]
+
+
+def _diff(
+    workspace: Workspace,
+    name: str,
+    versions: list[Version | None],
+    exclude: bool,
+    compare: Comparison,
+) -> Diffed:
+    """The pipeline both diffs share: settings -> exclusion -> load -> refusals -> ``compare``
+    -> engine, a crash contained as a finding on ``name``."""
     found = workspace.resolve(name, on_disk=True, exclude=exclude)
     if isinstance(found, Linted):
         stop = found.error is not None  # the configuration cannot be used: no report at all
@@ -84,7 +128,7 @@ def diff_versions(
     engine = workspace.engine_for(found)
     during = "while loading the file"
     try:
-        documents = [_loaded(old), _loaded(new)]
+        documents = [_loaded(version) for version in versions]
         sources = {
             document.name: document.source_map.text
             for document in documents
@@ -109,50 +153,9 @@ def diff_versions(
             )
         if not any(_has_layout(d) for d in documents):
             return Diffed(name, [], sources, skipped=_why_skipped(documents))
-        old_document, new_document = (_with_layout(d, since is not None) for d in documents)
-        during = "while comparing the files"
-        placed = _changes(old_document, new_document, since or "", facts)
-        # The new file is where an acknowledgement can be written; for a removed file, its
-        # configuration's entries only.
-        anchor = new_document or Document(name, "", "", None, None)
+        during = "while comparing"
+        anchor, placed = compare(documents, facts)
         findings = engine.judge_changes(anchor, placed)
-    except CannotCompare as problem:
-        return Diffed(name, [], {}, error=str(problem))
-    except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
-        workspace.report_crash(during, error)
-        return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
-    return Diffed(name, findings, sources, compared=True)
-
-
-def diff_checkpoint(
-    workspace: Workspace, version: Version, checkpoint: Checkpoint, prefix: str | None = None
-) -> Diffed:
-    """Compares the config or spec ``version`` holds with the variables ``checkpoint`` holds
-    under ``prefix`` (found when None): will it restore from that checkpoint? The same pipeline
-    as ``diff_versions``: the file's settings, its refusals, the changes as findings of their
-    kinds' rules (placed in the file, acknowledged by its suppressions)."""
-    name = version.name
-    found = workspace.resolve(name, on_disk=True, exclude=False)
-    if isinstance(found, Linted):
-        return Diffed(name, [], {}, error=found.error, stop=found.error is not None)
-    engine = workspace.engine_for(found)
-    during = "while loading the file"
-    try:
-        document = _loaded(version)
-        if document is None:
-            return Diffed(name, [], {}, skipped="not a TPU embedding document")
-        sources = {name: document.source_map.text} if document.source_map is not None else {}
-        facts = {id(document): facts_of(document)}
-        during = "while linting the file"
-        refused = _refusals(workspace.engine_for(found, "check"), document, facts)
-        if refused:
-            why = "cannot compare: it has errors (reported below)"
-            return Diffed(name, refused, sources, error=f"{name}: {why}")
-        if not _has_layout(document):
-            return Diffed(name, [], sources, skipped=_why_skipped([document]))
-        during = "while comparing the file with the checkpoint"
-        placed = _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
-        findings = engine.judge_changes(document, placed)
     except CannotCompare as problem:
         return Diffed(name, [], {}, error=str(problem))
     except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
@@ -236,7 +239,7 @@ def _why_skipped(documents: list[Document | None]) -> str:
         {d.message.DESCRIPTOR.name for d in documents if d is not None and d.message is not None}
     )
     if not held:
-        return "not a TPU embedding document, then or now"
+        return "not a TPU embedding document"
     return f"holds {' and '.join(held)}, which has no checkpoint layout to compare"
 
 
