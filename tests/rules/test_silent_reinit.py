@@ -25,6 +25,14 @@ def test_the_code_acknowledges_it_too(tmp_path: Path) -> None:
     )
     result = diff_of(tmp_path, new)
     assert result.exit_code == 0
-    # The old name's state is left in the checkpoint: placed in the old file, acknowledged by a
-    # file-ignore or a configuration entry only.
+    # The old name's state is left in the checkpoint: its own kind, on the same line.
     assert {k[:2] for k in kinds(result)} == {("TE953", "orphaned-state")}
+
+
+def test_one_comment_acknowledges_a_rename(tmp_path: Path) -> None:
+    new = CLEAN.replace(
+        'name: "video"',
+        'name: "videos"  # tpuemb: ignore[silent-reinit, orphaned-state] renamed, retrained',
+    )
+    result = diff_of(tmp_path, new, "--fail-on", "silent-reinit,orphaned-state")
+    assert (result.exit_code, kinds(result)) == (0, [])

@@ -108,18 +108,17 @@ def _swapped(stored: Table, table: Table, holder: Table | None) -> Change:
 
 
 def _orphaned(table: Table, successor: Table | None) -> Change:
+    """The old table's state, restored by nothing: placed at the table it became (a rename, in
+    the new file, beside its silent-reinit: one comment there acknowledges the rename), else
+    at the table in the old file."""
     now = f" (the table is now `{successor.name}`)" if successor is not None else ""
     names = ", ".join(f"`{table.name}/{slot}`" for slot in _slot_names(table))
     state = f" (and {names})" if names else ""
-    return Change(
-        "orphaned-state",
-        table.name,
-        table.path,
-        table.name,
-        None,
-        f"the checkpoint's `{table.name}`{state} is restored by nothing{now}",
-        side="old",
-    )
+    message = f"the checkpoint's `{table.name}`{state} is restored by nothing{now}"
+    if successor is not None:
+        path = successor.path + ("name",)
+        return Change("orphaned-state", table.name, path, table.name, None, message)
+    return Change("orphaned-state", table.name, table.path, table.name, None, message, "old")
 
 
 def _slot_names(table: Table) -> tuple[str, ...]:

@@ -149,7 +149,7 @@ class TokenWindow:
         self.tokens[:] = [previous]  # in place: the parser's frames hold the list
         self.pos = 1
         self.matches = TOKEN.finditer(self.text, offset)
-        self.chunk = _MARGIN * 4
+        self.chunk = _MARGIN * 2
         self._more()
 
     def _more(self) -> None:
