@@ -1,6 +1,6 @@
 """`tpuemb diff --against REF [PATH...]` in a scratch git repository: each config or spec
 under the paths against its version at the revision, files added and removed since, and a
-revision git cannot read (exit 2)."""
+revision git cannot read (exit 2); a config that no longer loads (issue 24, point 5)."""
 
 from __future__ import annotations
 
@@ -147,3 +147,70 @@ def test_a_named_file_that_is_not_a_config() -> None:
     assert [line.split(" ")[1] for line in result.stdout.splitlines()[:-1]] == ["TE009"] * 2
     skipped = invoke("diff", "--against", "HEAD", "--documents-only", "configs/notes.json")
     assert (skipped.exit_code, skipped.stdout) == (0, "No changes (0 file pairs compared).\n")
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def _concise(result: Result) -> list[str]:
+    """The report's lines, each cut after its kind of change."""
+    return [line.split(": ")[0] + ": " + line.split(": ")[1] for line in result.stdout.splitlines()]
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["walked", "named-by-the-hook"])
+def test_a_config_that_now_holds_garbage_or_bad_yaml_cannot_be_compared(
+    repo: Path, named: bool
+) -> None:
+    # Tracked as configs at HEAD, no TPU embedding document now: not removed files (exit 0),
+    # files whose other side does not load (exit 2).
+    (repo / "configs" / "model.pbtxt").write_text("@@@ not a config\n")
+    (repo / "configs" / "model.spec.yaml").write_text("tables: [\n  - {name\n")
+    paths = ["configs"]
+    if named:  # what the pre-commit hook passes
+        paths = ["--documents-only", "configs/model.pbtxt", "configs/model.spec.yaml"]
+    result = invoke("diff", "--against", "HEAD", *paths)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "tpuemb: error: configs/model.pbtxt: cannot compare: it has errors (reported below)\n"
+        "tpuemb: error: configs/model.spec.yaml: cannot compare: it has errors (reported "
+        "below)\n",
+    )
+    assert result.stdout == (
+        "configs/model.pbtxt:1:1: TE001 [error] expected a field name, found `@`\n"
+        "configs/model.spec.yaml:2:3: TE001 [error] not valid YAML: expected the node content, "
+        "but found '-'\n"
+        "No changes; 2 invalid-syntax (1 file pair compared; 2 file pairs could not be "
+        "compared).\n"
+        if not named
+        else "configs/model.pbtxt:1:1: TE001 [error] expected a field name, found `@`\n"
+        "configs/model.spec.yaml:2:3: TE001 [error] not valid YAML: expected the node content, "
+        "but found '-'\n"
+        "No changes; 2 invalid-syntax (0 file pairs compared; 2 file pairs could not be "
+        "compared).\n"
+    )
+
+
+def test_a_config_emptied_is_compared_not_removed(repo: Path) -> None:
+    # Empty text format is an empty config (TensorFlow reads it so): compared. An empty spec is
+    # no document: it cannot be compared.
+    (repo / "configs" / "model.pbtxt").write_text("")
+    (repo / "configs" / "model.spec.yaml").write_text("")
+    result = invoke("diff", "--against", "HEAD", "configs")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "tpuemb: error: configs/model.spec.yaml: cannot compare: it has errors (reported below)\n",
+    )
+    assert "removed since" not in result.stdout
+    assert _concise(result) == [
+        "HEAD:configs/model.pbtxt:1:1: TE953 [warning] orphaned-state",
+        "HEAD:configs/model.pbtxt:14:1: TE954 [warning] training-change",
+        "configs/model.pbtxt:1:1: TE954 [warning] training-change",
+        "configs/model.pbtxt:1:1: TE955 [info] topology-change",
+        "configs/model.pbtxt:1:1: TE955 [info] topology-change",
+        "configs/model.spec.yaml: TE009 [error] not a TPU embedding document",
+        "Found 5 changes: 1 orphaned-state, 2 training-change, 2 topology-change, 1 "
+        "not-an-embedding-document (2 file pairs compared; 1 file pair could not be compared).",
+    ]
