@@ -99,7 +99,7 @@ def _revision(
         old = new = None
         said = options.message_type
         if version.old is not None:
-            old = Version(version.old, f"{options.against}:{version.name}", walked, said)
+            old = Version(version.old, f"{options.against}:{version.old_name}", walked, said)
         if version.new is not None:
             new = Version(version.new, version.name, walked, said)
         done.append(
@@ -157,7 +157,8 @@ def execute(options: DiffOptions, streams: Streams) -> int:
         else:
             done, failed = _revision(options, workspace, streams)
     except GitError as problem:
-        error(streams, str(problem))
+        for message in problem.args:
+            error(streams, message)
         return EXIT_ERROR
     stopped = next((d for d in done if d.stop), None)
     if stopped is not None:

@@ -128,7 +128,7 @@ def _diff(
     engine = workspace.engine_for(found)
     during = "while loading the file"
     try:
-        documents = [_loaded(version) for version in versions]
+        documents = _loaded_sides(versions)
         sources = {
             document.name: document.source_map.text
             for document in documents
@@ -177,6 +177,18 @@ def _against_checkpoint(
         raise CannotCompare(str(problem)) from None
     side = side_of(document, facts)
     return place(changes, side, side)
+
+
+def _loaded_sides(versions: list[Version | None]) -> Sides:
+    """The document of each version. Of a pair (old, new), a new side found by walking is
+    judged by its content (as a named file is) where the old side has a checkpoint layout: a
+    config that now holds garbage cannot be compared; it is not a removed one."""
+    documents = [_loaded(version) for version in versions]
+    if len(versions) == 2:
+        new = versions[1]
+        if new is not None and new.walked and documents[1] is None and _has_layout(documents[0]):
+            documents[1] = _loaded(new._replace(walked=False))
+    return documents
 
 
 def _loaded(version: Version | None) -> Document | None:
