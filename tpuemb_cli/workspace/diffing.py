@@ -153,6 +153,9 @@ def _diff(
             )
         if not any(_has_layout(d) for d in documents):
             return Diffed(name, [], sources, skipped=_why_skipped(documents))
+        emptied = _emptied(documents)
+        if emptied is not None:
+            return Diffed(name, [], sources, error=emptied)
         during = "while comparing"
         anchor, placed = compare(documents, facts)
         findings = engine.judge_changes(anchor, placed)
@@ -220,6 +223,18 @@ def _refusals(
         if f.severity is Severity.ERROR
         and (kind == "spec" or f.rule == "TE010" or BY_CODE[f.rule].family == "parse")
     ]
+
+
+def _emptied(documents: Sides) -> str | None:
+    """Why a pair cannot be compared when one side has no field at all and the other has some:
+    an emptied config (a bad merge, a truncated write) would be compared as a config without
+    tables, every table's state orphaned, and pass the gate."""
+    held = [d for d in documents if d is not None and d.message is not None]
+    sizes = [d.message.ByteSize() for d in held if d.message is not None]
+    if len(held) == 2 and 0 in sizes and any(sizes):
+        empty = held[sizes.index(0)]
+        return f"{empty.name}: cannot compare: it has no fields (an emptied file?)"
+    return None
 
 
 def _has_layout(document: Document | None) -> bool:
