@@ -242,7 +242,10 @@ def test_memory_counts_the_rows_state_arrays() -> None:
 
 
 @pytest.mark.usefixtures("files", "toy")
-def test_diff_knows_the_rows_slots_and_class() -> None:
+def test_diff_knows_the_rows_slots_and_class(here: Path) -> None:
+    # The same tables on TensorCores: diff does not compare SparseCore stacks (yet).
+    for name in ("old.spec.yaml", "new.spec.yaml"):
+        (here / name).write_text((here / name).read_text().replace("sparse_core: {}\n", ""))
     result = invoke("diff", "old.spec.yaml", "new.spec.yaml")
     where = "new.spec.yaml:2:51: "
     assert (result.exit_code, result.stdout, result.stderr) == (

@@ -56,7 +56,7 @@ topology: {num_hosts: 1, cores_per_host: 1, per_replica_batch_size: 8, accelerat
 """
     findings = lint_string(spec, name="s.yaml", format="yaml")
     assert [(f.rule, f.field, f.position and f.position.line) for f in findings] == [
-        ("TE602", "topology", 6)
+        ("TE602", "topology.cores_per_host", 6)
     ]
     # --tpu (the API's tpu) wins over the spec's accelerator.
     assert [f.rule for f in lint_string(spec, name="s.yaml", format="yaml", tpu="v5p")] == []

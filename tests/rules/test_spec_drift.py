@@ -24,7 +24,7 @@ def test_each_difference_with_both_locations(tmp_path: Path) -> None:
         f"{config}:4:3: TE730 [error] `table_descriptor[0].dimension` is 8, the spec compiles to 4 "
         f"(spec: {SPEC}:6:37 (tables[0].dim))",
         f"{config}:62:1: TE730 [error] `num_hosts` is 2, the spec compiles to 1 "
-        f"(spec: {SPEC}:15:1 (topology))",
+        f"(spec: {SPEC}:15:12 (topology.num_hosts))",
     ]
 
 

@@ -34,6 +34,7 @@ from tpuemb_cli.cli.outputs import (
     Output,
     pair_outputs,
     print_statistics,
+    refuse_inputs,
     report_options,
     write_reports,
 )
@@ -339,9 +340,11 @@ def command(
         if given and output_files:
             # Neither prints a report (--diff prints fixes): the file would silently stay unwritten.
             raise click.UsageError(f"--output-file writes a report, which {flag} does not print")
+    outputs = pair_outputs(ctx, formats, output_files)
+    refuse_inputs(outputs, [*paths, *([spec] if spec else [])])
     options = CheckOptions(
         paths=list(paths) or ["."],  # as ruff: the current directory
-        outputs=pair_outputs(ctx, formats, output_files),
+        outputs=outputs,
         message_type=message_type,
         stdin_filename=stdin_filename,
         max_bytes=max_bytes,

@@ -25,6 +25,7 @@ from tpuemb_cli.cli.common import (
     color,
     error,
     max_size_option,
+    note,
     read_input,
     run,
     type_option,
@@ -33,6 +34,7 @@ from tpuemb_cli.cli.outputs import (
     OrderedCommand,
     Output,
     pair_outputs,
+    refuse_inputs,
     report_options,
     write_reports,
 )
@@ -168,7 +170,10 @@ def execute(options: DiffOptions, streams: Streams) -> int:
     if options.show_files:
         for diffed in done:
             what = (
-                f"cannot compare: {diffed.error}"
+                "cannot compare: "
+                + diffed.error.split(": cannot compare: ", 1)[-1].replace(
+                    " (reported below)", " (the report without --show-files lists them)"
+                )
                 if diffed.error is not None
                 else f"skipped: {diffed.skipped}"
                 if diffed.skipped is not None
@@ -183,6 +188,8 @@ def execute(options: DiffOptions, streams: Streams) -> int:
             # A side that cannot be compared: said on stderr, its errors in the report; exit 2.
             error(streams, diffed.error)
             failed = True
+        elif diffed.unchecked:
+            note(streams, f"{diffed.name}: not compared: {diffed.skipped}")
         findings += diffed.findings
         sources.update(diffed.sources)
     findings += workspace.unused_config_suppressions()
@@ -297,6 +304,8 @@ def command(
     new file, or a [[suppress]] entry, acknowledges an intended one. Exit 0: nothing --fail-on
     names; 1: something it names; 2: an input or the revision could not be read.
     """
+    if against_checkpoint is not None and not against_checkpoint.strip():
+        raise click.UsageError("--against-checkpoint names no checkpoint")
     if against is not None and against_checkpoint is not None:
         raise click.UsageError("--against and --against-checkpoint contradict each other")
     if against_checkpoint is not None:
@@ -310,10 +319,14 @@ def command(
         )
     if config and isolated:
         raise click.UsageError("--config and --isolated contradict each other")
+    if files.count("-") > 1:
+        raise click.UsageError("stdin (-) can be read once: name one side as a file")
+    outputs = pair_outputs(ctx, formats, output_files)
+    refuse_inputs(outputs, files)
     options = DiffOptions(
         files,
         against,
-        pair_outputs(ctx, formats, output_files),
+        outputs,
         fail_on,
         max_bytes,
         documents_only,

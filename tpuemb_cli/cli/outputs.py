@@ -107,6 +107,25 @@ def pair_outputs(
     return outputs
 
 
+def refuse_inputs(outputs: Sequence[Output], inputs: Sequence[str]) -> None:
+    """A usage error when a report would be written over a file named as an input: a config
+    the user asked to have read, never replaced by a report."""
+    for output in outputs:
+        if output.path is None:
+            continue
+        for name in inputs:
+            if name == "-" or not Path(name).is_file():
+                continue
+            try:
+                same = Path(output.path).samefile(name)
+            except OSError:
+                same = False
+            if same:
+                raise click.UsageError(
+                    f"--output-file {output.path} is an input: the report would replace it"
+                )
+
+
 def write_reports(
     report: formatters.Report, outputs: Sequence[Output], color: bool, streams: Streams
 ) -> bool:

@@ -67,10 +67,12 @@ def table_changes(old: Side, new: Side, pairs: dict[int, int]) -> Iterator[Chang
 
 def _fresh(table: Table, was: Table | None) -> Change:
     if was is None:
+        # At the table, named or not (a comment on its first line, or alone on the line before
+        # it, acknowledges it).
         return Change(
             "silent-reinit",
             table.name,
-            table.path + ("name",),
+            table.path,
             None,
             table.name,
             f"new table `{table.name}`: the checkpoint has no `{table.name}`, so the restore "

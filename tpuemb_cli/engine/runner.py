@@ -42,6 +42,11 @@ _ACKNOWLEDGE_ELSEWHERE = (
     "if the change is intended, acknowledge it in the new file: `# tpuemb: file-ignore[{rule}] "
     "<why>` before its first field, or a [[suppress]] entry for this field with a reason"
 )
+# A new file without suppression comments (JSON, YAML, binary): the configuration only.
+_ACKNOWLEDGE_IN_SETTINGS = (
+    "if the change is intended, acknowledge it with a [[suppress]] entry for `{file}`, this "
+    "field and `{rule}`, with a reason ({format} files hold no suppression comments)"
+)
 _TABLE, _OPTIMIZER = ("table_descriptor",), ("optimization_parameters",)
 
 
@@ -106,17 +111,20 @@ _CHANGE_CODES = frozenset(entry.code for entry in CHANGES)
 
 
 def _enabled(settings: Settings, command: str) -> frozenset[str]:
-    """The rules ``settings`` select for ``command``. For ``diff``, a ``select`` that names no
-    kind of change leaves them all selected: a selection made for ``check`` (``select =
-    ["TE4"]``) must not turn the checkpoint gate off unseen; ``ignore`` applies as written."""
+    """The rules ``settings`` select for ``command``. For ``diff``, settings written for
+    ``check`` must not turn the checkpoint gate off unseen: a ``select`` that names no kind of
+    change leaves them all selected, and an ``ignore`` turns kinds off only with a selector
+    that names kinds alone (``restore-error``, ``TE95``; not ``TE9`` or ``TE``, which name
+    `check`'s rules too)."""
     enabled = settings.enabled()
-    if command == "diff" and not enabled & _CHANGE_CODES:
-        from tpuemb_cli.engine.selectors import expand
+    if command != "diff":
+        return enabled
+    from tpuemb_cli.engine.selectors import expand
+    from tpuemb_cli.engine.settings import expand_within
 
-        named = expand(settings.select) | expand(settings.extend_select)
-        if not named & _CHANGE_CODES:
-            enabled |= _CHANGE_CODES - expand(settings.ignore)
-    return enabled
+    named = (expand(settings.select) | expand(settings.extend_select)) & _CHANGE_CODES
+    ignored = expand_within(settings.ignore, _CHANGE_CODES)
+    return frozenset((enabled - _CHANGE_CODES) | ((named or _CHANGE_CODES) - ignored))
 
 
 class Engine:
@@ -258,16 +266,22 @@ class Engine:
         one no longer has) can be acknowledged in the new one by its rule for the whole file
         (``file-ignore``) or by a configuration entry for its field."""
         findings = []
+        commented = document.format == "text"
+        shown = {"json": "JSON", "yaml": "YAML"}.get(document.format, document.format or "such")
         for change in changes:
             rule = BY_NAME[change.kind]
+            if not commented:
+                advice = _ACKNOWLEDGE_IN_SETTINGS
+            elif change.file == document.name:
+                advice = _ACKNOWLEDGE_HERE
+            else:
+                advice = _ACKNOWLEDGE_ELSEWHERE
             finding = self._stamp(
                 rule,
                 change.file,
                 change.message,
                 change.path,
-                (
-                    _ACKNOWLEDGE_HERE if change.file == document.name else _ACKNOWLEDGE_ELSEWHERE
-                ).format(rule=rule.name),
+                advice.format(rule=rule.name, file=document.name, format=shown),
                 change.position,
             )
             findings.append(
@@ -279,7 +293,13 @@ class Engine:
         """``findings`` of ``document`` as the settings leave them: the selected ones, placed,
         without what suppressions cover, with the problems of the suppressions, sorted."""
         source_map = document.source_map
-        off = self.settings.ignored_for(document.name) if self.settings.per_file_ignores else set()
+        off = (
+            self.settings.ignored_for(
+                document.name, _CHANGE_CODES if self.command == "diff" else None
+            )
+            if self.settings.per_file_ignores
+            else set()
+        )
         selected = [f for f in findings if f.rule in self.enabled and f.rule not in off]
         name = document.name
         unplaced = [f.path for f in selected if f.position is None and f.file == name]
@@ -300,17 +320,16 @@ class Engine:
         if self.config_use is None:
             self.config_use = suppressions.ConfigUse()
         kept, problems = suppressions.apply(
-            selected, document, self.settings, self.enabled, self.config_use
+            selected, document, self.settings, self.enabled, self.config_use, self.scope
         )
         for refused in problems:
             if refused.code not in self.enabled or refused.code in off:
                 continue
             # A suppression is this command's to judge when it names this command's rules (one
-            # naming no known rule: check's); `check` and `diff` read the same comments.
+            # naming no known rule, both commands'); `check` and `diff` read the same comments.
             if refused.codes and not refused.codes & self.scope:
                 continue
-            if not refused.codes and self.command != "check":
-                continue
+
             assert source_map is not None  # suppression comments exist only in text
             violation = refused.violation
             kept.append(

@@ -46,6 +46,19 @@ KEYS = {
 SUPPRESS_KEYS = {"file", "field", "rules", "reason"}
 
 
+def expand_within(selectors: tuple[str, ...], within: frozenset[str] | None) -> set[str]:
+    """The codes ``selectors`` name; with ``within``, of the selectors that name codes of
+    ``within`` alone."""
+    if within is None:
+        return expand(selectors)
+    codes: set[str] = set()
+    for selector in selectors:
+        named = selector_codes(selector)
+        if named <= within:
+            codes |= named
+    return codes
+
+
 def absolute(path: str | Path) -> Path:
     """Absolute and normalized, without resolving links: a link loop must not stop a run, and a
     link is the user's own spelling of where a file is."""
@@ -133,12 +146,14 @@ class Settings(Record):
     def excluded(self, file: str) -> bool:
         return any(glob_matches(pattern, file, self) for pattern in self.exclude)
 
-    def ignored_for(self, file: str) -> set[str]:
-        """Rule codes that ``per-file-ignores`` turns off for ``file``."""
+    def ignored_for(self, file: str, within: frozenset[str] | None = None) -> set[str]:
+        """Rule codes that ``per-file-ignores`` turns off for ``file``; with ``within``, only
+        those of selectors that name codes of ``within`` alone (``diff``'s kinds: a prefix that
+        also names `check`'s rules is `check`'s)."""
         codes: set[str] = set()
         for pattern, selectors in self.per_file_ignores:
             if glob_matches(pattern, file, self):
-                codes |= expand(selectors)
+                codes |= expand_within(selectors, within)
         return codes
 
     def enabled(self) -> frozenset[str]:

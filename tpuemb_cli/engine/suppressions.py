@@ -302,6 +302,7 @@ def apply(
     settings: Settings,
     enabled: frozenset[str],
     config_use: ConfigUse,
+    scope: frozenset[str] | None = None,
 ) -> tuple[list[Finding], list[Problem]]:
     """The findings no suppression covers, and the problems with the suppressions themselves.
 
@@ -352,10 +353,17 @@ def apply(
             continue
         if not parsed and not directive.codes <= _PARSE_CODES:
             continue
+        # The rules another command judges (``scope``: this command's): not said unused here,
+        # and the comment stays for them.
+        others: tuple[str, ...] = ()
+        written = directive.written
+        if scope is not None and not directive.codes <= scope:
+            others = tuple(w for w in written if _codes(w) and not _codes(w) & scope)
+            written = tuple(w for w in written if w not in others)
         problems.append(
             Problem(
                 UNUSED,
-                unused.unused_comment(directive.written, directive.removal),
+                unused.unused_comment(written, directive.removal, others),
                 directive.span,
                 directive.codes,
             )

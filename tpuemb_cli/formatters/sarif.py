@@ -117,8 +117,9 @@ def _result(finding: Finding, index: dict[str, int], root: Path) -> dict[str, An
 
 def format_report(report: Report, color: bool) -> str:
     root = repo_root(Path.cwd())
-    # The rules of the command that made the report: check's, or diff's kinds of change.
-    reported = command_codes(report.command)
+    # The rules of the command that made the report (check's, or diff's kinds of change), and
+    # any other its findings have (the errors of a file diff could not compare).
+    reported = command_codes(report.command) | {finding.rule for finding in report.findings}
     rules = tuple(rule for rule in all_rules() if rule.code in reported)
     index = {rule.code: number for number, rule in enumerate(rules)}
     run: dict[str, Any] = {

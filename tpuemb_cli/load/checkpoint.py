@@ -153,7 +153,9 @@ def _index_in(folder: Path) -> Path:
     for candidate in (folder / "variables" / "variables.index", folder / "variables.index"):
         if candidate.is_file():
             return candidate
-    indexes = sorted(folder.glob("*.index"))
+    # Regular files only: a FIFO or a device named like an index is never opened (a read of one
+    # would block, or never end).
+    indexes = sorted(p for p in folder.glob("*.index") if p.is_file())
     if len(indexes) == 1:
         return indexes[0]
     if indexes:
@@ -168,13 +170,24 @@ def _index_in(folder: Path) -> Path:
     )
 
 
+# A CheckpointState names a few checkpoints; CheckpointManager keeps at most a handful.
+MAX_STATE_BYTES = 1 << 20
+
+
 def _latest(state: Path) -> Path:
     """The index of the checkpoint that the state file ``state`` (a CheckpointState in text
     format, as CheckpointManager writes it) names as the latest."""
     try:
-        text = state.read_text(encoding="utf-8", errors="replace")
+        with state.open("rb") as stream:
+            data = stream.read(MAX_STATE_BYTES + 1)
     except OSError as error:
         raise UnreadableCheckpoint(f"{state}: cannot be read: {error.strerror}") from error
+    if len(data) > MAX_STATE_BYTES:
+        raise UnreadableCheckpoint(
+            f"{state}: larger than the {MAX_STATE_BYTES} bytes a checkpoint state file has "
+            "(a few lines naming checkpoints): not one"
+        )
+    text = data.decode("utf-8", errors="replace")
     found = _LATEST.search(text)
     if found is None:
         raise UnreadableCheckpoint(

@@ -67,14 +67,19 @@ class Compiled(NamedTuple):
             if rest and rest[0] == "table_id":
                 return feature + ("table",)
             return feature
-        if path and path[0] in (
-            "num_hosts",
-            "num_tensor_cores",
-            "spmd_sharding",
-            "pipeline_execution_with_tensor_core",
-        ):
-            return ("topology",)
+        if path and isinstance(path[0], str) and path[0] in _TOPOLOGY_FIELDS:
+            # The topology's own field (its line when written; the `topology` block's else).
+            return ("topology", _TOPOLOGY_FIELDS[path[0]])
         return ()
+
+
+# The config's topology fields -> the spec's Topology fields they are compiled from.
+_TOPOLOGY_FIELDS = {
+    "num_hosts": "num_hosts",
+    "num_tensor_cores": "cores_per_host",
+    "spmd_sharding": "num_cores_per_replica",
+    "pipeline_execution_with_tensor_core": "pipeline_execution_with_tensor_core",
+}
 
 
 # OptimizationParameters fields -> the spec optimizer's fields they come from (an algorithm's

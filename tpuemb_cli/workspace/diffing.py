@@ -51,6 +51,8 @@ class Diffed(Record):
     skipped: str | None = None
     error: str | None = None
     stop: bool = False  # the error is the configuration's: said once, the run ends (exit 2)
+    # Skipped although it holds embedding state: a gate that passes it must say so (stderr).
+    unchecked: bool = False
 
 
 class CannotCompare(Exception):
@@ -156,6 +158,15 @@ def _diff(
         emptied = _emptied(documents)
         if emptied is not None:
             return Diffed(name, [], sources, error=emptied)
+        if any(f is not None and f.sparsecore for f in facts.values()):
+            # TPUEmbeddingV2 saves each stack of tables as one variable named after the stack
+            # (docs/sparsecore.md): the per-table comparison would call a restored stack fresh,
+            # and miss a stack renamed by a table added to or taken from it.
+            why = (
+                "a SparseCore spec: TPUEmbeddingV2 checkpoints hold stacks of tables, which "
+                "diff does not compare yet"
+            )
+            return Diffed(name, [], sources, skipped=why, unchecked=True)
         during = "while comparing"
         anchor, placed = compare(documents, facts)
         findings = engine.judge_changes(anchor, placed)

@@ -38,8 +38,19 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.paths import FieldPath
 
 
-def unused_comment(written: tuple[str, ...], removal: TextEdit) -> Violation:
-    """A suppression comment that matched no finding; ``removal`` deletes it."""
+def unused_comment(
+    written: tuple[str, ...], removal: TextEdit, others: tuple[str, ...] = ()
+) -> Violation:
+    """A suppression comment that matched no finding; ``removal`` deletes it. ``others``: the
+    rules it names that another command judges (`check` and `diff` read the same comments):
+    then only ``written`` are said unused, and the comment is not removed."""
+    if others:
+        return Violation(
+            (),
+            f"this suppression of {', '.join(written)} suppresses nothing (its "
+            f"{', '.join(others)} is another command's)",
+            f"take {', '.join(written)} out of it",
+        )
     return Violation(
         (),
         f"this suppression of {', '.join(written)} suppresses nothing",
