@@ -207,3 +207,29 @@ def test_show_files_says_cannot_compare_once(here: Path) -> None:
         "broken.pbtxt: cannot compare: it has errors (the report without --show-files lists "
         "them)\n",
     )
+
+
+def test_an_unnamed_table_inserted_before_another_inherits_its_rows(here: Path) -> None:
+    table = (
+        "table_descriptor {{ vocabulary_size: 10 dimension: 4 optimization_parameters {{ "
+        "adagrad {{}} learning_rate {{ constant: 0.1 }} }} }}\n"
+    )
+    old = table.format() + 'feature_descriptor { name: "fa" table_id: 0 input_shape: 4 }\n'
+    new = (
+        table.format()
+        + table.format()
+        + 'feature_descriptor { name: "fz" table_id: 0 input_shape: 4 }\n'
+        + 'feature_descriptor { name: "fa" table_id: 1 input_shape: 4 }\n'
+    )
+    (here / "old.pbtxt").write_text(old + "mode: TRAINING\n")
+    (here / "new.pbtxt").write_text(new + "mode: TRAINING\n")
+    report = json.loads(invoke("diff", "--format", "json", "old.pbtxt", "new.pbtxt").stdout)
+    messages = [c["message"] for c in report["changes"] if c["kind"] == "silent-reinit"]
+    # The new table_0 is restored from the checkpoint's table_0, which was fa's table.
+    assert any("`table_0` is restored from the checkpoint's `table_0`" in m for m in messages)
+
+
+def test_none_goes_alone_in_fail_on(here: Path) -> None:
+    result = invoke("diff", "--fail-on", "none,restore-error", "old.pbtxt", "old.pbtxt")
+    assert result.exit_code == 2
+    assert "`none` fails on nothing: it goes alone" in result.stderr

@@ -217,6 +217,8 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
         raise click.BadParameter("names no kind (kinds: " + ", ".join(KINDS) + "; or none)")
     if kinds == {"none"}:
         return frozenset()
+    if "none" in kinds:
+        raise click.BadParameter("`none` fails on nothing: it goes alone, not with kinds")
     named = set()
     for kind in sorted(kinds):
         entry = find(kind)

@@ -36,7 +36,12 @@ def table_changes(old: Side, new: Side, pairs: dict[int, int]) -> Iterator[Chang
         if stored is None:
             yield _fresh(table, was)
         else:
-            other = was is not None and was.position != stored.position
+            # The checkpoint's entry of this name held another table: the one this table was
+            # is elsewhere, or this table is new and the name is a position (``table_<i>``)
+            # another table held -- an unnamed table inserted before the others.
+            other = (was is not None and was.position != stored.position) or (
+                was is None and stored.unnamed and table.unnamed
+            )
             shape = list(_shape(old, new, stored, table, was if other else None))
             yield from shape
             if other and not shape:
