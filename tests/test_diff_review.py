@@ -233,3 +233,12 @@ def test_none_goes_alone_in_fail_on(here: Path) -> None:
     result = invoke("diff", "--fail-on", "none,restore-error", "old.pbtxt", "old.pbtxt")
     assert result.exit_code == 2
     assert "`none` fails on nothing: it goes alone" in result.stderr
+
+
+def test_an_unreadable_input_still_writes_its_report(here: Path) -> None:
+    result = invoke(
+        "diff", "--format", "sarif", "--output-file", "r.sarif", "old.pbtxt", "nope.pbtxt"
+    )
+    assert result.exit_code == 2
+    log = json.loads((here / "r.sarif").read_text())
+    assert log["runs"][0]["results"] == []

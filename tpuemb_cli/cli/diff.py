@@ -131,6 +131,17 @@ def _checkpoint(
     return [diff_checkpoint(workspace, version, checkpoint, options.checkpoint_prefix)]
 
 
+def _unread(options: DiffOptions, streams: Streams) -> int:
+    """An input that could not be read (said on stderr): the report still says so, empty, as
+    `check`'s does, so that a CI step that uploads it (SARIF) finds one; exit 2."""
+    from tpuemb_cli.formatters import Report
+
+    if not options.show_files:
+        report = Report([], 0, {}, unreadable=1, command="diff")
+        write_reports(report, options.outputs, options.color, streams)
+    return EXIT_ERROR
+
+
 def execute(options: DiffOptions, streams: Streams) -> int:
     from tpuemb_cli.cli.against import GitError
     from tpuemb_cli.formatters import Report
@@ -151,11 +162,11 @@ def execute(options: DiffOptions, streams: Streams) -> int:
         if options.against_checkpoint is not None:
             done = _checkpoint(options, workspace, streams)
             if done is None:
-                return EXIT_ERROR
+                return _unread(options, streams)
         elif options.against is None:
             done = _two_files(options, workspace, streams)
             if done is None:
-                return EXIT_ERROR
+                return _unread(options, streams)
         else:
             done, failed = _revision(options, workspace, streams)
     except GitError as problem:
