@@ -242,3 +242,10 @@ def test_an_unreadable_input_still_writes_its_report(here: Path) -> None:
     assert result.exit_code == 2
     log = json.loads((here / "r.sarif").read_text())
     assert log["runs"][0]["results"] == []
+
+
+def test_check_add_suppressions_with_diff_is_a_usage_error(here: Path) -> None:
+    result = invoke("check", "--add-suppressions", "--diff", "old.pbtxt")
+    assert result.exit_code == 2
+    assert "--diff writes nothing" in result.stderr
+    assert not (here / ".tpuemb.toml").exists()

@@ -336,6 +336,9 @@ def command(
 ) -> None:
     if config and isolated:
         raise click.UsageError("--config and --isolated contradict each other")
+    if diff and add_suppressions:
+        # --diff promises to write nothing; --add-suppressions writes comments and settings.
+        raise click.UsageError("--add-suppressions writes; --diff writes nothing: use one")
     for flag, given in (("--diff", diff), ("--add-suppressions", add_suppressions)):
         if given and output_files:
             # Neither prints a report (--diff prints fixes): the file would silently stay unwritten.
