@@ -249,3 +249,12 @@ def test_check_add_suppressions_with_diff_is_a_usage_error(here: Path) -> None:
     assert result.exit_code == 2
     assert "--diff writes nothing" in result.stderr
     assert not (here / ".tpuemb.toml").exists()
+
+
+def test_json_lines_marks_what_is_not_a_change(here: Path) -> None:
+    (here / "new.pbtxt").write_text(
+        CLEAN.replace("num_hosts: 1", "num_hosts: 1  # tpuemb: ignore[topology-change] resharded")
+    )
+    result = invoke("diff", "--format", "json-lines", "old.pbtxt", "new.pbtxt")
+    (line,) = [json.loads(text) for text in result.stdout.splitlines()]
+    assert (line["kind"], line["rule"], line["table"]) == (None, "TE902", None)

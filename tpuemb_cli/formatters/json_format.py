@@ -62,7 +62,7 @@ def change_dict(finding: Finding) -> dict[str, Any]:
     found = finding_dict(finding)
     change = finding.change
     written = {
-        "kind": finding.name,
+        "kind": finding.name if change is not None else None,  # null: not a change
         "table": change.table if change is not None else None,
         "field": found["field"],
         "old": change.old if change is not None else None,
