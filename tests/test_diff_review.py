@@ -258,3 +258,19 @@ def test_json_lines_marks_what_is_not_a_change(here: Path) -> None:
     result = invoke("diff", "--format", "json-lines", "old.pbtxt", "new.pbtxt")
     (line,) = [json.loads(text) for text in result.stdout.splitlines()]
     assert (line["kind"], line["rule"], line["table"]) == (None, "TE902", None)
+
+
+def test_a_duplicate_yaml_key_is_reported_not_read_silently(here: Path) -> None:
+    spec = (
+        "tables:\n  - {name: user, vocabulary_size: 100, dim: 8}\n"
+        "optimizer: {adagrad: {}}\nfeatures:\n  - {name: f, table: user, input_shape: [16]}\n"
+        "topology: {num_hosts: 1, cores_per_host: 4}\n"
+    )
+    (here / "old.yaml").write_text(spec)
+    (here / "new.yaml").write_text(spec.replace("dim: 8}", "dim: 128, dim: 8}"))
+    checked = invoke("check", "--format", "concise", "new.yaml")
+    assert checked.stdout.startswith(
+        "new.yaml:2:50: TE006 [error] the key `dim` appears more than once in one mapping"
+    )
+    # diff does not compare a side it cannot read as written.
+    assert invoke("diff", "old.yaml", "new.yaml").exit_code == 2

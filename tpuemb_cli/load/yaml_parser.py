@@ -219,16 +219,39 @@ _Loader.add_constructor(_INT, _Loader.construct_int)
 _Loader.add_constructor(_TIMESTAMP, _Loader.construct_timestamp)
 
 
-def _walk(node: Any, path: tuple[str | int, ...], raw: RawSpans) -> None:
+def _walk(
+    node: Any,
+    path: tuple[str | int, ...],
+    raw: RawSpans,
+    problems: list[LoadProblem],
+    seen: set[int],
+) -> None:
     if isinstance(node, MappingNode):
+        first = id(node) not in seen  # an aliased mapping: its keys are judged once
+        seen.add(id(node))
+        names: set[str] = set()
         for key, value in node.value:
             name = key.value
+            if first and isinstance(name, str) and name != "<<":
+                if name in names:
+                    # As in JSON: the last value is read, the key is reported (PyYAML keeps
+                    # the last silently, and a diff would miss the first value's change).
+                    problems.append(
+                        LoadProblem(
+                            "duplicate-field",
+                            f"the key `{name}` appears more than once in one mapping; only the "
+                            "last is read",
+                            span=(key.start_mark.index, key.end_mark.index),
+                            fix=f"keep one `{name}`",
+                        )
+                    )
+                names.add(name)
             raw.setdefault(path + (name,), (key.start_mark.index, value.end_mark.index))
-            _walk(value, path + (name,), raw)
+            _walk(value, path + (name,), raw, problems, seen)
     elif isinstance(node, SequenceNode):
         for index, item in enumerate(node.value):
             raw[path + (index,)] = (item.start_mark.index, item.end_mark.index)
-            _walk(item, path + (index,), raw)
+            _walk(item, path + (index,), raw, problems, seen)
 
 
 def parse_yaml(
@@ -283,7 +306,7 @@ def parse_yaml(
     if value is None:
         value = {}
     if node is not None:
-        _walk(node, (), raw)
+        _walk(node, (), raw, result.problems, set())
     result.value = value
     convert_value(value, message, result, max_depth, strict=True, hints=hints)
     return result, raw
