@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -445,3 +446,20 @@ def test_a_broken_snappy_block_and_the_budget(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(sstable, "MAX_INFLATED", 3)
     assert MAX_INFLATED > 3
     assert "more than the 3 allowed" in _unreadable(_one_block_table(contents, kind=1))
+
+
+@pytest.mark.parametrize(
+    ("shape", "slices", "said"),
+    [
+        ((-1, 8), (), "a negative dimension"),
+        ((10, 8), (((0, 20), (0, None)),), "a slice outside its shape"),
+        ((10, 8), (((-5, 2), (0, None)),), "a slice outside its shape"),
+        ((10, 8), (((0, 1 << 62), (0, None)),), "a slice outside its shape"),
+    ],
+    ids=["negative", "past-the-end", "negative-start", "huge-length"],
+)
+def test_a_corrupt_shape_is_refused(shape: tuple[int, ...], slices: Any, said: str) -> None:
+    key = "embedding/t/.ATTRIBUTES/VARIABLE_VALUE"
+    entries = files.bundle({key: shape}, {key: slices} if slices else None)
+    with pytest.raises(UnreadableCheckpoint, match=said):
+        parse_index(files.table(entries), "ckpt-1.index")

@@ -244,6 +244,7 @@ def _bundle(data: bytes, name: str) -> Checkpoint:
         text = key.decode("utf-8", errors="backslashreplace")
         entry = tensor_bundle_pb2.BundleEntryProto()
         _parse(entry, value, name, f"the entry of {text!r}")
+        _check_shape(entry, name, text)
         variables[text] = Variable(
             text,
             _dtype(entry.dtype),
@@ -257,6 +258,34 @@ def _bundle(data: bytes, name: str) -> Checkpoint:
             ),
         )
     return Checkpoint(name, variables, header.num_shards)
+
+
+# TensorFlow's own bound on a tensor's rank (TensorShape's kMaxDims).
+MAX_RANK = 254
+
+
+def _check_shape(entry: tensor_bundle_pb2.BundleEntryProto, name: str, key: str) -> None:
+    """A saved variable's shape is fully known: a negative dimension, a rank past TensorFlow's
+    bound, or a slice outside it is a corrupt entry, not a shape to compare."""
+    dims = [dim.size for dim in entry.shape.dim]
+    if len(dims) > MAX_RANK:
+        raise UnreadableCheckpoint(
+            f"{name}: the entry of {key!r} has rank {len(dims)}, beyond TensorFlow's {MAX_RANK}"
+        )
+    if any(size < 0 for size in dims):
+        raise UnreadableCheckpoint(
+            f"{name}: the entry of {key!r} has a negative dimension {dims}: a corrupt index"
+        )
+    for piece in entry.slices:
+        for axis, extent in enumerate(piece.extent):
+            length = extent.length if extent.HasField("length") else None
+            bound = dims[axis] if axis < len(dims) else 0
+            end = extent.start + (length if length is not None else 0)
+            if extent.start < 0 or extent.start > bound or end > bound or (length or 0) < 0:
+                raise UnreadableCheckpoint(
+                    f"{name}: the entry of {key!r} has a slice outside its shape {dims}: a "
+                    "corrupt index"
+                )
 
 
 def _parse(
