@@ -138,12 +138,16 @@ def _diff(
         }
         facts = {id(d): facts_of(d) for d in documents if d is not None}
         during = "while linting the files"
-        refused = [
-            finding
-            for document in documents
-            if document is not None
-            for finding in _refusals(workspace.engine_for(found, "check"), document, facts)
-        ]
+        check = workspace.engine_for(found, "check")
+        # One side's errors once, even when both sides are the same file.
+        refused = list(
+            dict.fromkeys(
+                finding
+                for document in documents
+                if document is not None
+                for finding in _refusals(check, document, facts)
+            )
+        )
         if refused:
             names = sorted({f.file for f in refused})
             return Diffed(
