@@ -77,6 +77,11 @@ def test_text_format_names_written_around_the_cursor_and_the_word_replaced() -> 
             (("tableDescriptor", "optimizationParameters"), "gradientAccumulationStatus", ""),
         ),
         ("|", ((), None, "")),
+        # a key typed without its colon, and the next one: the next one is still a key
+        (
+            '{"t": [{"vo"\n  "optimizationParameters": {"|',
+            (("t", "optimizationParameters"), None, ""),
+        ),
         ('{"tableDescriptor": [{"vocabularySize": 3, dim|', (("tableDescriptor",), None, "dim")),
     ],
 )

@@ -135,7 +135,13 @@ def _scan(text: str, path: list[str], strings: bool = False) -> tuple[Context, s
         if stack and stack[-1][0] == "list":
             key, expecting_key = stack[-1][1], False
 
+    previous = ""
     for token, _start, end in tokens:
+        if token == ":" and pending is None and previous and previous not in _STRUCTURE:
+            # `name value name:` (a comma or a colon not typed yet): the word before is the name
+            pending = _name(previous)
+            names().add(pending)
+        previous = token
         if token in ("{", "<"):
             name = key if key is not None else pending
             stack.append(("message", name, set()))
