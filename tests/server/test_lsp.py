@@ -571,7 +571,7 @@ async def completion(
         lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
     )
     assert isinstance(found, lsp.CompletionList)
-    return found.items
+    return list(found.items)
 
 
 def edit_of(item: lsp.CompletionItem) -> tuple[str, int, int, int, int]:

@@ -16,7 +16,7 @@ from tpuemb_cli.server.actions import minimal_edit
 from tpuemb_cli.server.linting import Linter, path_of
 from tpuemb_cli.server.positions import UTF8, UTF16, UTF32, TextLines
 from tpuemb_cli.server.scheduler import DEFAULT_DELAY
-from tpuemb_cli.server.schema_help import field_items, root
+from tpuemb_cli.server.schema_help import field_items, message_at, root
 
 
 def test_the_pause_after_typing_is_what_the_readme_says() -> None:
@@ -76,13 +76,9 @@ def test_path_of() -> None:
 
 
 def test_completion_leaves_out_what_is_written_and_the_rest_of_a_chosen_oneof() -> None:
-    table = root("TPUEmbeddingConfiguration")
-    assert table is not None
-    optimization = (
-        table.fields_by_name["table_descriptor"]
-        .message_type.fields_by_name["optimization_parameters"]
-        .message_type
-    )
+    config = root("TPUEmbeddingConfiguration")
+    optimization = message_at(config, ("table_descriptor", "optimization_parameters"))
+    assert config is not None and optimization is not None
     everything = [item.label for item in field_items(optimization)]
     assert "adam" in everything and "adagrad" in everything
     # an optimizer written: no other member of the oneof; a field written by its JSON name is
@@ -94,7 +90,7 @@ def test_completion_leaves_out_what_is_written_and_the_rest_of_a_chosen_oneof() 
     assert "adam" not in labels and "adagrad" not in labels and "learningRate" not in labels
     assert labels[0] == "clippingLimits"
     # a repeated field again in text format (once per element), not in JSON and YAML
-    config = [item.label for item in field_items(table, {"table_descriptor"})]
-    assert "table_descriptor" in config
-    once = [item.label for item in field_items(table, {"table_descriptor"}, repeats=False)]
+    again = [item.label for item in field_items(config, {"table_descriptor"})]
+    assert "table_descriptor" in again
+    once = [item.label for item in field_items(config, {"table_descriptor"}, repeats=False)]
     assert "table_descriptor" not in once and "mode" in once
