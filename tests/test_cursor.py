@@ -95,7 +95,7 @@ def test_json_names_written_around_the_cursor_and_the_word_replaced() -> None:
     assert place(context) == (("tableDescriptor",), None, "di")
     assert context.written == {"name", "optimizationParameters"}
     start = text.index('"di|m"')
-    assert context.span == (start, start + len('"dim"'))  # the quotes too
+    assert context.span == (start, start + len('"dim": '))  # the quotes and the colon too
     # a bare word being typed in place of a key: just the word
     bare = at(json_context, '{"mode": "X", tab|}')
     assert bare.written == {"mode"} and bare.span == (14, 17)
@@ -159,7 +159,7 @@ def test_yaml_names_written_around_the_cursor() -> None:
     assert place(flow) == (("optimizer", "adagrad"), None, "")
     assert flow.written == {"a", "b"}
     top = at(yaml_context, "optimizer: {}\nsche|dules:\ntables: []\n")
-    assert top.written == {"optimizer", "tables"} and top.span == (14, 23)
+    assert top.written == {"optimizer", "tables"} and top.span == (14, 24)  # with its colon
 
 
 _FIXTURES = {

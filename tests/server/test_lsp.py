@@ -600,6 +600,10 @@ async def test_completion_in_json_as_it_is_typed(editor: Editor, tmp_path: Path)
     first = items[0]
     # the whole key, quotes and all, becomes the quoted key and `: `
     assert edit_of(first) == ('"vocabularySize": ', 4, 6, 4, 10)
+    # ... and a key with its colon already written is replaced colon and all
+    change(editor, uri, text.replace('"vo"', '"vo": 5,'))
+    items = await completion(editor, uri, 4, 9)
+    assert edit_of(items[0]) == ('"vocabularySize": ', 4, 6, 4, 12)
     assert first.filter_text == '"vocabularySize"'
     assert first.kind == lsp.CompletionItemKind.Field
     # an enum value, quoted

@@ -34,7 +34,8 @@ class Context(NamedTuple):
     field whose value the cursor is on (None when the cursor is where a field name goes);
     ``prefix`` is what is typed of the word so far. ``written`` holds the names already written
     in the cursor's message, before and after it (not the word being typed); ``span`` is the
-    word a completion replaces (the whole word around the cursor, with its quotes in JSON)."""
+    word a completion replaces (the whole word around the cursor, with its quotes in JSON, and
+    a name's colon if one follows)."""
 
     path: tuple[str, ...]
     key: str | None
@@ -190,14 +191,19 @@ def _scan(text: str, path: list[str], strings: bool = False) -> tuple[Context, s
     return context(None)
 
 
-def _span(text: str, offset: int, prefix: str, quote: str) -> tuple[int, int]:
+_COLON = re.compile(r"[ \t]*:[ \t]*")
+
+
+def _span(text: str, offset: int, prefix: str, quote: str, name: bool) -> tuple[int, int]:
     """The word around the cursor: what is typed of it (and the quote it opened), and the rest of
-    it after the cursor (and the quote that closes it)."""
+    it after the cursor (and the quote that closes it); for a ``name``, the colon after it too,
+    which a completion writes again."""
     rest = _WORD.match(text, offset)
     end = rest.end() if rest is not None else offset
     if quote and text.startswith(quote, end):
         end += 1
-    return offset - len(prefix) - len(quote), end
+    colon = _COLON.match(text, end) if name else None
+    return offset - len(prefix) - len(quote), colon.end() if colon is not None else end
 
 
 def _written_after(text: str, start: int) -> set[str]:
@@ -225,7 +231,7 @@ def _written_after(text: str, start: int) -> set[str]:
 
 def _braced(text: str, offset: int, strings: bool) -> Context:
     context, quote = _scan(text[:offset], [], strings)
-    span = _span(text, offset, context.prefix, quote)
+    span = _span(text, offset, context.prefix, quote, context.key is None)
     written = context.written
     if context.key is None:
         written |= _written_after(text, span[1])
@@ -348,7 +354,7 @@ def yaml_context(text: str, offset: int) -> Context:
     column = _yaml_indent(text[line_start:offset])
     path = _yaml_path(lines, column)
     context, _ = _scan(text[line_start + column : offset], path)
-    span = _span(text, offset, context.prefix, "")
+    span = _span(text, offset, context.prefix, "", context.key is None)
     if flow is not None:
         after = _written_after(text, span[1]) if context.key is None else set()
         written = context.written | after
