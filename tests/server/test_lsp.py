@@ -526,6 +526,124 @@ async def test_completion_of_fields_and_enum_values(editor: Editor, tmp_path: Pa
     assert "vocabulary_size" in table_fields and "dim" in table_fields
 
 
+async def test_hover_in_json_and_yaml(editor: Editor, tmp_path: Path) -> None:
+    config = (EXAMPLES / "ranking_model.json").read_text()
+    json_uri = open_doc(editor, tmp_path / "ranking.json", config, "json")
+    spec_uri = open_doc(editor, tmp_path / "r.spec.yaml", SPEC, "yaml")
+
+    async def hover(uri: str, text: str, word: str) -> tuple[str, tuple[int, ...]] | None:
+        start = text.index(word)
+        line = text.count("\n", 0, start)
+        character = start - (text.rfind("\n", 0, start) + 1)
+        found = await editor.text_document_hover_async(
+            lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character + 1))
+        )
+        if found is None:
+            return None
+        assert isinstance(found.contents, lsp.MarkupContent) and found.range is not None
+        span = found.range.start.line, found.range.start.character, found.range.end.character
+        return found.contents.value, span
+
+    # a JSON key by its JSON name: the field's declaration; the span is the name, not its quotes
+    found = await hover(json_uri, config, "vocabularySize")
+    assert found == (
+        "```proto\nint64 vocabulary_size = 2\n```\n\n"
+        "In `tpuemb.tpu.TPUEmbeddingConfiguration.TableDescriptor`.",
+        (4, 7, 21),
+    )
+    found = await hover(json_uri, config, "ENABLED")
+    assert found is not None and found[0] == (
+        "```proto\nGradientAccumulationStatus.Status.ENABLED = 1\n```\n\n"
+        "In `tpuemb.tpu.GradientAccumulationStatus.Status`."
+    )
+    assert await hover(json_uri, config, '"video"') is None  # a string value: no schema word
+    # YAML: a key in block style, one in a flow mapping
+    found = await hover(spec_uri, SPEC, "vocabulary_size")
+    assert found is not None and found[0].startswith("```proto\nint64 vocabulary_size = 2\n```")
+    found = await hover(spec_uri, SPEC, "initial_accumulator_value")
+    assert found is not None and "In `tpuemb.spec.Adagrad`." in found[0]
+
+
+async def completion(
+    editor: Editor, uri: str, line: int, character: int
+) -> list[lsp.CompletionItem]:
+    found = await editor.text_document_completion_async(
+        lsp.CompletionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(line, character))
+    )
+    assert isinstance(found, lsp.CompletionList)
+    return list(found.items)
+
+
+def edit_of(item: lsp.CompletionItem) -> tuple[str, int, int, int, int]:
+    assert isinstance(item.text_edit, lsp.TextEdit)
+    r = item.text_edit.range
+    return item.text_edit.new_text, r.start.line, r.start.character, r.end.line, r.end.character
+
+
+async def test_completion_in_json_as_it_is_typed(editor: Editor, tmp_path: Path) -> None:
+    # Half-typed: an open key, unclosed braces; the names around follow JSON's camelCase.
+    text = (
+        "{\n"
+        '  "tableDescriptor": [\n'
+        "    {\n"
+        '      "name": "video",\n'
+        '      "vo"\n'
+        '      "optimizationParameters": {"adagrad": {}, "gradientAccumulationStatus": "\n'
+    )
+    uri = open_doc(editor, tmp_path / "typing.json", text, "json")
+    await diagnostics(editor, uri, 1)  # not JSON yet: a syntax error, and no crash
+    items = await completion(editor, uri, 4, 9)  # in "vo|"
+    labels = [item.label for item in items]
+    assert labels[:3] == ["vocabularySize", "dimension", "numFeatures"]
+    # what is written is not offered again
+    assert "name" not in labels and "optimizationParameters" not in labels
+    first = items[0]
+    # the whole key, quotes and all, becomes the quoted key and `: `
+    assert edit_of(first) == ('"vocabularySize": ', 4, 6, 4, 10)
+    # ... and a key with its colon already written is replaced colon and all
+    change(editor, uri, text.replace('"vo"', '"vo": 5,'))
+    items = await completion(editor, uri, 4, 9)
+    assert edit_of(items[0]) == ('"vocabularySize": ', 4, 6, 4, 12)
+    assert first.filter_text == '"vocabularySize"'
+    assert first.kind == lsp.CompletionItemKind.Field
+    # an enum value, quoted
+    line = text.split("\n")[5]
+    items = await completion(editor, uri, 5, len(line))
+    assert [(item.label, edit_of(item)[0]) for item in items] == [
+        ("UNSPECIFIED", '"UNSPECIFIED"'),
+        ("ENABLED", '"ENABLED"'),
+        ("DISABLED", '"DISABLED"'),
+    ]
+    # a oneof whose member is written: the other optimizers are not offered
+    items = await completion(editor, uri, 5, line.index('"adagrad"'))  # a key goes there
+    labels = [item.label for item in items]
+    assert "learningRate" in labels and "adam" not in labels and "adagrad" not in labels
+
+
+async def test_completion_in_yaml_block_and_flow(editor: Editor, tmp_path: Path) -> None:
+    text = (
+        "optimizer:\n"
+        "  adagrad: {initial_accumulator_value: 0.1, }\n"
+        "  \n"
+        "tables:\n"
+        "  - name: a\n"
+        "    dim: 8\n"
+        "    comb\n"
+    )
+    uri = open_doc(editor, tmp_path / "typing.spec.yaml", text, "yaml")
+    items = await completion(editor, uri, 6, 8)
+    labels = [item.label for item in items]
+    assert "combiner" in labels and "name" not in labels and "dim" not in labels
+    combiner = next(item for item in items if item.label == "combiner")
+    assert edit_of(combiner) == ("combiner: ", 6, 4, 6, 8)
+    # in the flow mapping: the Adagrad's fields not written yet
+    items = await completion(editor, uri, 1, 44)
+    assert "initial_accumulator_value" not in [item.label for item in items]
+    # the optimizer's fields: the oneof's member (adagrad) is written, so none of its others
+    labels = [item.label for item in await completion(editor, uri, 2, 2)]
+    assert "learning_rate" in labels and "adam" not in labels and "adagrad" not in labels
+
+
 # -- bad documents ------------------------------------------------------------------------------
 _BAD_DOCUMENTS = {
     "half.pbtxt": 'table_descriptor {\n  name: "vid',

@@ -1,6 +1,7 @@
 """The language server's plain parts, without an editor: positions in the editor's units, minimal
-edits, and linting an open document the way `check` lints a file (the cursor's place in
-half-typed text, which hover and completion read, is load's: tests/test_cursor.py)."""
+edits, linting an open document the way `check` lints a file, and which fields completion offers
+(the cursor's place in half-typed text, which hover and completion read, is load's:
+tests/test_cursor.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tpuemb_cli.server.actions import minimal_edit
 from tpuemb_cli.server.linting import Linter, path_of
 from tpuemb_cli.server.positions import UTF8, UTF16, UTF32, TextLines
 from tpuemb_cli.server.scheduler import DEFAULT_DELAY
+from tpuemb_cli.server.schema_help import field_items, message_at, root
 
 
 def test_the_pause_after_typing_is_what_the_readme_says() -> None:
@@ -71,3 +73,24 @@ def test_path_of() -> None:
     assert path_of("file:///tmp/a%20b.pbtxt") == "/tmp/a b.pbtxt"
     assert path_of("file:///C:/x/y.pbtxt") == "C:/x/y.pbtxt"
     assert path_of("untitled:Untitled-1") is None
+
+
+def test_completion_leaves_out_what_is_written_and_the_rest_of_a_chosen_oneof() -> None:
+    config = root("TPUEmbeddingConfiguration")
+    optimization = message_at(config, ("table_descriptor", "optimization_parameters"))
+    assert config is not None and optimization is not None
+    everything = [item.label for item in field_items(optimization)]
+    assert "adam" in everything and "adagrad" in everything
+    # an optimizer written: no other member of the oneof; a field written by its JSON name is
+    # written, and the labels are JSON names when asked
+    labels = [
+        item.label
+        for item in field_items(optimization, {"adagrad", "learningRate"}, json_names=True)
+    ]
+    assert "adam" not in labels and "adagrad" not in labels and "learningRate" not in labels
+    assert labels[0] == "clippingLimits"
+    # a repeated field again in text format (once per element), not in JSON and YAML
+    again = [item.label for item in field_items(config, {"table_descriptor"})]
+    assert "table_descriptor" in again
+    once = [item.label for item in field_items(config, {"table_descriptor"}, repeats=False)]
+    assert "table_descriptor" not in once and "mode" in once

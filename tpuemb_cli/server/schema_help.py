@@ -7,10 +7,15 @@ from ``pb/comments.py``, which ``make generate`` writes from protos/.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
-from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf.descriptor import (
+    Descriptor,
+    EnumDescriptor,
+    FieldDescriptor,
+    OneofDescriptor,
+)
 
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.pbcompat import is_repeated
@@ -35,13 +40,16 @@ _TYPE_NAMES = {
 
 
 class Item(NamedTuple):
-    """One completion: what is inserted, what kind of thing it is, a one-line detail and the
-    documentation shown beside it."""
+    """One completion: its name, what kind of thing it is, a one-line detail and the
+    documentation shown beside it; ``insert`` is the text that replaces the word typed (the label
+    when empty) and ``filter`` what the editor matches that word against (the label when empty)."""
 
     label: str
     kind: str  # "field", "message", "enum_member" or "value"
     detail: str
     documentation: str = ""
+    insert: str = ""
+    filter: str = ""
 
 
 def comment(full_name: str) -> str:
@@ -62,13 +70,26 @@ def root(message_type: str) -> Descriptor | None:
     return descriptor
 
 
-def message_at(descriptor: Descriptor | None, path: Sequence[str]) -> Descriptor | None:
+def field_named(
+    descriptor: Descriptor, name: str, json_names: bool = False
+) -> FieldDescriptor | None:
+    """The field ``name`` names: as declared, or (``json_names``: JSON and YAML, as their loader
+    reads them) by its JSON name."""
+    field = descriptor.fields_by_name.get(name)
+    if field is None and json_names:
+        field = next((f for f in descriptor.fields if f.json_name == name), None)
+    return field
+
+
+def message_at(
+    descriptor: Descriptor | None, path: Sequence[str], json_names: bool = False
+) -> Descriptor | None:
     """The message type the fields ``path`` names lead to, from ``descriptor``; None when a name
     is not a message field (a typo, or a scalar)."""
     for name in path:
         if descriptor is None:
             return None
-        field = descriptor.fields_by_name.get(name)
+        field = field_named(descriptor, name, json_names)
         if field is None or field.message_type is None:
             return None
         descriptor = field.message_type
@@ -94,6 +115,15 @@ def _label(field: FieldDescriptor) -> str:
     return ""
 
 
+def oneof(field: FieldDescriptor) -> OneofDescriptor | None:
+    """The oneof ``field`` is a member of; None for the one protoc makes for a proto3 `optional`
+    field (named `_<field>`, the field alone in it), which is presence, not a choice."""
+    found = field.containing_oneof
+    if found is None or (len(found.fields) == 1 and found.name == f"_{field.name}"):
+        return None
+    return found
+
+
 def field_summary(field: FieldDescriptor) -> str:
     """``repeated TableDescriptor table_descriptor = 1`` -- the field as its proto declares it."""
     return f"{_label(field)}{type_name(field)} {field.name} = {field.number}"
@@ -103,8 +133,8 @@ def field_hover(field: FieldDescriptor) -> str:
     """Markdown: the declaration, where it belongs, its comment and its choices."""
     lines = [f"```proto\n{field_summary(field)}\n```", ""]
     parent = field.containing_type.full_name if field.containing_type is not None else ""
-    oneof = field.containing_oneof
-    where = f"In `{parent}`" + (f", one of `{oneof.name}`" if oneof is not None else "") + "."
+    choice = oneof(field)
+    where = f"In `{parent}`" + (f", one of `{choice.name}`" if choice is not None else "") + "."
     lines.append(where)
     text = comment(field.full_name)
     if text:
@@ -130,12 +160,28 @@ def enum_value_hover(enum: EnumDescriptor, name: str) -> str | None:
     return "\n".join(lines)
 
 
-def field_items(descriptor: Descriptor) -> list[Item]:
-    """Every field of ``descriptor``, in declaration order."""
+def field_items(
+    descriptor: Descriptor,
+    written: Collection[str] = (),
+    repeats: bool = True,
+    json_names: bool = False,
+) -> list[Item]:
+    """The fields of ``descriptor`` that may still be written, in declaration order: not one
+    already ``written`` (by its name or JSON name) -- unless it is repeated and the encoding
+    ``repeats`` a repeated field once per element (text format) --, nor a member of a oneof
+    another member of which is written. Labelled with their JSON names if ``json_names``."""
+    present = {f for f in descriptor.fields if f.name in written or f.json_name in written}
+    taken = {choice.full_name for choice in map(oneof, present) if choice is not None}
     items = []
     for field in descriptor.fields:
+        if field in present and not (repeats and is_repeated(field)):
+            continue
+        choice = oneof(field)
+        if choice is not None and choice.full_name in taken:
+            continue
         kind = "message" if field.message_type is not None else "field"
-        items.append(Item(field.name, kind, field_summary(field), field_hover(field)))
+        label = field.json_name if json_names else field.name
+        items.append(Item(label, kind, field_summary(field), field_hover(field)))
     return items
 
 

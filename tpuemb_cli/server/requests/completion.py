@@ -1,5 +1,6 @@
 """``textDocument/completion``: the field names or enum values that may go at the cursor
-(``server.assist`` finds them), in text format and YAML specs."""
+(``server.assist`` finds them), in text format, JSON and YAML; in JSON and YAML each replaces the
+word typed with what the encoding needs (a quoted key and `: `, `key: `)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from tpuemb_cli.server import assist
 from tpuemb_cli.server.session import TpuembServer
 
 METHOD = lsp.TEXT_DOCUMENT_COMPLETION
-OPTIONS = lsp.CompletionOptions(trigger_characters=[":"])
+OPTIONS = lsp.CompletionOptions(trigger_characters=[":", '"'])
 
 KINDS = {
     "field": lsp.CompletionItemKind.Field,
@@ -23,9 +24,13 @@ def handle(ls: TpuembServer, params: lsp.CompletionParams) -> lsp.CompletionList
     at = ls.cursor(params.text_document.uri, params.position)
     if at is None:
         return None
-    items = assist.completions(at.uri, at.text, at.offset, at.linted)
-    if items is None:
+    found = assist.completions(at.uri, at.text, at.offset, at.linted)
+    if found is None:
         return None
+    items, (start, end) = found
+    replaced = lsp.Range(
+        lsp.Position(*at.lines.position(start)), lsp.Position(*at.lines.position(end))
+    )
     return lsp.CompletionList(
         is_incomplete=False,
         items=[
@@ -38,6 +43,8 @@ def handle(ls: TpuembServer, params: lsp.CompletionParams) -> lsp.CompletionList
                 )
                 if item.documentation
                 else None,
+                text_edit=lsp.TextEdit(replaced, item.insert) if item.insert else None,
+                filter_text=item.filter or None,
             )
             for item in items
         ],
