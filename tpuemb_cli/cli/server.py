@@ -42,4 +42,4 @@ def command(stdio: bool) -> None:
     # frozen, the collections that linting large files sets off do not walk it each time.
     gc.freeze()
     gc.enable()
-    serve()
+    sys.exit(serve())
