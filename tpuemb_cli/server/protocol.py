@@ -7,8 +7,6 @@ declares the capabilities from the rows' options.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -68,14 +66,3 @@ def build() -> TpuembServer:
         else:
             server.feature(handler.METHOD, handler.OPTIONS)(handler.handle)
     return server
-
-
-def serve() -> int:
-    """Runs the server on stdin and stdout until the editor says exit; the exit status the
-    protocol asks for (0 after shutdown, else 1)."""
-    server = build()
-    # pygls closes the stream it writes to on `exit`: a handle of its own on standard output,
-    # so that the console's final flush of `sys.stdout` does not fail on a closed stream.
-    with os.fdopen(os.dup(sys.stdout.fileno()), "wb") as stdout:
-        server.start_io(sys.stdin.buffer, stdout)
-    return server.exit_status
