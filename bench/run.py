@@ -21,7 +21,9 @@ Prints, for configs of 100, 1,000 and 10,000 tables (two features each, mixed op
 - `tpuemb diff` of two 10,000-table configs against linting one of them, and of two in which
   every table is renamed (bench/diff.py; target <= 2.5x each);
 - the language server (bench/server.py): didChange -> publishDiagnostics on a 1,000-table config
-  against `lint_string` of it in-process (target <= 1.5x; skipped without the `server` extra);
+  against `lint_string` of it in-process (target <= 1.5x; skipped without the `server` extra),
+  and its start-up: `tpuemb server` answering `initialize` against `tpuemb --version`, in
+  alternating pairs (target <= 1.5x);
 - the memory model: linting the 10,000-table config with a chip named (`--tpu v5p`: the memory
   rules run) against linting it without (target <= 1.10x);
 - with --large: 100,000 tables (lint time against 10,000, peak memory against the file's size,
@@ -299,6 +301,7 @@ def main() -> int:
         large = memory(directory, args.repeat) if args.large else None
         files_ratio = many_files(directory, args.startup_runs) if args.large else None
     server_ratio = language_server.run()
+    initialize_ratio = language_server.run_initialize()
     text_10k = lint_times[("text", 10_000)]
     parse_ratio = text_10k / best_of(baseline("text", render(build(10_000))["text"]), args.repeat)
     linear = text_10k / lint_times[("text", 1_000)]
@@ -318,6 +321,8 @@ def main() -> int:
     print(f"  diff, every one of 10k tables renamed / lint: {renamed_ratio:.2f}x (<= 2.5)")
     if server_ratio is not None:
         print(f"  server diagnostics / lint_string, 1k tables:  {server_ratio:.2f}x (<= 1.5)")
+    if initialize_ratio is not None:
+        print(f"  server initialize / `tpuemb --version`:       {initialize_ratio:.2f}x (<= 1.5)")
     if large is not None and files_ratio is not None:
         ten_x = large[0]
         print(f"  text lint 100k / 10k tables:                  {ten_x:.2f}x (<= 11)")

@@ -8,21 +8,29 @@ sending the text, the lint and turning every finding into a diagnostic with its 
 and reading the answer. The baseline is ``lint_string`` of the same text in this process (read +
 parse + rules). The config has a mistake in every table (1,000 findings), so turning findings
 into diagnostics is measured too. Target: <= 1.5x. Each time is the best of several runs.
+
+The second line is start-up: from starting ``tpuemb server`` to its answer to ``initialize``,
+against ``tpuemb --version`` (the CLI's start-up), in alternating pairs, the median of the
+per-pair ratios (as bench/startup.py measures). Target: <= 1.5x.
 """
 
 from __future__ import annotations
 
 import asyncio
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench.configs import build, render
+from bench.startup import tpuemb_command, wall_time
 from tpuemb_cli import lint_string
 
 TABLES = 1_000
 RUNS = 20
+PAIRS = 15
 
 
 def config_text() -> str:
@@ -89,6 +97,46 @@ async def measure(text: str, path: Path) -> tuple[float, int, float, int]:
     return best, count, api_best, api_count
 
 
+def initialize_time() -> float:
+    """Seconds from starting ``tpuemb server`` to reading its answer to ``initialize``."""
+    from tpuemb_cli.server.handshake import body_of, frame, read_message
+
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+    initialize["params"] = {"processId": None, "rootUri": None, "capabilities": {}}
+    start = time.perf_counter()
+    server = subprocess.Popen(
+        [*tpuemb_command(), "server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(frame(initialize))
+    server.stdin.flush()
+    answer = body_of(read_message(server.stdout))  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - start
+    assert answer["id"] == 1 and "capabilities" in answer["result"], answer
+    for message in (
+        {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ):
+        server.stdin.write(frame(message))
+    server.stdin.close()
+    assert server.wait(60) == 0
+    return elapsed
+
+
+def initialize_ratio(pairs: int = PAIRS) -> tuple[float, float, float]:
+    """The median per-pair ratio of initialize to `tpuemb --version`, and each side's median."""
+    ours, cli = [], []
+    version = [*tpuemb_command(), "--version"]
+    for _ in range(pairs):
+        ours.append(initialize_time())
+        cli.append(wall_time(version))
+    ratio = statistics.median(a / b for a, b in zip(ours, cli, strict=True))
+    return ratio, statistics.median(ours), statistics.median(cli)
+
+
 def run() -> float | None:
     """Prints the measurement; the ratio, or None without the `server` extra."""
     try:
@@ -111,5 +159,22 @@ def run() -> float | None:
     return ratio
 
 
+def run_initialize() -> float | None:
+    """Prints the start-up measurement; the ratio, or None without the `server` extra."""
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        print("language server initialize: skipped (pip install 'tpuemb[server]')")
+        return None
+    ratio, ours, cli = initialize_ratio()
+    print(
+        f"language server start-up, {PAIRS} alternating pairs: initialize answered after "
+        f"{ours * 1000:.0f} ms (median), `tpuemb --version` {cli * 1000:.0f} ms: median per-pair "
+        f"ratio {ratio:.2f}x (<= 1.5)"
+    )
+    return ratio
+
+
 if __name__ == "__main__":
     run()
+    run_initialize()

@@ -36,3 +36,31 @@ def test_each_method_once_and_every_row_registered() -> None:
         lsp.TEXT_DOCUMENT_CODE_ACTION,
         lsp.TEXT_DOCUMENT_COMPLETION,
     }
+
+
+@pytest.mark.parametrize("editor", ["visual-studio-code", "neovim", None])
+def test_the_early_initialize_answer_is_what_pygls_declares(editor: str | None) -> None:
+    # `initialize` is answered before pygls is imported (server.handshake): with what pygls would
+    # answer from HANDLERS, for each editor's capabilities (position encodings differ).
+    from pygls.protocol import default_converter
+    from pytest_lsp import client_capabilities
+
+    from tpuemb_cli.server import handshake
+
+    capabilities = client_capabilities(editor) if editor else lsp.ClientCapabilities()
+    params = lsp.InitializeParams(capabilities=capabilities)
+    server = build()
+    steps = server.protocol.lsp_initialize(params)
+    handler, args, _ = next(steps)
+    handler(*args)  # pygls binds the server
+    with pytest.raises(StopIteration) as done:
+        steps.send(None)
+    converter = default_converter()  # type: ignore[no-untyped-call]
+    declared = converter.unstructure(done.value.value)
+    # pygls spells out the client's own save options as false; absent means the same.
+    sync = declared["capabilities"]["textDocumentSync"]
+    for option in ("willSave", "willSaveWaitUntil"):
+        assert sync.pop(option, False) is False
+    message = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+    message["params"] = converter.unstructure(params)
+    assert handshake.answer(message) == {"jsonrpc": "2.0", "id": 1, "result": declared}

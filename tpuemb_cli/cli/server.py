@@ -6,7 +6,7 @@ It needs the ``server`` extra (pygls and lsprotocol), which the rest of tpuemb n
 
 from __future__ import annotations
 
-import gc
+import importlib.util
 import sys
 
 import click
@@ -28,18 +28,10 @@ MISSING = (
 )
 def command(stdio: bool) -> None:
     """Run the language server: diagnostics, fixes, hover and completion in the editor."""
-    try:
-        from tpuemb_cli.server.protocol import serve
-    except ImportError as missing:
-        if missing.name not in ("pygls", "lsprotocol") and not str(missing.name).startswith(
-            ("pygls.", "lsprotocol.")
-        ):
-            raise
+    # Looked for, not imported: `initialize` is answered before pygls is (server.handshake).
+    if any(importlib.util.find_spec(name) is None for name in ("pygls", "lsprotocol")):
         error(Streams.standard(), MISSING)
         sys.exit(EXIT_ERROR)
-    # The console script turns the cyclic collector off for short runs; a server runs for hours,
-    # and pygls and asyncio make cycles. What is imported by now lives as long as the process:
-    # frozen, the collections that linting large files sets off do not walk it each time.
-    gc.freeze()
-    gc.enable()
-    serve()
+    from tpuemb_cli.server.handshake import serve
+
+    sys.exit(serve())

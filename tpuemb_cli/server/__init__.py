@@ -8,6 +8,10 @@ The LSP side -- the only code that imports pygls and lsprotocol (the optional ``
   ``handle``), as ``ruff_server`` keeps them;
 - ``session``: the server's state (the open documents' lints, the linter on its worker thread,
   the debounce) and publishing diagnostics;
+- ``handshake``: ``serve()`` -- ``initialize`` answered before pygls is imported, then pygls
+  on standard input and output;
+- ``rpc``: the JSON-RPC rules pygls leaves to the server -- an answer to every request (params
+  that do not fit, before ``initialize``, after ``shutdown``) and the exit status;
 - ``diagnostics``: findings as LSP diagnostics; ``edits``: tpuemb's edits as LSP's.
 
 The rest is plain Python over the same layers ``tpuemb check`` uses, so it is tested without an

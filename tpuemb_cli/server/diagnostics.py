@@ -40,12 +40,18 @@ def diagnostic(finding: Finding, lines: TextLines) -> lsp.Diagnostic:
     )
 
 
-def error_diagnostic(message: str) -> lsp.Diagnostic:
-    """The document could not be linted (its configuration is broken, it is too large): said at
-    its start, where the user looks, rather than in a log they do not read."""
-    start = lsp.Position(0, 0)
+def error_diagnostic(
+    message: str, lines: TextLines | None = None, offset: int | None = None
+) -> lsp.Diagnostic:
+    """The document could not be linted (its configuration is broken, it is too large, it holds
+    a character UTF-8 cannot encode): said at that character, or at its start, where the user
+    looks, rather than in a log they do not read."""
+    start = end = lsp.Position(0, 0)
+    if lines is not None and offset is not None:
+        start = lsp.Position(*lines.position(offset))
+        end = lsp.Position(*lines.position(offset + 1))
     return lsp.Diagnostic(
-        range=lsp.Range(start, start),
+        range=lsp.Range(start, end),
         message=f"tpuemb could not lint this file: {message}",
         severity=lsp.DiagnosticSeverity.Error,
         source="tpuemb",

@@ -6,12 +6,14 @@ The configuration that governs a document is found as ``check`` finds it (the ne
 loaded and linted with those settings, suppressions included. An editor opens every ``.json``
 and ``.yaml`` file, so a document that is not a TPU embedding document is skipped quietly (as
 ``check --documents-only`` skips it), and a binary one is never linted from the editor's text
-(an editor shows binary as mangled text). Nothing here raises on what a user typed: a bug in
-tpuemb is an ``internal-error`` finding, as in ``check``.
+(an editor shows binary as mangled text). A buffer holding a lone surrogate has no UTF-8 form,
+so it is not linted, and the document says why (``unencodable``). Nothing here raises on what a
+user typed: a bug in tpuemb is an ``internal-error`` finding, as in ``check``.
 """
 
 from __future__ import annotations
 
+import re
 import traceback
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
@@ -20,6 +22,7 @@ from tpuemb_cli.cli.inputs import DEFAULT_MAX_BYTES
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.encodings import for_name
+from tpuemb_cli.load.limits import has_surrogates
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.workspace import Workspace
 
@@ -30,7 +33,7 @@ class Linted(NamedTuple):
     """What linting one version of a document gave.
 
     ``document`` is None when it was not linted: ``skipped`` or ``error`` says why (an error is
-    shown to the user; a skip is not).
+    shown to the user, at ``error_offset`` into the text if it has a place; a skip is not).
     """
 
     name: str
@@ -40,6 +43,7 @@ class Linted(NamedTuple):
     engine: Engine | None = None
     skipped: str | None = None
     error: str | None = None
+    error_offset: int | None = None
 
 
 def path_of(uri: str) -> str | None:
@@ -84,7 +88,9 @@ class Linter:
         encoding = for_name(name)
         if encoding is not None and encoding.name == "binary":
             return Linted(name, text, None, [], skipped="binary files are not linted as text")
-        data = text.encode("utf-8", errors="surrogatepass")
+        if has_surrogates(text):
+            return self.unencodable(uri, text)
+        data = text.encode("utf-8")
         if len(data) > DEFAULT_MAX_BYTES:
             size = f"{len(data)} bytes, larger than the limit of {DEFAULT_MAX_BYTES} bytes"
             return Linted(name, text, None, [], error=f"{name}: the document is {size}")
@@ -102,6 +108,27 @@ class Linter:
             linted.skipped,
             linted.error,
         )
+
+    def unencodable(self, uri: str, text: str) -> Linted:
+        """A buffer holding a lone surrogate (half of a UTF-16 pair: a broken paste, another
+        tool's bug) has no UTF-8 form, so there is no file to lint: ``check`` reports such a
+        file as not UTF-8 text. Said at the surrogate, if the rest is a TPU embedding document;
+        a JSON or YAML file that is none stays quiet, as ever."""
+        name = name_of(uri)
+        surrogate = re.compile("[\ud800-\udfff]")
+        found = surrogate.search(text)
+        assert found is not None
+        offset = found.start()
+        probe = self.lint(uri, surrogate.sub("\ufffd", text))  # is it a document at all?
+        if probe.skipped is not None:
+            return probe._replace(text=text)
+        line = text.count("\n", 0, offset) + 1
+        why = (
+            f"it is not UTF-8 text: line {line} holds U+{ord(text[offset]):04X}, half of a UTF-16 "
+            "surrogate pair, which UTF-8 cannot encode; delete it, or write the character it "
+            "was meant to be"
+        )
+        return Linted(name, text, None, [], error=why, error_offset=offset)
 
 
 def _log_crash(during: str, error: BaseException) -> None:

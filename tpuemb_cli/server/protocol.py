@@ -66,8 +66,3 @@ def build() -> TpuembServer:
         else:
             server.feature(handler.METHOD, handler.OPTIONS)(handler.handle)
     return server
-
-
-def serve() -> None:
-    """Runs the server on stdin and stdout until the editor says exit."""
-    build().start_io()

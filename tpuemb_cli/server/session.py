@@ -6,6 +6,12 @@ Every lint, and everything that reads a lint's result or the engines (code actio
 worker thread, in order: the engine and the configuration cache are not shared between threads,
 and the event loop keeps answering the editor while a large file is linted. Hover and completion
 read only the text and the schema, so they are answered on the loop at once.
+
+An open document is known by one key, its URI unquoted (``document_key``), which is how pygls's
+workspace stores it: an editor percent-escapes a space, a Windows drive's colon
+(``file:///c%3A/...``) and every non-ASCII character, and may spell the same URI otherwise in a
+later request. The lints and the debounce are keyed on it; diagnostics go out under the URI the
+editor opened the document with.
 """
 
 from __future__ import annotations
@@ -14,20 +20,29 @@ import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from tpuemb_cli import __version__
 from tpuemb_cli.server.diagnostics import diagnostic, error_diagnostic
 from tpuemb_cli.server.linting import Linted, Linter
 from tpuemb_cli.server.positions import TextLines
+from tpuemb_cli.server.rpc import TpuembProtocol
 from tpuemb_cli.server.scheduler import DEFAULT_DELAY, Scheduler
+
+
+def document_key(uri: str) -> str:
+    """The key of the open document ``uri`` names, however the editor escaped it (pygls's
+    workspace keys its documents on the same)."""
+    return unquote(uri)
 
 
 class Cursor(NamedTuple):
     """An open document at the editor's cursor: its text, line table, the cursor's offset into
-    the text, and its last lint (None before the first)."""
+    the text, and its last lint (None before the first). ``uri`` is the editor's."""
 
     uri: str
     text: str
@@ -38,69 +53,84 @@ class Cursor(NamedTuple):
 
 class TpuembServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("tpuemb", __version__)
+        super().__init__("tpuemb", __version__, protocol_cls=TpuembProtocol)
         self.linter = Linter()
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tpuemb-lint")
         self.scheduler = Scheduler(self.lint_and_publish, DEFAULT_DELAY)
+        # By document key: the version and the lint of it.
         self.linted: dict[str, tuple[int | None, Linted]] = {}
+
+    @property
+    def exit_status(self) -> int:
+        """What the process should exit with once the server stops (the protocol's rule)."""
+        protocol: TpuembProtocol = self.protocol  # type: ignore[assignment]
+        return protocol.exit_status
 
     def encoding(self) -> str:
         return str(self.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
 
-    def is_open(self, uri: str) -> bool:
-        return uri in self.workspace.text_documents
+    def document(self, key: str) -> TextDocument | None:
+        """The open document of ``key`` (``document_key``), None if it is not open."""
+        document: TextDocument | None = self.workspace.text_documents.get(key)
+        return document
 
     async def on_worker(self, function: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.worker, function, *args)
 
     async def current(self, uri: str) -> Linted | None:
         """The lint of the document's current text: the last one, or a new one if it changed."""
-        if not self.is_open(uri):
+        key = document_key(uri)
+        document = self.document(key)
+        if document is None:
             return None
-        document = self.workspace.get_text_document(uri)
-        stored = self.linted.get(uri)
+        stored = self.linted.get(key)
         if (
             stored is not None
             and stored[0] == document.version
             and stored[1].text == (document.source)
         ):
             return stored[1]
-        linted: Linted = await self.on_worker(self.linter.lint, uri, document.source)
-        self.linted[uri] = (document.version, linted)
+        linted: Linted = await self.on_worker(self.linter.lint, document.uri, document.source)
+        self.linted[key] = (document.version, linted)
         return linted
 
     def cursor(self, uri: str, position: lsp.Position) -> Cursor | None:
         """For hover and completion: the open document at ``position``; None for a closed one."""
-        if not self.is_open(uri):
+        key = document_key(uri)
+        document = self.document(key)
+        if document is None:
             return None
-        text = self.workspace.get_text_document(uri).source
+        text = document.source
         lines = TextLines(text, self.encoding())
         offset = lines.offset(position.line, position.character)
-        stored = self.linted.get(uri)
-        return Cursor(uri, text, lines, offset, stored[1] if stored else None)
+        stored = self.linted.get(key)
+        return Cursor(document.uri, text, lines, offset, stored[1] if stored else None)
 
-    async def lint_and_publish(self, uri: str) -> None:
-        if not self.is_open(uri):
+    async def lint_and_publish(self, key: str) -> None:
+        """Lints the open document of ``key`` (``document_key``) and publishes its diagnostics."""
+        document = self.document(key)
+        if document is None:
             return
-        document = self.workspace.get_text_document(uri)
-        version, text = document.version, document.source
+        uri, version, text = document.uri, document.version, document.source
         started = time.perf_counter()
         linted: Linted = await self.on_worker(self.linter.lint, uri, text)
         elapsed = (time.perf_counter() - started) * 1000
-        if not self.is_open(uri):
+        if self.document(key) is None:
             return  # closed meanwhile: its diagnostics were cleared
-        self.linted[uri] = (version, linted)
+        self.linted[key] = (version, linted)
         lines = TextLines(text, self.encoding())
         diagnostics = [diagnostic(finding, lines) for finding in linted.findings]
         if linted.error is not None:
-            diagnostics.insert(0, error_diagnostic(linted.error))
+            diagnostics.insert(0, error_diagnostic(linted.error, lines, linted.error_offset))
         # Logged before publishing: a client that sees the diagnostics has seen the log line.
-        what = linted.skipped or linted.error or f"{len(linted.findings)} findings"
+        if linted.skipped is not None:
+            what = f"skipped {uri} (version {version}): {linted.skipped}"
+        elif linted.error is not None:
+            what = f"could not lint {uri} (version {version}): {linted.error}"
+        else:
+            what = f"linted {uri} (version {version}): {len(linted.findings)} findings"
         self.window_log_message(
-            lsp.LogMessageParams(
-                type=lsp.MessageType.Log,
-                message=f"linted {uri} (version {version}): {what} in {elapsed:.0f} ms",
-            )
+            lsp.LogMessageParams(type=lsp.MessageType.Log, message=f"{what} in {elapsed:.0f} ms")
         )
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
@@ -109,5 +139,5 @@ class TpuembServer(LanguageServer):
     async def configuration_changed(self) -> None:
         """A configuration file changed: read configurations afresh and re-lint what is open."""
         await self.on_worker(self.linter.reset)
-        for uri in list(self.workspace.text_documents):
-            self.scheduler.now(uri)
+        for key in list(self.workspace.text_documents):
+            self.scheduler.now(key)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from tpuemb_cli.server.session import TpuembServer
+from tpuemb_cli.server.session import TpuembServer, document_key
 
 METHOD = lsp.TEXT_DOCUMENT_DID_CHANGE
 OPTIONS = None
 
 
 def handle(ls: TpuembServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.scheduler.changed(params.text_document.uri)
+    ls.scheduler.changed(document_key(params.text_document.uri))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from tpuemb_cli.server.session import TpuembServer
+from tpuemb_cli.server.session import TpuembServer, document_key
 
 METHOD = lsp.TEXT_DOCUMENT_DID_CLOSE
 OPTIONS = None
@@ -12,6 +12,7 @@ OPTIONS = None
 
 def handle(ls: TpuembServer, params: lsp.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.scheduler.forget(uri)
-    ls.linted.pop(uri, None)
+    key = document_key(uri)
+    ls.scheduler.forget(key)
+    ls.linted.pop(key, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

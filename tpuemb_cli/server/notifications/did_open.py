@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from tpuemb_cli.server.session import TpuembServer
+from tpuemb_cli.server.session import TpuembServer, document_key
 
 METHOD = lsp.TEXT_DOCUMENT_DID_OPEN
 OPTIONS = None
 
 
 def handle(ls: TpuembServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    ls.scheduler.now(params.text_document.uri)
+    ls.scheduler.now(document_key(params.text_document.uri))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from tpuemb_cli.server.linting import is_config_file
-from tpuemb_cli.server.session import TpuembServer
+from tpuemb_cli.server.session import TpuembServer, document_key
 
 METHOD = lsp.TEXT_DOCUMENT_DID_SAVE
 OPTIONS = None
@@ -17,4 +17,4 @@ async def handle(ls: TpuembServer, params: lsp.DidSaveTextDocumentParams) -> Non
     if is_config_file(uri):
         await ls.configuration_changed()
     else:
-        ls.scheduler.now(uri)
+        ls.scheduler.now(document_key(uri))
