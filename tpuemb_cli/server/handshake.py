@@ -27,7 +27,7 @@ from tpuemb_cli import __version__
 # What pygls declares for protocol.HANDLERS (tests/server/test_protocol.py compares them).
 CAPABILITIES: dict[str, Any] = {
     "textDocumentSync": {"openClose": True, "change": 2, "save": True},
-    "completionProvider": {"triggerCharacters": [":"]},
+    "completionProvider": {"triggerCharacters": [":", '"']},
     "hoverProvider": True,
     "codeActionProvider": {"codeActionKinds": ["quickfix", "source.fixAll"]},
     "executeCommandProvider": {"commands": ["tpuemb.fixAll"]},
