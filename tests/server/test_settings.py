@@ -269,3 +269,27 @@ async def test_fix_all_false_withdraws_the_fix_all_action(start: Any, tmp_path: 
     ]
     client = await start(PUSHED, {"fixAll": False})
     assert await kinds(client, client.open(tmp_path / "b.pbtxt", MISTAKES)) == ["quickfix"]
+
+
+async def test_a_change_without_settings_asks_the_editor_for_them(
+    start: Any, tmp_path: Path
+) -> None:
+    # VS Code's pull model: didChangeConfiguration carries null, the server asks for `tpuemb`.
+    capabilities = lsp.ClientCapabilities(
+        workspace=lsp.WorkspaceClientCapabilities(configuration=True)
+    )
+    client = await start(capabilities)
+    asked: list[lsp.ConfigurationParams] = []
+
+    def answer(params: lsp.ConfigurationParams) -> list[Any]:
+        asked.append(params)
+        return [{"ignore": ["TE403"]}]
+
+    client.feature(lsp.WORKSPACE_CONFIGURATION)(answer)
+    uri = client.open(tmp_path / "broken.pbtxt", BROKEN)
+    assert await client.pushed(uri, 1) == ["TE403"]
+    before = len(client.published)
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
+    await until(lambda: len(client.published) > before, "diagnostics after the change")
+    assert await client.pushed(uri, 1) == []
+    assert [item.section for item in asked[0].items] == ["tpuemb"]
