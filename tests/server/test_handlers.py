@@ -27,14 +27,23 @@ def test_every_handler_module_is_a_row() -> None:
 
 
 def test_each_method_once_and_every_row_registered() -> None:
-    methods = [handler.METHOD for handler in HANDLERS]
+    # Each method once; `workspace/executeCommand` once a command (pygls routes by the command).
+    methods = [h.METHOD for h in HANDLERS if h.METHOD != lsp.WORKSPACE_EXECUTE_COMMAND]
     assert len(set(methods)) == len(methods)
+    commands = [
+        command
+        for h in HANDLERS
+        if isinstance(h.OPTIONS, lsp.ExecuteCommandOptions)
+        for command in h.OPTIONS.commands
+    ]
+    assert commands == ["tpuemb.fixAll", "tpuemb.printDebugInformation"]
     features = build().protocol.fm
-    assert set(features.features) == set(methods) - {lsp.WORKSPACE_EXECUTE_COMMAND}
-    assert set(features.commands) == {"tpuemb.fixAll"}
+    assert set(features.features) == set(methods)
+    assert list(features.commands) == commands
     assert set(features.feature_options) == {
         lsp.TEXT_DOCUMENT_CODE_ACTION,
         lsp.TEXT_DOCUMENT_COMPLETION,
+        lsp.TEXT_DOCUMENT_DIAGNOSTIC,
     }
 
 

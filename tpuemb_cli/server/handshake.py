@@ -30,11 +30,17 @@ CAPABILITIES: dict[str, Any] = {
     "completionProvider": {"triggerCharacters": [":", '"']},
     "hoverProvider": True,
     "codeActionProvider": {"codeActionKinds": ["quickfix", "source.fixAll"]},
-    "executeCommandProvider": {"commands": ["tpuemb.fixAll"]},
+    "executeCommandProvider": {"commands": ["tpuemb.fixAll", "tpuemb.printDebugInformation"]},
     "workspace": {
         "workspaceFolders": {"supported": True, "changeNotifications": True},
         "fileOperations": {},
     },
+}
+# Declared to a client that declares `textDocument.diagnostic` (requests/initialize.py).
+PULL_DIAGNOSTICS: dict[str, Any] = {
+    "identifier": "tpuemb",
+    "interFileDependencies": False,
+    "workspaceDiagnostics": False,
 }
 ENCODINGS = ("utf-8", "utf-16", "utf-32")  # pygls's, which it picks in the client's order
 
@@ -103,6 +109,9 @@ def answer(message: Any) -> dict[str, Any] | None:
     if isinstance(offered, list):
         encoding = next((kind for kind in offered if kind in ENCODINGS), encoding)
     capabilities = {"positionEncoding": encoding, **CAPABILITIES}
+    document = client.get("textDocument") if isinstance(client, dict) else None
+    if isinstance(document, dict) and document.get("diagnostic") is not None:
+        capabilities["diagnosticProvider"] = PULL_DIAGNOSTICS
     return {
         "jsonrpc": "2.0",
         "id": message["id"],

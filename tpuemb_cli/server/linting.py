@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import re
 import traceback
+from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from tpuemb_cli.cli.inputs import DEFAULT_MAX_BYTES
 from tpuemb_cli.engine import Engine
+from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.encodings import for_name
 from tpuemb_cli.load.limits import has_surrogates
@@ -81,6 +83,24 @@ class Linter:
     def reset(self) -> None:
         """Forgets every configuration read (one changed): the next lint looks again."""
         self.workspace.reset()
+
+    def configure(self, config: str | None, isolated: bool, selection: Selection) -> str | None:
+        """Lints with the editor's settings from now on (``--config``, ``--isolated`` and the
+        selection, as ``check`` takes them); why not, if ``config`` cannot be used (then the
+        settings apply without it)."""
+        problem = None
+        try:
+            workspace = Workspace(Path(config) if config else None, isolated, selection, _log_crash)
+        except SettingsError as error:
+            problem = str(error)
+            workspace = Workspace(None, isolated, selection, _log_crash)
+        self.workspace = workspace
+        return problem
+
+    def settings_for(self, uri: str) -> Settings:
+        """The settings that govern the document ``uri`` (its configuration file's ``path``);
+        raises SettingsError, OSError as ``Workspace.settings_for`` does."""
+        return self.workspace.settings_for(path_of(uri))
 
     def lint(self, uri: str, text: str) -> Linted:
         self.lints += 1

@@ -14,13 +14,22 @@ from lsprotocol import types as lsp
 
 from tpuemb_cli.server.notifications import (
     did_change,
+    did_change_configuration,
     did_change_watched_files,
     did_close,
     did_open,
     did_save,
     initialized,
 )
-from tpuemb_cli.server.requests import code_action, completion, fix_all, hover, initialize
+from tpuemb_cli.server.requests import (
+    code_action,
+    completion,
+    debug_info,
+    diagnostic,
+    fix_all,
+    hover,
+    initialize,
+)
 from tpuemb_cli.server.session import TpuembServer
 
 
@@ -43,8 +52,10 @@ HANDLERS: tuple[Handler, ...] = (
     initialize,
     code_action,
     fix_all,
+    debug_info,
     hover,
     completion,
+    diagnostic,  # withdrawn at initialize for a client that cannot pull
     # notifications
     initialized,
     did_open,
@@ -52,6 +63,7 @@ HANDLERS: tuple[Handler, ...] = (
     did_save,
     did_close,
     did_change_watched_files,
+    did_change_configuration,
 )
 
 

@@ -1,4 +1,5 @@
-"""``textDocument/didClose``: the document's lints are forgotten and its diagnostics cleared."""
+"""``textDocument/didClose``: the document's lints are forgotten and its diagnostics cleared (the
+pushed ones: pulled diagnostics are the editor's to drop)."""
 
 from __future__ import annotations
 
@@ -15,4 +16,5 @@ def handle(ls: TpuembServer, params: lsp.DidCloseTextDocumentParams) -> None:
     key = document_key(uri)
     ls.scheduler.forget(key)
     ls.linted.pop(key, None)
-    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    if not ls.pull:
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))

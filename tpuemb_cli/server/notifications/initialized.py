@@ -1,5 +1,7 @@
-"""``initialized``: the server asks the editor, if it can, to watch the configuration files (a
-change re-lints the open documents: ``did_change_watched_files``)."""
+"""``initialized``: the settings' problems found at ``initialize`` are shown
+(``window/showMessage``: the editor is ready for them now), and the server asks the editor, if
+it can, to watch the configuration files (a change re-lints the open documents:
+``did_change_watched_files``)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ CONFIG_GLOBS = tuple(f"**/{name}" for name in CONFIG_FILES)
 
 
 async def handle(ls: TpuembServer, params: lsp.InitializedParams) -> None:
+    for warning in ls.warnings:
+        ls.warn(warning)
+    ls.warnings = []
     watch = ls.client_capabilities.workspace
     dynamic = (
         watch is not None
@@ -34,9 +39,4 @@ async def handle(ls: TpuembServer, params: lsp.InitializedParams) -> None:
             lsp.RegistrationParams(registrations=[registration])
         )
     except Exception as refused:  # the client said it could, then did not: saves still work
-        ls.window_log_message(
-            lsp.LogMessageParams(
-                type=lsp.MessageType.Warning,
-                message=f"configuration files are not watched: {refused}",
-            )
-        )
+        ls.log("warn", f"configuration files are not watched: {refused}")

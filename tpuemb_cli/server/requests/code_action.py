@@ -1,5 +1,6 @@
 """``textDocument/codeAction``: the fixes and suppressions of the findings in the range asked
-about, and "fix all" (``server.actions`` makes them; this sends them as workspace edits)."""
+about, and "fix all" unless the settings say ``fixAll: false`` (``server.actions`` makes them; this
+sends them as workspace edits)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,8 @@ async def handle(ls: TpuembServer, params: lsp.CodeActionParams) -> list[lsp.Cod
     for action in found:
         if wanted and not any(action.kind.startswith(kind) for kind in wanted):
             continue
+        if not ls.settings.fix_all and action.kind.startswith(lsp.CodeActionKind.SourceFixAll):
+            continue  # the editor's `fixAll: false`, as ruff's
         result.append(
             lsp.CodeAction(
                 title=action.title,

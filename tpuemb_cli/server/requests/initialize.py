@@ -1,5 +1,8 @@
 """``initialize``: pygls answers it (the capabilities come from the handlers' options); tpuemb
-reads its initialization options."""
+reads the editor's settings from the initialization options (``server.settings``), and decides
+how diagnostics go: pulled by a client that declares ``textDocument.diagnostic`` (then the
+server declares ``diagnosticProvider``), pushed to any other (the pull handler is withdrawn
+before pygls declares the capabilities, so such a client is not offered it)."""
 
 from __future__ import annotations
 
@@ -12,8 +15,11 @@ OPTIONS = None
 
 
 def handle(ls: TpuembServer, params: lsp.InitializeParams) -> None:
-    # `{"debounceMs": 100}` in the client's initializationOptions: the pause after typing.
-    options = params.initialization_options
-    delay = options.get("debounceMs") if isinstance(options, dict) else None
-    if isinstance(delay, (int, float)) and not isinstance(delay, bool) and 0 <= delay <= 60000:
-        ls.scheduler.delay = delay / 1000
+    # Nothing is linted yet: the linter is configured here, on the event loop.
+    ls.warnings = ls.configure(params.initialization_options, initial=True)
+    document = params.capabilities.text_document
+    ls.pull = document is not None and document.diagnostic is not None
+    if not ls.pull:
+        features = ls.protocol.fm
+        features.features.pop(lsp.TEXT_DOCUMENT_DIAGNOSTIC, None)
+        features.feature_options.pop(lsp.TEXT_DOCUMENT_DIAGNOSTIC, None)
