@@ -186,3 +186,21 @@ def test_scan_takes_plain_elements_only(body: str, found: list[str] | None) -> N
     end, spans = scanned
     assert end == len(text)
     assert [text[start:stop] for start, stop in spans.values()] == found
+
+
+def test_a_partial_parse_stops_once_it_has_every_wanted_span() -> None:
+    # What follows the last wanted span cannot change it: the broken tail is never read.
+    text = 'table_descriptor { name: "a" }\ntable_descriptor { name: "b" }\nnum_hosts: {{{\n'
+    first = ("table_descriptor", 0, "name")
+    wanted = frozenset(first[:cut] for cut in range(4))
+    parsed = parse_text(text, TPUEmbeddingConfiguration(), keep_spans=wanted)
+    assert parsed.problems == []
+    assert parsed.spans == {
+        ("table_descriptor",): (0, 30),
+        ("table_descriptor", 0): (0, 30),
+        first: (19, 28),
+    }
+    # Looking for a span that is not there, it reads on, to the broken tail.
+    missing = wanted | {("table_descriptor", 0, "dimension")}
+    parsed = parse_text(text, TPUEmbeddingConfiguration(), keep_spans=missing)
+    assert [p.rule for p in parsed.problems] == ["invalid-syntax"]

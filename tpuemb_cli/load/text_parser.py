@@ -53,9 +53,13 @@ class _Wanted(dict):  # type: ignore[type-arg]
     def __init__(self, wanted: frozenset[FieldPath]) -> None:
         super().__init__()
         self.wanted = wanted
+        # How many wanted paths have no span yet (the root never has one).
+        self.missing = len(wanted) - (() in wanted)
 
     def __setitem__(self, key: FieldPath, value: Span) -> None:
         if key in self.wanted:
+            if key not in self:
+                self.missing -= 1
             super().__setitem__(key, value)
 
 
@@ -68,10 +72,11 @@ class _Parser(TokenWindow):
         self.wanted: frozenset[FieldPath] | None = None
         # False: no span is kept, and the hot paths skip even building the keys.
         self.keeping = keep_spans is not False
+        self.looking: _Wanted | None = None  # the spans found, when looking for a few
         if keep_spans is False:
             result.spans = _Wanted(frozenset())
         elif keep_spans is not True:
-            result.spans = _Wanted(keep_spans)
+            result.spans = self.looking = _Wanted(keep_spans)
             self.wanted = keep_spans
         # For each path, the names wanted just under it; the paths with wanted paths further
         # down (``text_skipping.scan_element`` finds the spans of an element's own fields only).
@@ -82,6 +87,7 @@ class _Parser(TokenWindow):
                 self.children.setdefault(wanted_path[:-1], set()).add(wanted_path[-1])
             if len(wanted_path) > 1:
                 self.deep.add(wanted_path[:-2])
+        self.map_entries = False  # whether a map entry was read
         self.max_depth = max_depth
         super().__init__(text, result.comments)
 
@@ -205,6 +211,18 @@ class _Parser(TokenWindow):
 
         text, wanted, spans = self.text, self.wanted, self.result.spans
         assert wanted is not None
+        if (
+            not path
+            and self.looking is not None
+            and not self.looking.missing
+            and not self.map_entries
+        ):
+            # Every wanted span is recorded, and nothing after changes one (a second value of a
+            # singular field, or of a oneof, is refused; a repeated field's span is its first
+            # element's): the rest of the file is not read. Only a map entry with the same key
+            # would replace one.
+            self.restart(len(text), self.tokens[self.pos])
+            return True
         fields = message.DESCRIPTOR.fields_by_name
         # name -> its field and its repeated container (None: singular), for the fields that may
         # be passed
@@ -352,6 +370,7 @@ class _Parser(TokenWindow):
                 # A map entry: parsed on its own, then stored under its key, which is also how
                 # its position is addressed (attr["config"] is `attr.config`).
                 entry = container.GetEntryClass()()
+                self.map_entries = True
                 scratch: dict[FieldPath, Span] = {}
                 # Parsed whole even when looking for a few paths: its own paths start at the
                 # entry (``value``...), which the paths looked for do not name.
@@ -501,7 +520,8 @@ def parse_text(
 
     ``keep_spans``: True for every field's span, a set of field paths for theirs only, False for
     none -- a second parse finds them when needed, which spares a clean file a map entry for
-    every field (most of the memory of a large parse).
+    every field (most of the memory of a large parse). With a set, the parse stops once it has
+    found them all: the problems and comments are then those of the text before.
     """
     result = ParsedText()
     parser = _Parser(text, result, max_depth, keep_spans)
