@@ -17,10 +17,12 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tpuemb_cli import __version__
 from tpuemb_cli.cli import main
-from tpuemb_cli.formatters import Report, get
+from tpuemb_cli.formatters import Report, get, json_format
 from tpuemb_cli.model.findings import Finding, Position, Severity
 from tpuemb_cli.rules import RULESET_VERSION, all_rules
 
@@ -235,3 +237,39 @@ def test_sarif_names_a_file_whose_name_is_not_utf8(
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]
     }
     assert uris == {"b%FF.pbtxt"}
+
+
+# What reports hold, and what json's writing of them could trip on: NUL (the separator `dumps`
+# writes between items), braces in strings (it splits flat dicts at `}` NUL `{`), newlines in
+# strings, non-ASCII, NaN, nested and empty containers, keys that are not strings, tuples, and
+# subclasses of int.
+AWKWARD_JSON: list[object] = [
+    {"changes": [{"a": "}\x00{", "b": 1}, {"c": "{\n}", "d": None}], "summary": {"x": 0}},
+    [{"\x00": "x}"}, {"}": "{"}, {"k": float("nan"), "i": float("-inf"), "f": -0.0}],
+    [{"a": 1}, {}],
+    [{"a": 1}, {"b": [1, {"c": "é\u2028"}]}],
+    {"a": {}, "b": [], "c": [[]], "d": ({"e": 1},), 1: "key", "f": Severity.ERROR},
+    {"rule": Severity.ERROR, "n": 10**30, "t": True},
+    [],
+    {},
+    "\ud800",
+]
+
+
+@pytest.mark.parametrize("value", AWKWARD_JSON)
+def test_json_is_written_as_json_dumps_writes_it(value: object) -> None:
+    assert json_format.dumps(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(JSON_VALUES | st.lists(st.dictionaries(st.text(), JSON_SCALARS, min_size=1), min_size=1))
+def test_any_json_is_written_as_json_dumps_writes_it(value: object) -> None:
+    assert json_format.dumps(value) == json.dumps(value, indent=2, ensure_ascii=False)

@@ -11,8 +11,10 @@ from google.protobuf import text_format
 from tpuemb_cli.api import lint_string
 from tpuemb_cli.load import load_input, text_tokenizer
 from tpuemb_cli.load import text_parser as textformat
+from tpuemb_cli.load.source import SourceMap
 from tpuemb_cli.load.text_parser import ParsedText, parse_text
 from tpuemb_cli.load.text_tokenizer import proto_message_header
+from tpuemb_cli.model.findings import Position
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
@@ -285,3 +287,14 @@ def test_the_token_window_stays_small_even_on_one_long_line(
     parsed = parse_text(text, TPUEmbeddingConfiguration(), keep_spans=False)
     assert parsed.problems == [] and len(windows) > 5
     assert max(windows) <= text_tokenizer._CHUNK + 3 * text_tokenizer._MARGIN
+
+
+@pytest.mark.parametrize(
+    "span",
+    [(0, 0), (0, 3), (2, 2), (3, 4), (4, 5), (4, 12), (9, 4), (12, 13), (13, 13), (5, 13)],
+)
+def test_position_of_a_span_is_the_line_and_column_of_each_end(span: tuple[int, int]) -> None:
+    # One search when the span ends on its first line, two otherwise: the same either way.
+    source = SourceMap("ab\n\ncd\nef\n\ng")
+    start, end = source.line_col(span[0]), source.line_col(max(span))
+    assert source.position_of_span(span) == Position(*start, *end)

@@ -90,10 +90,79 @@ def _diff_report(report: Report) -> dict[str, Any]:
 
 def format_report(report: Report, color: bool) -> str:
     if report.command == "diff":
-        return json.dumps(_diff_report(report), indent=2, ensure_ascii=False) + "\n"
+        return dumps(_diff_report(report)) + "\n"
     document = {
         "version": VERSION,
         "findings": [finding_dict(finding) for finding in report.findings],
         "summary": summary_dict(report),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return dumps(document) + "\n"
+
+
+# The types json writes as one token; a non-empty dict with string keys and values of these alone
+# is flat.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_STR = frozenset({str})
+# Writes NUL between items, which its output holds nowhere else: json escapes every control
+# character in a string. In a list of flat dicts, `}` NUL `{` is between two dicts and nowhere
+# else: within a flat dict, a separator follows a value (a string ends with its quote, other
+# values with a letter or digit) and precedes a key, which starts with a quote.
+_ITEMS = json.JSONEncoder(ensure_ascii=False, separators=("\x00", ": "))
+
+
+def dumps(value: object) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)``, byte for byte, several times faster
+    for the lists of flat dicts (findings, changes) that reports are made of.
+
+    With ``indent``, json writes with its pure-Python encoder (its C encoder takes no indent):
+    the report of 20,000 changes took 0.4 s to write. A list of flat dicts is written here by
+    one call of the C encoder, with NUL as the separator, which is then replaced by a newline
+    and the indentation of its level; anything else is written by json.dumps itself and
+    indented to its level (json escapes every newline in a string, so each newline of its
+    output starts an indented line)."""
+    chunks: list[str] = []
+    _write(value, "", chunks)
+    return "".join(chunks)
+
+
+def _is_flat(value: object) -> bool:
+    return (
+        type(value) is dict
+        and bool(value)
+        and _STR.issuperset(map(type, value))
+        and _SCALARS.issuperset(map(type, value.values()))
+    )
+
+
+def _write(value: object, pad: str, chunks: list[str]) -> None:
+    """Appends ``value`` as json.dumps writes it at the indentation ``pad`` (its first line's
+    indentation is the caller's)."""
+    inner = pad + "  "
+    if _is_flat(value):
+        items = _ITEMS.encode(value)[1:-1].replace("\x00", ",\n" + inner)
+        chunks += ("{\n", inner, items, "\n", pad, "}")
+    elif type(value) is list and value and all(map(_is_flat, value)):
+        deeper = inner + "  "
+        between = f"\n{inner}}},\n{inner}{{\n{deeper}"
+        items = (
+            _ITEMS.encode(value)[2:-2].replace("}\x00{", between).replace("\x00", ",\n" + deeper)
+        )
+        chunks += ("[\n", inner, "{\n", deeper, items, "\n", inner, "}\n", pad, "]")
+    elif type(value) is dict and value and _STR.issuperset(map(type, value)):
+        separator = "{\n" + inner
+        for key, item in value.items():
+            chunks += (separator, json.dumps(key, ensure_ascii=False), ": ")
+            _write(item, inner, chunks)
+            separator = ",\n" + inner
+        chunks += ("\n", pad, "}")
+    elif type(value) is list and value:
+        separator = "[\n" + inner
+        for item in value:
+            chunks.append(separator)
+            _write(item, inner, chunks)
+            separator = ",\n" + inner
+        chunks += ("\n", pad, "]")
+    else:
+        # A scalar, an empty dict or list, or what the cases above leave to json (dicts with keys
+        # that are not strings, tuples, subclasses).
+        chunks.append(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad))

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from functools import cache
 
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
 
 Span = tuple[int, int]  # [start, end) character offsets into the decoded text
 Builder = Callable[[frozenset[FieldPath] | None], dict[FieldPath, Span]]
+
+
+@cache
+def _bisect_right() -> Callable[..., int]:
+    # Imported when first asked: bisect loads a shared library, which a file without findings
+    # never needs.
+    from bisect import bisect_right
+
+    return bisect_right
 
 
 class SourceMap:
@@ -88,11 +98,8 @@ class SourceMap:
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column (in characters) of a character offset."""
-        # Imported here: bisect loads a shared library, which a file without findings never needs.
-        from bisect import bisect_right
-
         starts = self._starts()
-        line = bisect_right(starts, offset) - 1
+        line = _bisect_right()(starts, offset) - 1
         return line + 1, offset - starts[line] + 1
 
     @property
@@ -107,9 +114,18 @@ class SourceMap:
         return starts[number - 1], end
 
     def position_of_span(self, span: Span) -> Position:
-        line, column = self.line_col(span[0])
-        end_line, end_column = self.line_col(max(span[1], span[0]))
-        return Position(line, column, end_line, end_column)
+        # As two line_col calls, with one search when the span ends on its first line (most
+        # do): a diff places thousands of changes.
+        starts = self._starts()
+        bisect_right = _bisect_right()
+        start, end = span[0], max(span[1], span[0])
+        line = bisect_right(starts, start) - 1
+        end_line = line
+        if line + 1 < len(starts) and starts[line + 1] <= end:
+            end_line = bisect_right(starts, end, line + 1) - 1
+        return Position(
+            line + 1, start - starts[line] + 1, end_line + 1, end - starts[end_line] + 1
+        )
 
     def position(self, path: FieldPath) -> Position:
         found = self.span(path)
