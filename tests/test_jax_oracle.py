@@ -264,7 +264,7 @@ CORRUPTIONS: list[Corruption] = [
     ("TE684", lambda spec: _add(_table(spec), "padded_embedding_dim", 8)),
     ("TE685", lambda spec: _add(_table(spec), "shard_rotation", _stack(spec).num_sparsecores)),
     ("TE686", lambda spec: _add(_feature(spec), "col_shift", 1)),
-    ("TE687", lambda spec: _add(_stack(spec), "max_ids_per_partition", -10**9)),
+    ("TE687", lambda spec: _add(_stack(spec), "max_ids_per_partition", -(10**9))),
     (
         "TE688",
         lambda spec: _add(

@@ -42,7 +42,10 @@ def _optimizer(table: Any) -> str:
     if not table.HasField("optimizer"):
         return "-"
     optimizer = table.optimizer
-    name = type(optimizer).OptimizerType.Name(optimizer.type).lower()
+    types = type(optimizer).OptimizerType
+    # A number the mirror does not name (a newer library's, in binary) is shown as the number.
+    known = optimizer.type in types.values()
+    name = str(types.Name(optimizer.type)).lower() if known else f"type {optimizer.type}"
     which = optimizer.WhichOneof("learning_rate_spec")
     if which == "learning_rate":
         return f"{name}, lr {number(optimizer.learning_rate)}"

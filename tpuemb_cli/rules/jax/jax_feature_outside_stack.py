@@ -26,14 +26,18 @@ stacked_table_specs {
   total_sample_count: 256 num_sparsecores: 8
   table_specs {
     table_name: "b" row_offset_in_shard: 128 shard_rotation: 4
-    feature_specs { feature_name: "fb" output_shape: [256, 16] row_offset: 0 col_offset: 128 col_shift: 4 }
+    feature_specs {
+      feature_name: "fb" output_shape: [256, 16] row_offset: 0 col_offset: 128 col_shift: 4
+    }
   }
 }
 ```
 
 ## Use instead
 ```
-    feature_specs { feature_name: "fb" output_shape: [256, 16] row_offset: 0 col_offset: 1024 col_shift: 4 }
+    feature_specs {
+      feature_name: "fb" output_shape: [256, 16] row_offset: 0 col_offset: 1024 col_shift: 4
+    }
 ```
 
 ## Fix safety

@@ -21,13 +21,19 @@ tables'. `_unshard_and_unstack_table` recomputes the rows per shard as
 ```
 stacked_table_specs {
   num_sparsecores: 8
-  table_specs { table_name: "a" vocab_size: 1000 padded_vocab_size: 1000 embedding_dim: 12 padded_embedding_dim: 12 }
+  table_specs {
+    table_name: "a" vocab_size: 1000 padded_vocab_size: 1000
+    embedding_dim: 12 padded_embedding_dim: 12
+  }
 }
 ```
 
 ## Use instead
 ```
-  table_specs { table_name: "a" vocab_size: 1000 padded_vocab_size: 1024 embedding_dim: 12 padded_embedding_dim: 16 }
+  table_specs {
+    table_name: "a" vocab_size: 1000 padded_vocab_size: 1024
+    embedding_dim: 12 padded_embedding_dim: 16
+  }
 ```
 
 ## Fix safety

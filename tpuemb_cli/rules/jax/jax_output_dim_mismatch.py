@@ -18,12 +18,18 @@ the path.
 
 ## Example
 ```
-table_specs { table_name: "a" embedding_dim: 16 feature_specs { feature_name: "f" output_shape: [256, 8] } }
+table_specs {
+  table_name: "a" embedding_dim: 16
+  feature_specs { feature_name: "f" output_shape: [256, 8] }
+}
 ```
 
 ## Use instead
 ```
-table_specs { table_name: "a" embedding_dim: 16 feature_specs { feature_name: "f" output_shape: [256, 16] } }
+table_specs {
+  table_name: "a" embedding_dim: 16
+  feature_specs { feature_name: "f" output_shape: [256, 16] }
+}
 ```
 
 ## Fix safety

@@ -74,8 +74,7 @@ def check_jax(spec: Any) -> Iterator[Violation]:
                     (*table_path(s, t), "row_offset_in_shard"),
                     f"{label} takes rows {first} to {end - 1} of each shard, but {where} has "
                     f"{shard} rows a shard (stack_vocab_size {stack.stack_vocab_size} / {cores})",
-                    "place the table within the stack: the rows per shard of the tables before "
-                    "it",
+                    "place the table within the stack: the rows per shard of the tables before it",
                 )
                 continue
             other = next((o for o in taken if first < o[1] and o[0] < end), None)
