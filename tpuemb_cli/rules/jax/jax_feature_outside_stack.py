@@ -13,7 +13,7 @@ and rotated by `col_shift`, and its samples fill rows `row_offset` on of the sta
 activations. Offsets other than the table's look the ids up in another table's rows; samples
 outside the stack, or over another feature's, read another feature's activations.
 
-## What the library does
+## What jax-tpu-embedding does
 `_stack_feature_specs` gives each feature `row_offset` = the samples of the features before it,
 `col_offset = row_offset_in_shard * num_sc`, `col_shift = shard_rotation`, and the stack
 `total_sample_count` = all its features' samples; `prepare_feature_specs_for_training` does the
@@ -21,7 +21,7 @@ same for a table alone (offsets and shift 0). `_get_activation_for_feature` slic
 activations by `row_offset`, without a check.
 
 ## Example
-```
+```pbtxt
 stacked_table_specs {
   total_sample_count: 256 num_sparsecores: 8
   table_specs {
@@ -34,7 +34,7 @@ stacked_table_specs {
 ```
 
 ## Use instead
-```
+```pbtxt
     feature_specs {
       feature_name: "fb" output_shape: [256, 16] row_offset: 0 col_offset: 1024 col_shift: 4
     }

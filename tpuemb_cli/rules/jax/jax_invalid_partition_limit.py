@@ -8,19 +8,19 @@ The limits say how many ids (and distinct ids) one SparseCore may send to one pa
 stacked table in a step; the input buffers are sized from them. With 0, no id fits: every lookup
 is dropped, or the buffers cannot be sized at all.
 
-## What the library does
+## What jax-tpu-embedding does
 It does not check the limits when it stacks (`FeatureSpec`/`TableSpec` take any integer). The
 C++ preprocessing sizes the COO buffer from `max_ids_per_partition`
 (`ComputeTheoreticalMaxCooBufferSize`) and then `CHECK`s that the size is positive: with 0 the
 process aborts at the first batch, on the TPU host.
 
 ## Example
-```
+```pbtxt
 stacked_table_specs { stack_name: "a" max_ids_per_partition: 0 max_unique_ids_per_partition: 0 }
 ```
 
 ## Use instead
-```
+```pbtxt
 stacked_table_specs { stack_name: "a" max_ids_per_partition: 256 max_unique_ids_per_partition: 256 }
 ```
 

@@ -11,14 +11,14 @@ register), and each row is a multiple of 8 values wide. The library pads every t
 checkpoint tools do not read the padded size from the proto but compute it again from
 `vocab_size`, so a table recorded with other padding is unstacked at the wrong rows.
 
-## What the library does
+## What jax-tpu-embedding does
 `round_up_dim_and_vocab_size` rounds the dimension up to a multiple of 8 and the vocabulary up to
 a multiple of `8 * num_sc` (the SparseCores in all); a stack's dimension is the largest of its
 tables'. `_unshard_and_unstack_table` recomputes the rows per shard as
 `_next_largest_multiple(vocabulary_size, 8 * num_shards) // num_shards`.
 
 ## Example
-```
+```pbtxt
 stacked_table_specs {
   num_sparsecores: 8
   table_specs {
@@ -29,7 +29,7 @@ stacked_table_specs {
 ```
 
 ## Use instead
-```
+```pbtxt
   table_specs {
     table_name: "a" vocab_size: 1000 padded_vocab_size: 1024
     embedding_dim: 12 padded_embedding_dim: 16

@@ -8,19 +8,19 @@ Reports a stack of a jax-tpu-embedding `EmbeddingSpecProto` whose `num_sparsecor
 SparseCores per device. Every other number of the stack is read against it -- the padding of the
 vocabularies, the rows per shard, the rotations -- and with none there is no shard to put a row in.
 
-## What the library does
+## What jax-tpu-embedding does
 `create_proto_from_feature_specs` writes `num_sc_per_device * global_device_count`, and refuses
 a `num_sc_per_device` that is not a known chip's (2 or 4). A proto edited or written by other code
 to 0 is read by the checkpoint tools as 0 shards: `_unshard_and_unstack_table` divides the padded
 vocabulary by it (`ZeroDivisionError`).
 
 ## Example
-```
+```pbtxt
 stacked_table_specs { stack_name: "a" stack_vocab_size: 1024 num_sparsecores: 0 }
 ```
 
 ## Use instead
-```
+```pbtxt
 stacked_table_specs { stack_name: "a" stack_vocab_size: 1024 num_sparsecores: 8 }
 ```
 

@@ -8,7 +8,7 @@ Reports a feature whose `output_shape`'s last dimension differs from its table's
 A lookup returns rows of the table: `embedding_dim` values each. A feature declared wider cannot
 be filled; one declared narrower gets what the unstacking path makes of it.
 
-## What the library does
+## What jax-tpu-embedding does
 `prepare_feature_specs_for_training` and the stacking accept any output shape. At the first
 lookup, `_get_activation_for_feature` raises `ValueError` ("The embedding dim in output shape
 cannot be more than the (original, unpadded) embedding dim") for a wider one; a narrower one is
@@ -17,7 +17,7 @@ table's full dimension (`per_feature_dims` are the tables'): the shape the model
 the path.
 
 ## Example
-```
+```pbtxt
 table_specs {
   table_name: "a" embedding_dim: 16
   feature_specs { feature_name: "f" output_shape: [256, 8] }
@@ -25,7 +25,7 @@ table_specs {
 ```
 
 ## Use instead
-```
+```pbtxt
 table_specs {
   table_name: "a" embedding_dim: 16
   feature_specs { feature_name: "f" output_shape: [256, 16] }

@@ -11,7 +11,7 @@ Each SparseCore sends its samples' ids to the partitions of the stacked table, a
 `max_ids_per_partition` to each. However evenly the ids spread, some partition gets at least the
 bound above: a limit below it is exceeded by every full batch.
 
-## What the library does
+## What jax-tpu-embedding does
 Nothing checks the limits against the batch. At run time the preprocessing drops the ids over the
 limit (with id dropping allowed) and the lookups silently miss them, or fails; the library's
 advice is to measure the limits with its preprocessing statistics and
@@ -19,7 +19,7 @@ advice is to measure the limits with its preprocessing statistics and
 need less: this rule then overstates the need, which is why it is a warning.
 
 ## Example
-```
+```pbtxt
 stacked_table_specs {
   max_ids_per_partition: 4 num_sparsecores: 8
   table_specs { feature_specs { input_shape: [4096, 8] output_shape: [4096, 16] } }
@@ -28,7 +28,7 @@ stacked_table_specs {
 (32,768 ids: 4,096 a SparseCore, at least 512 to some partition.)
 
 ## Use instead
-```
+```pbtxt
   max_ids_per_partition: 512 num_sparsecores: 8
 ```
 

@@ -10,7 +10,7 @@ exactly their sum. A stack of another size either has rows that belong to no tab
 rows lie past its end; the stacked variable is shaped by `stack_vocab_size`, the tables are
 found in it by their offsets.
 
-## What the library does
+## What jax-tpu-embedding does
 `_stack_feature_specs` sets `stack_vocab_size=sum(table_to_padded_vocab_size[tname] for tname
 in table_names)`, and `prepare_feature_specs_for_training` a table's own padded vocabulary for a
 table alone; `create_proto_from_feature_specs` copies both. A proto that disagrees was not written
@@ -18,7 +18,7 @@ by the library from one layout, and restoring a checkpoint or unstacking tables 
 of the wrong table or past the variable's end.
 
 ## Example
-```
+```pbtxt
 stacked_table_specs {
   stack_name: "a_b" stack_vocab_size: 1024 num_sparsecores: 8
   table_specs { table_name: "a" vocab_size: 1000 padded_vocab_size: 1024 }
@@ -27,7 +27,7 @@ stacked_table_specs {
 ```
 
 ## Use instead
-```
+```pbtxt
   stack_name: "a_b" stack_vocab_size: 2048 num_sparsecores: 8
 ```
 

@@ -9,14 +9,14 @@ A stacked table is one variable of `stack_embedding_dim` columns: every table in
 that width (the largest of its tables' dimensions rounded up to 8). A table recorded with another
 padded width, or wider than the stack, does not fit the variable it is said to be part of.
 
-## What the library does
+## What jax-tpu-embedding does
 `stack_tables` pads every table of a stack to `max(table_to_padded_dim.values())` and records
 that as both the stack's `stack_embedding_dim` and each table's `padded_embedding_dim`;
 `_pad_table` pads a table's columns up to the stack's dimension (`stack_embedding_dim -
 embedding_dim`), which a wider table makes negative (`jnp.pad` refuses it).
 
 ## Example
-```
+```pbtxt
 stacked_table_specs {
   stack_embedding_dim: 16
   table_specs { table_name: "a" embedding_dim: 32 padded_embedding_dim: 32 }
@@ -24,7 +24,7 @@ stacked_table_specs {
 ```
 
 ## Use instead
-```
+```pbtxt
   stack_embedding_dim: 32
 ```
 

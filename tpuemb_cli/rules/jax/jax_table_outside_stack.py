@@ -12,7 +12,7 @@ another, each table from its `row_offset_in_shard`, and the table's row `r` goes
 `(r + shard_rotation) % num_sparsecores`. Rows outside the shard are not in the variable; rows of
 two tables at one place are one table's values read as the other's.
 
-## What the library does
+## What jax-tpu-embedding does
 `_compute_table_to_setting_in_stack` gives the first table offset 0 and each next one the
 previous offset plus the previous table's rows per shard, and rotates each next table by
 `num_sc_per_device` modulo the SparseCores in all. `_unshard_and_unstack_single_table` reads a
@@ -20,7 +20,7 @@ table back from those offsets and rotations (`jnp.roll` by `-shard_rotation`): o
 other rows, with no error.
 
 ## Example
-```
+```pbtxt
 stacked_table_specs {
   stack_vocab_size: 2048 num_sparsecores: 8
   table_specs { table_name: "a" padded_vocab_size: 1024 }
@@ -29,7 +29,7 @@ stacked_table_specs {
 ```
 
 ## Use instead
-```
+```pbtxt
   table_specs { table_name: "b" padded_vocab_size: 1024 row_offset_in_shard: 128 shard_rotation: 4 }
 ```
 

@@ -8,17 +8,17 @@ Distinct ids are some of the ids: a partition never receives more of them than i
 unique limit is never reached; it usually means the two limits were swapped, or one was raised and
 not the other -- and the smaller one is the one the input is cut to.
 
-## What the library does
+## What jax-tpu-embedding does
 Neither `TableSpec` nor the stacking checks the two limits against each other; the preprocessing
 reads each on its own.
 
 ## Example
-```
+```pbtxt
 stacked_table_specs { stack_name: "a" max_ids_per_partition: 64 max_unique_ids_per_partition: 256 }
 ```
 
 ## Use instead
-```
+```pbtxt
 stacked_table_specs { stack_name: "a" max_ids_per_partition: 256 max_unique_ids_per_partition: 64 }
 ```
 
