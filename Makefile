@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf fuzz fuzz-fix bench examples
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax fuzz fuzz-fix bench examples
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -116,6 +116,18 @@ test-tf:
 	build/venv-tf/bin/python -m pytest -q -rP -p no:cacheprovider tests/test_tf.py tests/test_tf_diff.py \
 	  tests/test_tf_checkpoint.py tests/test_tf_memory.py tests/test_tf_sparsecore_rules.py \
 	  tests/test_tf_sparsecore.py
+
+# The JAX SparseCore support against jax-tpu-embedding itself: our mirror of its
+# embedding_spec.proto against its generated module, and its own stacking and
+# create_proto_from_feature_specs on CPU for generated cases (tests/test_jax_*.py, skipped where the
+# library is missing). Installs the newest jax-tpu-embedding this Python can install (0.2.0 needs
+# Python 3.12; 0.1.0 installs on 3.11) with jax and jaxlib (about 800 MB, a few minutes), and says
+# which it ran.
+test-jax:
+	$(PYTHON) -m venv build/venv-jax
+	build/venv-jax/bin/python -m pip install -q --upgrade jax-tpu-embedding -e '.[test]'
+	@build/venv-jax/bin/python -c "import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])"
+	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_jax_oracle.py
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the

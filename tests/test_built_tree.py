@@ -100,8 +100,8 @@ NOT_WALKED = {
 
 
 _NO_TYPE = (
-    "it parses as no TPUEmbeddingConfiguration, GraphDef, OptimizationParameters or "
-    "SparseCoreTableLayouts without unknown fields"
+    "it parses as no TPUEmbeddingConfiguration, GraphDef, OptimizationParameters, "
+    "SparseCoreTableLayouts or EmbeddingSpecProto without unknown fields"
 )
 
 

@@ -64,13 +64,13 @@ def test_the_orders_and_signatures_are_the_rows() -> None:
         return [row.name for row in schema.tried(encoding)]
 
     config, optimizer, spec = "TPUEmbeddingConfiguration", "OptimizationParameters", "EmbeddingSpec"
-    graph, layouts = "GraphDef", "SparseCoreTableLayouts"
-    assert names("text") == [config, optimizer, graph, layouts]
-    assert names("binary") == [config, graph, optimizer, layouts]
-    assert names("mapping") == [config, optimizer, spec]
+    graph, layouts, jax = "GraphDef", "SparseCoreTableLayouts", "EmbeddingSpecProto"
+    assert names("text") == [config, optimizer, graph, layouts, jax]
+    assert names("binary") == [config, graph, optimizer, layouts, jax]
+    assert names("mapping") == [config, optimizer, spec, jax]
     assert recognise("x.pb", b"\xff\xff", "binary") == Verdict(
         False,
-        reason=f"it parses as no {config}, {graph}, {optimizer} or {layouts} without "
+        reason=f"it parses as no {config}, {graph}, {optimizer}, {layouts} or {jax} without "
         "unknown fields",
     )
     # A signature computed from the descriptor: every algorithm of the `parameters` oneof.
@@ -116,9 +116,9 @@ TOY = schema.MessageType(
     "layouts",
     ("tpuemb.toy",),
     signature=frozenset({"toy_table"}),
-    text_order=5,
-    binary_order=5,
-    mapping_order=4,
+    text_order=6,
+    binary_order=6,
+    mapping_order=5,
     text_leads=("toy_table",),
     binary_fields=("toy_table", "name"),
     binary_missing="no `toy_table` with a name",
@@ -161,7 +161,7 @@ def test_a_type_added_as_one_row_is_read_everywhere(
         False, reason="it parses as ToyTables but has no `toy_table` with a name"
     )
     assert recognise("x.pb", b"\xff\xff", "binary").reason.endswith(
-        "SparseCoreTableLayouts or ToyTables without unknown fields"
+        "SparseCoreTableLayouts, EmbeddingSpecProto or ToyTables without unknown fields"
     )
     # Sniffed when nothing says the type: by its lead field, and by its row's binary check.
     assert sniff.text_type(text.decode()) == "ToyTables"
@@ -203,7 +203,7 @@ def test_explain_refuses_each_type_with_its_rows_text(tmp_path: Path) -> None:
     saved = tmp_path / "saved_model.pb"
     saved.write_bytes(schema.resolve("SavedModel")().SerializeToString())
     graph = DATA / "tf-2.21" / "graphs" / "tpu_embedding_send_recv.pbtxt"
-    shown = "explain shows a config, a spec or an optimizer"
+    shown = "explain shows a config, a spec, an optimizer or JAX stacks"
     for path, said in (
         (layouts, f"SparseCore layouts: {shown}; `tpuemb convert` shows the layouts as text"),
         (saved, f"a SavedModel: {shown}; `tpuemb check` lints a graph's TPU embedding ops"),

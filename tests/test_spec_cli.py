@@ -213,8 +213,8 @@ def test_explain_says_what_it_does_not_explain(monkeypatch: pytest.MonkeyPatch) 
     assert explain(graph) == (
         2,
         "",
-        f"tpuemb: error: {graph}: a GraphDef: explain shows a config, a spec or an optimizer; "
-        "`tpuemb check` lints a graph's TPU embedding ops and their configs\n",
+        f"tpuemb: error: {graph}: a GraphDef: explain shows a config, a spec, an optimizer or JAX "
+        "stacks; `tpuemb check` lints a graph's TPU embedding ops and their configs\n",
     )
     # A file that is no TPU embedding document is told so, not explained as an empty config.
     manifest = "tests/data/tf-2.21/graphs/manifest.json"
@@ -225,7 +225,8 @@ def test_explain_says_what_it_does_not_explain(monkeypatch: pytest.MonkeyPatch) 
     )
     assert err.endswith(
         "; pass --type if it is one (tpuemb reads: TPUEmbeddingConfiguration, "
-        "OptimizationParameters, EmbeddingSpec, GraphDef, SavedModel, SparseCoreTableLayouts)\n"
+        "OptimizationParameters, EmbeddingSpec, GraphDef, SavedModel, SparseCoreTableLayouts, "
+        "EmbeddingSpecProto)\n"
     )
 
 

@@ -47,8 +47,8 @@ def test_binary_says_which_types_were_tried(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
         f"{path}: TE009 [error] not a TPU embedding document: it parses as no "
-        "TPUEmbeddingConfiguration, GraphDef, OptimizationParameters or SparseCoreTableLayouts "
-        "without unknown fields"
+        "TPUEmbeddingConfiguration, GraphDef, OptimizationParameters, SparseCoreTableLayouts or "
+        "EmbeddingSpecProto without unknown fields"
     )
     # A config with no table: it parses, but is not one.
     document = load_input(b"\x10\x02", "mode_only.pb")

@@ -41,7 +41,8 @@ def execute(options: ConvertOptions, streams: Streams) -> int:
     if read is None:
         return EXIT_ERROR
     item, data = read
-    document = load_bytes(data, item.name, None, options.message_type)
+    message_type = options.message_type or _mapping_type(data, item.name)
+    document = load_bytes(data, item.name, None, message_type)
     if document.problems or document.message is None:
         # A file that does not parse cleanly would convert with fields missing.
         parse_findings = [f for f in Engine().lint(document) if f.severity is Severity.ERROR]
@@ -60,6 +61,22 @@ def execute(options: ConvertOptions, streams: Streams) -> int:
         header = f"# proto-message: {header_name(document.message_type)}\n"
         output = header.encode("utf-8") + output
     return write_output(output, options.output, streams)
+
+
+def _mapping_type(data: bytes, name: str) -> str | None:
+    """The type JSON or YAML holds, told by its fields as `check` tells it (a JAX
+    EmbeddingSpecProto's `stackedTableSpecs`): they carry no `# proto-message:` header, and
+    the loader's default would read them as a config (JSON) or a spec (YAML). None for text and
+    binary (their header and bytes say), and for what is no document (the default's parse
+    problems then say why)."""
+    from tpuemb_cli.load import encodings
+    from tpuemb_cli.load.recognise import recognise
+
+    encoding = encodings.detect(name, data).name
+    if encoding not in ("json", "yaml"):
+        return None
+    verdict = recognise(name, data, encoding)
+    return verdict.message_type if verdict.ok else None
 
 
 @click.command("convert")

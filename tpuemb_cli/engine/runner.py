@@ -399,6 +399,15 @@ class Engine:
     ) -> None:
         """SparseCore layouts: no rule runs on them (their load problems are their findings)."""
 
+    def _run_jax(
+        self, spec: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        """A JAX SparseCore EmbeddingSpecProto: the JAX rules, with paths from its root."""
+        for rule in self._rules("jax"):
+            assert rule.check_jax is not None
+            for violation in self._checked(rule, rule.check_jax, spec):
+                emit(rule, (), violation)
+
     def unused_config_suppressions(self) -> list[Finding]:
         """Configuration suppressions whose files were linted but that suppressed nothing."""
         rule = BY_CODE["TE902"]

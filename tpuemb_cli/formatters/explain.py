@@ -238,3 +238,10 @@ def explain_config(document: Document, facts: SpecFacts | None) -> tuple[str, li
     message = document.message
     assert isinstance(message, TPUEmbeddingConfiguration), type(message)
     return document.name, _tables(message, {})
+
+
+def explain_jax_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
+    """A JAX SparseCore EmbeddingSpecProto: its stacks (formatters/jax_spec)."""
+    from tpuemb_cli.formatters.jax_spec import explain_jax_spec as stacks
+
+    return stacks(document)

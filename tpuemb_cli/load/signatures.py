@@ -187,3 +187,14 @@ def layouts_bytes(data: bytes) -> bool:
         and not is_binary(schema.DEFAULT_TYPE, data)
         and is_binary("SparseCoreTableLayouts", data)
     )
+
+
+def jax_spec_bytes(data: bytes) -> bool:
+    """Whether bytes read as a JAX EmbeddingSpecProto and not as the default type: a stack's
+    first fields read as a config's table descriptor, but its tables (field 10) are unknown
+    there, and the stacks must each have a name and tables."""
+    return (
+        data[:1] == b"\n"  # `stacked_table_specs` (field 1, length-delimited) first
+        and not is_binary(schema.DEFAULT_TYPE, data)
+        and is_binary("EmbeddingSpecProto", data)
+    )

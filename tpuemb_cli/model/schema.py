@@ -27,7 +27,7 @@ class MessageType(Record):
 
     name: str  # the short name users give (`--type`, `# proto-message:` headers)
     module: str  # the generated module that defines it, imported on first use
-    # config, optimizer, spec, graph, saved_model or layouts: what the engine runs on it (its
+    # config, optimizer, spec, graph, saved_model, layouts or jax: what the engine runs on it (its
     # `Engine._run_<kind>`)
     kind: str
     # The proto packages of its full names (`--type`, headers): our mirror's, then TensorFlow's.
@@ -67,7 +67,7 @@ class MessageType(Record):
 
 
 # What explain shows: the types with an `explain` view.
-_EXPLAINED = "explain shows a config, a spec or an optimizer"
+_EXPLAINED = "explain shows a config, a spec, an optimizer or JAX stacks"
 
 TYPES: tuple[MessageType, ...] = (
     MessageType(
@@ -157,6 +157,29 @@ TYPES: tuple[MessageType, ...] = (
         binary_sniff="layouts_bytes",
         explain_refusal=(
             f"SparseCore layouts: {_EXPLAINED}; `tpuemb convert` shows the layouts as text"
+        ),
+    ),
+    # JAX SparseCore's stacked layout (jax-tpu-embedding's `create_proto_from_feature_specs`):
+    # the JAX rules run on it. Its bytes open like a config's (a stack's name, vocabulary and
+    # dimension are a table descriptor's first fields), but its tables (field 10) are unknown to
+    # a config, so it is sniffed only when it reads as no config.
+    MessageType(
+        "EmbeddingSpecProto",
+        "tpuemb_cli.pb.jax.embedding_spec_pb2",
+        "jax",
+        packages=("tpuemb.jax", "third_party.py.jax_tpu_embedding.sparsecore_lib_proto"),
+        signature=frozenset({"stacked_table_specs"}),
+        text_order=5,
+        binary_order=5,
+        mapping_order=4,
+        text_leads=("stacked_table_specs",),
+        binary_fields=("stacked_table_specs", "stack_name", "table_specs"),
+        binary_missing="no `stacked_table_specs` with a stack_name and table_specs",
+        binary_sniff="jax_spec_bytes",
+        explain="explain_jax_spec",
+        memory_refusal=(
+            "an EmbeddingSpecProto: --memory models TensorFlow configs and specs, not JAX "
+            "stacks yet"
         ),
     ),
 )

@@ -41,17 +41,19 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "7"
+RULESET_VERSION = "8"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
-# whole config, a config's memory on a known TPU, a SparseCore spec, a spec, a graph, and the
-# suppressions the engine reports on, and the kinds of change `tpuemb diff` reports.
+# whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
+# layout (jax-tpu-embedding's EmbeddingSpecProto), a spec, a graph, and the suppressions the
+# engine reports on, and the kinds of change `tpuemb diff` reports.
 FAMILIES = (
     "parse",
     "optimizer",
     "config",
     "memory",
     "sparsecore",
+    "jax",
     "spec",
     "graph",
     "suppression",
@@ -264,6 +266,17 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE664", "sparsecore-unsupported-optimizer", "sparsecore", ERROR, "no", ("spec",)),
     Entry("TE665", "sparsecore-global-batch-output-shape", "sparsecore", WARNING, "no", ("spec",)),
     Entry("TE666", "sparsecore-samples-not-divisible", "sparsecore", ERROR, "no", ("spec",)),
+    # JAX SparseCore: a jax-tpu-embedding EmbeddingSpecProto the library could not have written
+    Entry("TE681", "jax-no-sparsecores", "jax", ERROR, "no", ("jax",)),
+    Entry("TE682", "jax-stack-vocabulary-mismatch", "jax", ERROR, "no", ("jax",)),
+    Entry("TE683", "jax-misaligned-padding", "jax", ERROR, "no", ("jax",)),
+    Entry("TE684", "jax-table-dim-mismatch", "jax", ERROR, "no", ("jax",)),
+    Entry("TE685", "jax-table-outside-stack", "jax", ERROR, "no", ("jax",)),
+    Entry("TE686", "jax-feature-outside-stack", "jax", ERROR, "no", ("jax",)),
+    Entry("TE687", "jax-invalid-partition-limit", "jax", ERROR, "no", ("jax",)),
+    Entry("TE688", "jax-unique-limit-above-limit", "jax", WARNING, "no", ("jax",)),
+    Entry("TE689", "jax-partition-limit-below-batch", "jax", WARNING, "no", ("jax",)),
+    Entry("TE690", "jax-output-dim-mismatch", "jax", ERROR, "no", ("jax",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

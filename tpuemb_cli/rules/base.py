@@ -74,6 +74,8 @@ CHECKS = {
     "drift": "check_drift",  # (config, Expected) -> Violations where the config left its spec
     # (config, Fit: the chip and the memory model) -> Violations; only when the chip is known
     "memory": "check_memory",
+    # (jax-tpu-embedding's EmbeddingSpecProto) -> Violations from its root
+    "jax": "check_jax",
 }
 
 
@@ -107,6 +109,7 @@ class Fit(Record):
 
 
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]
+JaxCheck = Callable[[Any], Iterator[Violation]]  # a tpuemb_cli.pb.jax EmbeddingSpecProto
 
 
 class Rule(Record):
@@ -125,6 +128,7 @@ class Rule(Record):
     supersedes: tuple[str, ...] = ()
     check_drift: DriftCheck | None = None
     check_memory: MemoryCheck | None = None
+    check_jax: JaxCheck | None = None
     follows: tuple[str, ...] = ()  # see the catalog's Entry
     on_sparsecore: bool = True  # see the catalog's Entry
 
@@ -161,6 +165,7 @@ class Rule(Record):
             supersedes=entry.supersedes,
             check_drift=checks["drift"],
             check_memory=checks["memory"],
+            check_jax=checks["jax"],
             follows=entry.follows,
             on_sparsecore=entry.on_sparsecore,
         )

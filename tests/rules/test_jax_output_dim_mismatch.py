@@ -1,0 +1,19 @@
+from pathlib import Path
+
+from tests.jax_specs import one_finding, replaced
+
+
+def test_a_wider_output(tmp_path: Path) -> None:
+    text = replaced(("output_shape: 12\n", "output_shape: 16\n"))
+    assert one_finding(tmp_path, text, "TE690") == (
+        'PATH:44:7: TE690 [error] feature "viewer" outputs 16 values a sample, but table "user" '
+        "has embedding_dim 12: the library raises ValueError at the first lookup"
+    )
+
+
+def test_a_narrower_output(tmp_path: Path) -> None:
+    text = replaced(("output_shape: 64\n", "output_shape: 32\n"))
+    assert one_finding(tmp_path, text, "TE690") == (
+        'PATH:70:7: TE690 [error] feature "ad" outputs 32 values a sample, but table "ads" has '
+        "embedding_dim 64: the lookup is cut to its first columns or returned whole, by path"
+    )
