@@ -212,3 +212,23 @@ def test_command_arguments_that_name_a_document(shared: RawClient, tmp_path: Pat
     nothing = execute(client, "tpuemb.fixAll")
     assert nothing["error"]["code"] == -32602 and "none was given" in nothing["error"]["message"]
     assert execute(client, "tpuemb.fixAll", "untitled:not-open")["result"] is False
+
+
+def test_an_answer_that_does_not_fit_fails_the_request_instead_of_hanging_it(
+    shared: RawClient, tmp_path: Path
+) -> None:
+    # This client answers the server's workspace/applyEdit with null, not {"applied": ...}:
+    # the command once waited for ever on it, and the editor on the command.
+    client = shared
+    uri = (tmp_path / "mistakes.pbtxt").as_uri()
+    text = (
+        Path(__file__).parents[2] / "examples" / "mistakes" / "common_mistakes.pbtxt"
+    ).read_text()
+    client.open(uri, text)
+    client.diagnostics(uri)
+    answer = client.request(
+        "workspace/executeCommand", {"command": "tpuemb.fixAll", "arguments": [uri]}, timeout=10
+    )
+    assert answer.get("result") is False, answer
+    assert any(m.get("method") == "workspace/applyEdit" for m in client.seen)
+    still_linting(client, tmp_path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 
 from tpuemb_cli.server import actions
 from tpuemb_cli.server.command_arguments import document_uri
@@ -33,9 +34,13 @@ async def handle(ls: TpuembServer, *arguments: Any) -> bool:
     if action is None:
         return False
     lines = TextLines(linted.text, ls.encoding())
-    result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(
-            edit=workspace_edit(uri, action.edits, lines), label=action.title
+    try:
+        result = await ls.workspace_apply_edit_async(
+            lsp.ApplyWorkspaceEditParams(
+                edit=workspace_edit(uri, action.edits, lines), label=action.title
+            )
         )
-    )
+    except JsonRpcException as refused:  # an answer that was an error, or unreadable
+        ls.log("warn", f"the editor did not apply the fixes of {uri}: {refused}")
+        return False
     return bool(result.applied)
