@@ -212,6 +212,25 @@ def test_nesting_through_aliases_is_bounded() -> None:
     ]
 
 
+def test_json_nested_past_what_json_reads_is_refused_at_its_bracket() -> None:
+    # json.loads gives up (RecursionError) about a thousand levels down; the finding must not
+    # cost what the text's depth squared does (200,000 levels took 22 GB and minutes).
+    depth = 200_000
+    text = '{"tableDescriptor":' + "[" * depth + "]" * depth + "}"
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        findings = _lint(text.encode(), "json")
+        elapsed = time.perf_counter() - started
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # Level 203 is opened by the 202nd `[`, after the 19 characters of `{"tableDescriptor":`.
+    assert _at(findings, "TE001") == [(1, 19 + 202, "the JSON nests deeper than 202 levels")]
+    assert len(findings) == 1, findings
+    assert elapsed < 1.0 and peak < 20_000_000, (elapsed, peak)
+
+
 # Each refused at an alias: (line, column, the start of the message).
 REFUSED = {
     "tables: &a [*a]\n": (1, 13, "the alias `*a` is inside the node `&a` names"),

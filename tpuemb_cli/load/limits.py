@@ -7,6 +7,11 @@ refused value is shown in a message.
 - Lone surrogates: ``"\\ud800"`` in JSON or YAML decodes to a code point that is not a
   character; protobuf refuses to store it (and upb fails on looking it up). The loaders report it
   where it is written and read the string with U+FFFD in its place.
+- Nesting: protobuf refuses a message nested deeper than ``document.MAX_DEPTH`` (100) levels; in
+  JSON and YAML a message is a mapping in a list in a mapping..., so the data may nest twice as
+  deep (``max_nesting``). YAML is refused past that while it is composed; JSON past what
+  ``json.loads`` reads (about a thousand levels: Python's recursion limit) is refused at the
+  bracket that opens the first level too many, found without building anything.
 - Huge integers: Python refuses to read a decimal integer of more than 4,300 digits (its
   ``int_max_str_digits``), and no field holds more than 20. The loaders report such a number where
   it is written, and read it as ``OVERSIZED``.
@@ -21,6 +26,13 @@ import sys
 # aliases counts twice). A spec that reuses an optimizer block for every one of 5,000 tables uses
 # about a tenth of it; converting this many nodes takes well under a second.
 MAX_ALIAS_NODES = 100_000
+
+
+def max_nesting(max_depth: int) -> int:
+    """How deep JSON or YAML data may nest to hold messages ``max_depth`` deep: a message is a
+    mapping, often in a list, in a mapping."""
+    return 2 * max_depth + 2
+
 
 # The longest decimal integer Python converts (3.11+: sys.get_int_max_str_digits; 0: no limit).
 _PYTHON_DIGITS = getattr(sys, "get_int_max_str_digits", lambda: 0)() or 4300

@@ -261,10 +261,9 @@ def parse_yaml(
     ``PlainValueHints``."""
     result = ParsedMapping()
     raw: RawSpans = {}
-    # A message nested max_depth deep is a mapping in a list in a mapping...: twice as deep.
     loader = None
     try:
-        loader = _Loader(text, 2 * max_depth + 2)
+        loader = _Loader(text, limits.max_nesting(max_depth))
         node = loader.get_single_node()
         value = loader.construct_document(node) if node is not None else None
     except yaml.reader.ReaderError as error:

@@ -4,8 +4,11 @@ workspace's ``lint_document``.
 The configuration that governs a document is found as ``check`` finds it (the nearest
 ``.tpuemb.toml`` or ``pyproject.toml`` with ``[tool.tpuemb]`` above it), and the document is
 loaded and linted with those settings, suppressions included. An editor opens every ``.json``
-and ``.yaml`` file, so a document that is not a TPU embedding document is skipped quietly (as
-``check --documents-only`` skips it), and a binary one is never linted from the editor's text
+and ``.yaml`` file, so one that is not a TPU embedding document is skipped quietly (as
+``check --documents-only`` skips it), as is a buffer whose name says nothing of its format (an
+unsaved ``untitled:`` one); a text-format file (``.pbtxt``, ``.textproto``...) is one by its
+name, and gets what ``check`` reports on it when it is no TPU embedding document (TE009). A
+binary one is never linted from the editor's text
 (an editor shows binary as mangled text). A buffer holding a lone surrogate has no UTF-8 form,
 so it is not linted, and the document says why (``unencodable``). Nothing here raises on what a
 user typed: a bug in tpuemb is an ``internal-error`` finding, as in ``check``.
@@ -114,10 +117,11 @@ class Linter:
         if len(data) > DEFAULT_MAX_BYTES:
             size = f"{len(data)} bytes, larger than the limit of {DEFAULT_MAX_BYTES} bytes"
             return Linted(name, text, None, [], error=f"{name}: the document is {size}")
-        # Walked: an editor opens every JSON and YAML file; one that is not a TPU embedding
-        # document is skipped, not reported.
+        # Walked (what is not a TPU embedding document is skipped, not reported) unless the
+        # name says text format: an editor opens every JSON and YAML file, and any buffer.
+        named_text = encoding is not None and encoding.name == "text"
         linted = self.workspace.lint_document(
-            data, name, walked=True, on_disk=path_of(uri) is not None
+            data, name, walked=not named_text, on_disk=path_of(uri) is not None
         )
         return Linted(
             name,

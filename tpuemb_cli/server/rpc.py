@@ -9,7 +9,9 @@ past 2^31 - 1) without a word -- the editor waits for ever -- answers a request 
   dropped, except ``exit`` (the protocol says so);
 - a request after ``shutdown``: ``InvalidRequest`` (-32600);
 - a bug in a handler: ``InternalError`` (-32603) with the exception's one line; the traceback
-  goes to the server's log (stderr), not to the editor.
+  goes to the server's log (stderr), not to the editor;
+- an answer of the editor's that does not fit (``null`` where an object is due): the server's
+  request fails with it, and whoever waits on it goes on.
 
 It also keeps the exit status the protocol asks for: 0 after ``shutdown`` then ``exit``, 1 for
 ``exit`` alone (or an editor that went away without saying ``exit``).
@@ -55,14 +57,27 @@ class TpuembProtocol(LanguageServerProtocol):
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
+            if "id" in data and "method" not in data:
+                return self._unreadable_response(data["id"], error)
             if not ("id" in data and isinstance(data.get("method"), str)):
-                raise  # a notification or a response: there is no one to answer
+                raise  # a notification: there is no one to answer
             wrong = _leaves(error.__cause__) if error.__cause__ is not None else []
             message = f"invalid params for {data['method']}: " + (
                 "; ".join(wrong) or "they do not fit the protocol's types"
             )
             self._send_response(data["id"], error=JsonRpcInvalidParams(message).to_response_error())
             return Refused()
+
+    def _unreadable_response(self, msg_id: Any, error: JsonRpcException) -> Refused:
+        """The editor's answer to a request of the server's does not fit its type (``null`` for
+        ``workspace/applyEdit``): the request fails with what was wrong, rather than waiting
+        for ever (and the command that sent it with it)."""
+        wrong = _leaves(error.__cause__) if error.__cause__ is not None else []
+        message = "the editor's answer does not fit the protocol's types: " + (
+            "; ".join(wrong) or "unreadable"
+        )
+        self._handle_response(msg_id, error=lsp.ResponseError(code=error.code, message=message))
+        return Refused()
 
     def handle_message(self, message: Any) -> None:
         if isinstance(message, Refused):

@@ -35,8 +35,14 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     parsed = parse_json(text, message, MAX_DEPTH, PLAIN_VALUE_HINTS)
     value = parsed.value
     descriptor: Any = message.DESCRIPTOR
-    source = SourceMap.lazy(text, lambda _: json_spans(text, value, descriptor))
     ok = not is_fatal(parsed.problems)
+    # JSON that did not parse has no fields to place: its problems carry their own spans, and
+    # scanning the text for field paths could cost its depth squared.
+    source = (
+        SourceMap.lazy(text, lambda _: json_spans(text, value, descriptor))
+        if ok
+        else SourceMap(text)
+    )
     return Document(
         name,
         "json",

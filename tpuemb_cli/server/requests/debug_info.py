@@ -13,20 +13,12 @@ from lsprotocol import types as lsp
 
 from tpuemb_cli import __version__
 from tpuemb_cli.engine.settings import SettingsError
+from tpuemb_cli.server.command_arguments import document_uri
 from tpuemb_cli.server.session import TpuembServer
 
 METHOD = lsp.WORKSPACE_EXECUTE_COMMAND
 COMMAND = "tpuemb.printDebugInformation"
 OPTIONS = lsp.ExecuteCommandOptions(commands=[COMMAND])
-
-
-def uri_in(arguments: tuple[Any, ...]) -> str | None:
-    """The document's URI the arguments name, if any."""
-    argument = arguments[0] if arguments else None
-    if isinstance(argument, dict):
-        argument = argument.get("textDocument", argument)
-        argument = argument.get("uri") if isinstance(argument, dict) else None
-    return argument if isinstance(argument, str) else None
 
 
 def governing(ls: TpuembServer, uri: str) -> list[str]:
@@ -50,6 +42,7 @@ def governing(ls: TpuembServer, uri: str) -> list[str]:
 
 
 async def handle(ls: TpuembServer, *arguments: Any) -> str:
+    uri = document_uri(COMMAND, arguments, required=False)  # refused before anything is logged
     lines = [
         f"tpuemb {__version__}",
         f"Python {sys.version.split()[0]} ({sys.executable})",
@@ -57,7 +50,6 @@ async def handle(ls: TpuembServer, *arguments: Any) -> str:
         f"diagnostics: {'pulled by the editor' if ls.pull else 'pushed to the editor'}",
         f"open documents: {len(ls.workspace.text_documents)}",
     ]
-    uri = uri_in(arguments)
     if uri is not None:
         lines.append(f"document {uri}:")
         lines.extend(await ls.on_worker(governing, ls, uri))
