@@ -41,7 +41,7 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "7"
+RULESET_VERSION = "8"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a spec, a graph, and the
@@ -221,7 +221,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE401", "empty-table-name", "config", ERROR, "no", ("config",)),
     Entry("TE402", "duplicate-table-name", "config", ERROR, "no", ("config",)),
     Entry("TE403", "invalid-table-size", "config", ERROR, "no", ("config",)),
-    Entry("TE404", "vocabulary-below-num-hosts", "config", WARNING, "no", ("config",)),
+    Entry("TE404", "vocabulary-below-num-hosts", "config", ERROR, "no", ("config",)),
     Entry("TE405", "missing-optimization-parameters", "config", ERROR, "no", ("config",)),
     Entry("TE406", "unused-table", "config", ERROR, "no", ("config",), follows=("table_id",)),
     Entry("TE407", "table-id-out-of-range", "config", ERROR, "no", ("config",)),
@@ -306,6 +306,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry(
         "TE708", "spec-invalid-quantization", "spec", ERROR, "no", ("spec",), supersedes=("TE307",)
     ),
+    Entry("TE709", "spec-vocabulary-below-num-hosts", "spec", WARNING, "no", ("spec",)),
     Entry(
         "TE711", "spec-undefined-schedule", "spec", ERROR, "no", ("spec",), follows=("schedules",)
     ),
