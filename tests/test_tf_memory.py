@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from tpuemb_cli.model.memory import MAX_STATE_ARRAYS, NotAllocated, rows_per_shard, state_arrays
+from tpuemb_cli import lint_string
+from tpuemb_cli.model.findings import Severity
+from tpuemb_cli.model.memory import (
+    MAX_STATE_ARRAYS,
+    NotAllocated,
+    model,
+    rows_per_shard,
+    state_arrays,
+)
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
 tf = pytest.importorskip("tensorflow")
@@ -173,3 +181,34 @@ def test_a_table_without_an_algorithm_is_refused_by_both() -> None:
     ours = TPUEmbeddingConfiguration.FromString(config.SerializeToString())
     with pytest.raises(NotAllocated):
         state_arrays(ours.table_descriptor[0].optimization_parameters)
+
+
+@pytest.mark.parametrize(("vocabulary", "hosts"), [(10, 32), (3, 4), (1, 2)])
+def test_fewer_rows_than_hosts_is_refused_by_tensorflow_and_by_tpuemb(
+    vocabulary: int, hosts: int
+) -> None:
+    # TensorFlow's TPUEmbedding runs the load and retrieve ops with one shard per host
+    # (num_shards=len(hosts)): a config file with fewer rows than hosts, taken as written.
+    config = _config(0, 0, [("adagrad", lambda p: p.adagrad.SetInParent(), vocabulary)])
+    config.num_hosts, config.num_tensor_cores = hosts, 4 * hosts
+    refused = {}
+    for shard in range(hosts):
+        found = _shapes(config, hosts, shard)
+        if isinstance(found, str):
+            refused[shard] = found.split(" for '{{node")[0]
+    assert sorted(refused) == list(range(vocabulary, hosts))
+    theirs = refused[vocabulary]
+    assert theirs == (
+        f"All embedding shards must be non-empty, shard ID: {vocabulary} is empty, vocabulary "
+        f"size: {vocabulary}, number of shards: {hosts}"
+    )
+    ours = TPUEmbeddingConfiguration.FromString(config.SerializeToString())
+    memory = model(ours)
+    assert memory.tables == ()
+    ((_, _, reason),) = memory.refused
+    assert reason.endswith(f"(InvalidArgumentError: {theirs})")
+    findings = lint_string(str(ours), name="c.pbtxt")
+    (finding,) = [f for f in findings if f.rule == "TE404"]
+    assert finding.severity is Severity.ERROR
+    assert f"(InvalidArgumentError: {theirs})" in finding.message
+    print(f"{vocabulary} rows on {hosts} hosts: TensorFlow refuses shards {vocabulary}-{hosts - 1}")

@@ -21,6 +21,7 @@ from unittest import mock
 
 import pytest
 
+from tpuemb_cli.model.findings import Severity
 from tpuemb_cli.spec.sparsecore import plan
 from tpuemb_cli.spec.sparsecore_state import SLOTS
 from tpuemb_cli.tf import lint_tf, spec_from_tf
@@ -438,3 +439,57 @@ def test_lint_tf_without_a_sparse_core_config_is_tpu_embedding() -> None:
         features, E.SGD(0.1), num_hosts=1, cores_per_host=4, per_replica_batch_size=8
     )
     assert findings == []
+
+
+# Duplicate table names from live objects --------------------------------------------------------
+
+DUPLICATE = "Tables must have a unique name. Multiple tables with name same found."
+
+
+def _two_tables_named_same() -> list[Any]:
+    first = E.TableConfig(vocabulary_size=64, dim=8, name="same")
+    second = E.TableConfig(vocabulary_size=128, dim=8, name="same")
+    return [
+        E.FeatureConfig(table=first, name="f", output_shape=[16]),
+        E.FeatureConfig(table=second, name="g", output_shape=[16]),
+    ]
+
+
+def test_two_tables_named_alike_are_refused_by_tpu_embedding_v2_and_by_lint_tf() -> None:
+    features = _two_tables_named_same()
+    with pytest.raises(ValueError) as raised:
+        build(features, E.SGD(0.1))
+    assert str(raised.value) == DUPLICATE
+    findings = lint_tf(
+        features, E.SGD(0.1), sparse_core_config=E.SparseCoreEmbeddingConfig(), **TOPOLOGY
+    )
+    errors = [(f.rule, f.field) for f in findings if f.severity is Severity.ERROR]
+    assert errors == [("TE702", "tables[1].name")]
+    (finding,) = [f for f in findings if f.rule == "TE702"]
+    assert finding.message.endswith(f"(ValueError: {DUPLICATE})")
+    # Both tables are kept: the second feature is not pointed at the first table.
+    spec = spec_from_tf(
+        features, E.SGD(0.1), sparse_core_config=E.SparseCoreEmbeddingConfig(), **TOPOLOGY
+    )
+    assert [(t.name, t.vocabulary_size) for t in spec.tables] == [("same", 64), ("same", 128)]
+    assert [f.table for f in spec.features] == ["#0", "#1"]
+
+
+def test_two_tables_named_alike_are_refused_by_every_mid_level_class() -> None:
+    # TPUEmbedding (TensorCore) checks in its own __init__, TPUEmbeddingV0 and
+    # TPUEmbeddingForServing in TPUEmbeddingBase's (as TPUEmbeddingV2): before any strategy is
+    # looked at, so on CPU as on TPU.
+    from tensorflow.python.tpu import tpu_embedding_v1, tpu_embedding_v2
+
+    for cls in (
+        tpu_embedding_v2.TPUEmbedding,
+        tpu_embedding_v1.TPUEmbeddingV0,
+        E.TPUEmbeddingForServing,
+    ):
+        with pytest.raises(ValueError) as raised:
+            cls(_two_tables_named_same(), E.SGD(0.1))
+        assert str(raised.value) == DUPLICATE, cls
+    findings = lint_tf(_two_tables_named_same(), E.SGD(0.1), num_hosts=1, cores_per_host=4)
+    assert [(f.rule, f.field) for f in findings if f.severity is Severity.ERROR] == [
+        ("TE702", "tables[1].name")
+    ]

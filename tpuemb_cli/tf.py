@@ -20,12 +20,15 @@ identity. Each distinct callable becomes one named schedule (its ``__name__`` wh
 What TensorFlow would refuse becomes findings, never exceptions here: an optimizer class the spec
 cannot express (``CustomOptimizer``, or a class that is not SGD, Adagrad, AdagradMomentum, Adam or
 FTRL) is the spec's ``custom`` optimizer; weight decay and a missing ``output_shape`` are kept as
-they are, for the rules to report.
+they are, for the rules to report; two table objects with one name are two spec tables, which
+the features refer to by index (``#<i>``), so that the repeated name is reported as TensorFlow
+raises it, not merged into one table.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -194,12 +197,17 @@ def spec_from_tf(
             target.quantization.lower = quantization.lower
             target.quantization.upper = quantization.upper
     keyed = any(key for key, _ in leaves)
+    # Features name their table, unless another table has the same name: TensorFlow tells the
+    # objects apart (and then refuses the repeated name), so the spec keeps both, by index, for
+    # spec-duplicate-table-name to report.
+    named = Counter(table.name for table in tables if table.name)
     for position, (key, feature) in enumerate(leaves):
         target_feature = spec.features.add()
         if feature.name:
             target_feature.name = feature.name
         index = next(i for i, known in enumerate(tables) if known is feature.table)
-        target_feature.table = tables[index].name or f"#{index}"
+        name = tables[index].name
+        target_feature.table = name if name and named[name] == 1 else f"#{index}"
         target_feature.max_sequence_length = feature.max_sequence_length
         output = getattr(feature, "output_shape", None)
         dims = _dims(output)

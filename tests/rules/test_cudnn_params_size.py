@@ -45,6 +45,15 @@ def test_params_size(args: tuple, expected: int) -> None:  # type: ignore[type-a
     assert params_size(*args) == expected
 
 
+def test_params_size_of_any_layer_count_is_worked_out_not_summed() -> None:
+    # Layers after the first are alike: 2**62 layers (a count a graph's shape can give) cost no
+    # more than 2, and the sum is the same as layer by layer.
+    first, later = 4 * 6 * (4 + 6) + 48, 4 * 6 * (6 + 6) + 48
+    assert params_size("lstm", "linear_input", "unidirectional", 3, 6, 4) == first + 2 * later
+    huge = params_size("lstm", "linear_input", "unidirectional", 2**62, 6, 4)
+    assert huge == first + (2**62 - 1) * later
+
+
 def test_wrong_params_length_in_a_graph() -> None:
     g = graph("cudnn_rnn_v3_lstm")
     node(g, "params").attr["shape"].shape.dim[0].size = 100

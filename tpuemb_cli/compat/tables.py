@@ -133,16 +133,21 @@ def _slot_names(table: Table) -> tuple[str, ...]:
     return optimizer.slots if optimizer else ()
 
 
-def possible_rows(side: Side, table: Table) -> set[int]:
+def possible_rows(side: Side, table: Table) -> range:
     """The variables' possible row counts: known from a spec; from a config, ``vocabulary_size``
     is ``max(rows, num_hosts)`` (tpu_embedding_v2_utils.py, ``_set_table_descriptor``), so a
-    value equal to the host count may be any row count up to it."""
+    value equal to the host count may be any row count up to it. A range, not a set: the host
+    count is the document's, up to 2^31 - 1."""
     if table.rows is not None:
-        return {table.rows}
+        return range(table.rows, table.rows + 1)
     hosts = side.config.num_hosts
     if hosts > 1 and table.vocabulary == hosts:
-        return set(range(1, hosts + 1))
-    return {table.vocabulary}
+        return range(1, hosts + 1)
+    return range(table.vocabulary, table.vocabulary + 1)
+
+
+def _overlap(one: range, other: range) -> bool:
+    return max(one.start, other.start) < min(one.stop, other.stop)
 
 
 def _shape(
@@ -158,7 +163,7 @@ def _shape(
         "(TensorFlow: Received incompatible tensor with shape ...)"
     )
     old_rows, new_rows = possible_rows(old, stored), possible_rows(new, table)
-    if not old_rows & new_rows:
+    if not _overlap(old_rows, new_rows):
         yield Change(
             "restore-error",
             table.name,

@@ -19,10 +19,14 @@ module is the same arithmetic, and ``tests/test_tf_memory.py`` compares it with 
 - **bytes**: every array is ``float`` in those ops (``FLOAT_BYTES``, 4), ``rows x dimension``
   each.
 
-TensorFlow's load and retrieve ops shard per host; on the chip, the embedding engine spreads a
-host's rows over its cores. tpuemb's per-core figure applies the same split with one shard per
-TensorFlow core (``num_tensor_cores``): the first core holds ``ceil(vocabulary_size / cores)``
-rows of every table, the most, and a table with fewer rows than cores one row. The per-core figure
+TensorFlow's load and retrieve ops shard per host (``num_shards=len(hosts)`` in
+``tpu_embedding_v2.py``), so a table with fewer rows than ``num_hosts`` is refused there (the
+Python API pads such a table to one row a host when it writes the config; a config file is taken
+as written): the model gives it no memory and says why (``empty_shards``). On the chip, the
+embedding engine spreads a host's rows over its cores. tpuemb's per-core figure applies the same
+split with one shard per TensorFlow core (``num_tensor_cores``): the first core holds
+``ceil(vocabulary_size / cores)`` rows of every table, the most -- one row of a table with fewer
+rows than cores (but not than hosts), while the last cores hold none of it. The per-core figure
 is the sum over tables of those shards. The model is one pass over the tables.
 """
 
@@ -111,6 +115,20 @@ def rows_per_shard(vocabulary_size: int, shard: int, shards: int) -> int:
     return rows
 
 
+def empty_shards(vocabulary_size: int, shards: int) -> str | None:
+    """The error of TensorFlow's load and retrieve ops on a table of ``vocabulary_size`` rows
+    split into ``shards`` (the hosts), in their words (for the first empty shard); None when
+    every shard has a row (or the vocabulary or the shard count is not positive: other checks
+    say so)."""
+    if not 1 <= vocabulary_size < shards:
+        return None
+    return (
+        "InvalidArgumentError: All embedding shards must be non-empty, shard ID: "
+        f"{vocabulary_size} is empty, vocabulary size: {vocabulary_size}, number of shards: "
+        f"{shards}"
+    )
+
+
 class TableMemory(NamedTuple):
     """One table on one core: the largest shard (shard 0) and what it holds."""
 
@@ -156,6 +174,7 @@ def model(config: TPUEmbeddingConfiguration, shards: int | None = None) -> Memor
     """The memory of every table of ``config`` on ``shards`` cores (its ``num_tensor_cores``
     when None)."""
     count = config.num_tensor_cores if shards is None else shards
+    hosts = config.num_hosts
     tables: list[TableMemory] = []
     refused: list[Refused] = []
     # The state arrays depend on the algorithm and the accumulation status alone (and a
@@ -178,13 +197,24 @@ def model(config: TPUEmbeddingConfiguration, shards: int | None = None) -> Memor
                 arrays = str(error)
             known[key] = arrays
         vocabulary, dimension = table.vocabulary_size, table.dimension
+        empty = empty_shards(vocabulary, hosts)
+        if empty is not None and not isinstance(arrays, str):
+            refused.append(
+                Refused(
+                    index,
+                    table.name,
+                    f"{vocabulary} rows for {hosts} hosts leave {hosts - vocabulary} hosts "
+                    f"without a row; its load and retrieve ops fail ({empty})",
+                )
+            )
+            continue
         if isinstance(arrays, str) or vocabulary < 1 or dimension < 0 or count < 1:
             refused.append(
                 Refused(index, table.name, _refusal(arrays, vocabulary, dimension, count))
             )
             continue
-        # The first core's rows. A table with fewer rows than cores has one row on each of the
-        # first cores (TensorFlow's load ops shard per host, and need a row a host).
+        # The first core's rows. A table with fewer rows than cores (at least one a host) has
+        # one row on each of the first cores.
         rows = -(-vocabulary // count)
         shard_bytes = rows * dimension * len(arrays) * FLOAT_BYTES
         tables.append(TableMemory(index, table.name, rows, dimension, arrays, shard_bytes))

@@ -223,7 +223,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE401", "empty-table-name", "config", ERROR, "no", ("config",)),
     Entry("TE402", "duplicate-table-name", "config", ERROR, "no", ("config",)),
     Entry("TE403", "invalid-table-size", "config", ERROR, "no", ("config",)),
-    Entry("TE404", "vocabulary-below-num-hosts", "config", WARNING, "no", ("config",)),
+    Entry("TE404", "vocabulary-below-num-hosts", "config", ERROR, "no", ("config",)),
     Entry("TE405", "missing-optimization-parameters", "config", ERROR, "no", ("config",)),
     Entry("TE406", "unused-table", "config", ERROR, "no", ("config",), follows=("table_id",)),
     Entry("TE407", "table-id-out-of-range", "config", ERROR, "no", ("config",)),
@@ -319,6 +319,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry(
         "TE708", "spec-invalid-quantization", "spec", ERROR, "no", ("spec",), supersedes=("TE307",)
     ),
+    Entry("TE709", "spec-vocabulary-below-num-hosts", "spec", WARNING, "no", ("spec",)),
     Entry(
         "TE711", "spec-undefined-schedule", "spec", ERROR, "no", ("spec",), follows=("schedules",)
     ),

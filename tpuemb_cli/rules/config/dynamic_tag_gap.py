@@ -48,6 +48,7 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import Config, table_label
+from tpuemb_cli.rules.lib.tags import missing
 
 _TAG = ("optimization_parameters", "learning_rate", "dynamic", "tag")
 
@@ -61,21 +62,20 @@ def check_config(config: Config) -> Iterator[Violation]:
     if not holders:
         return
     highest = max(holders)
-    missing = [tag for tag in range(highest) if tag not in holders]
-    if not missing:
+    gap = missing(holders, highest)
+    if not gap.total:
         return
     above = sorted(
-        (index, tag) for tag, tables in holders.items() if tag > missing[0] for index in tables
+        (index, tag) for tag, tables in holders.items() if tag > gap.first[0] for index in tables
     )
     first_table = above[0][0]
     held = ", ".join(f"{table_label(config, index)} holds tag {tag}" for index, tag in above[:5])
     if len(above) > 5:
         held += f", and {len(above) - 5} more"
-    tags = ", ".join(str(tag) for tag in missing[:10]) + (" ..." if len(missing) > 10 else "")
     message = (
         f"dynamic learning-rate tags must be 0..{len(holders) - 1} for {len(holders)} distinct "
-        f"schedules, but tag{'s' if len(missing) > 1 else ''} {tags} "
-        f"{'are' if len(missing) > 1 else 'is'} missing: {held}"
+        f"schedules, but tag{'s' if gap.total > 1 else ''} {gap.shown()} "
+        f"{'are' if gap.total > 1 else 'is'} missing: {held}"
     )
     count = len(config.table_descriptor)
     if highest >= count:

@@ -99,16 +99,22 @@ def params_size(
     gates = GATES[rnn_mode]
     directions = 2 if direction == "bidirectional" else 1
     state = num_proj if num_proj else num_units
-    total = 0
-    for layer in range(num_layers):
-        layer_input = input_size if layer == 0 else state * directions
+    if num_layers < 1:
+        return 0
+
+    def layer_size(layer_input: int | None) -> int:
+        """One layer, both directions; ``layer_input`` None: no input matrices."""
         per_direction = gates * num_units * state + 2 * gates * num_units
-        if not (layer == 0 and input_mode == "skip_input"):
+        if layer_input is not None:
             per_direction += gates * num_units * layer_input
         if num_proj:
             per_direction += num_proj * num_units
-        total += per_direction * directions
-    return total
+        return per_direction * directions
+
+    # Every layer after the first has the same size: multiplied, not summed layer by layer (the
+    # layer count comes from a shape in the graph, and may be any int64).
+    first = layer_size(None if input_mode == "skip_input" else input_size)
+    return first + (num_layers - 1) * layer_size(state * directions)
 
 
 def forward_of(view: Any, backprop: Node) -> Node | None:

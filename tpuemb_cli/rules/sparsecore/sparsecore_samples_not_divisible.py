@@ -51,7 +51,7 @@ None.
 """
 
 from collections.abc import Iterator
-from math import prod
+from math import gcd, prod
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
@@ -86,9 +86,9 @@ def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
 
 
 def _divisible(shape: list[int], cores: int) -> list[int]:
-    """``shape`` with the smallest larger first dimension that makes its samples divide."""
+    """``shape`` with the smallest larger first dimension that makes its samples divide: the
+    next multiple of ``cores / gcd(rest, cores)`` (worked out, not searched for: a search is as
+    long as the SparseCore count, which the document sets)."""
     rest = prod(shape[1:])
-    first = shape[0] + 1
-    while (first * rest) % cores:
-        first += 1
-    return [first, *shape[1:]]
+    step = cores // gcd(rest, cores)
+    return [(shape[0] // step + 1) * step, *shape[1:]]

@@ -6,13 +6,20 @@ place in table order) and reports a table whose name another already has -- incl
 explicit name that collides with a generated one. Also reports, as a warning, a table with no name
 (TensorFlow warns that SparseCore needs names).
 
+Two `TableConfig` objects that carry one name (from `spec_from_tf` / `lint_tf`) are two tables
+here too: the features that use the second are not pointed at the first.
+
 ## Why is this bad?
 Table variables are checkpointed and loaded by name; TensorFlow refuses to start.
 
 ## What TensorFlow does
-`TPUEmbedding` raises `ValueError("Tables must have a unique name. Multiple tables with name
-table_0 found.")`; `TableConfig(name=None)` logs "Name of the table config must be specified for
-running on SparseCore."
+Every mid-level API class raises, when it is constructed, `ValueError("Tables must have a unique
+name. Multiple tables with name table_0 found.")`: `TPUEmbedding` (TensorCore) in its own
+`__init__`, and `TPUEmbeddingV2` (SparseCore), `TPUEmbeddingV0` and `TPUEmbeddingForServing` in
+their base class's, `TPUEmbeddingBase.__init__`. Tables are told apart by object, so two
+different `TableConfig`s named alike are refused even when they are otherwise equal.
+`TableConfig(name=None)` logs "Name of the table config must be specified for running on
+SparseCore."
 
 ## Example
 ```yaml
@@ -38,6 +45,10 @@ None.
 - [`tensorflow/python/tpu/tpu_embedding_v2.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v2.py),
   `TPUEmbedding.__init__`: names an unnamed table `table_<i>` and raises `ValueError("Tables must
   have a unique name. ...")`, also when an explicit name collides with a generated `table_0`
+- [`tensorflow/python/tpu/tpu_embedding_base.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_base.py),
+  `TPUEmbeddingBase.__init__`: the same check, for `TPUEmbeddingV2`
+  ([`tpu_embedding_v3.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3.py)),
+  `TPUEmbeddingV0` (`tpu_embedding_v1.py`) and `TPUEmbeddingForServing`
 """
 
 from collections.abc import Iterator
@@ -57,7 +68,8 @@ def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
             yield Violation(
                 ("tables", index, "name"),
                 f'table #{index} is named "{name}"{generated}, like table #{first[name]}; '
-                "TensorFlow requires unique table names",
+                "TensorFlow requires unique table names (ValueError: Tables must have a unique "
+                f"name. Multiple tables with name {name} found.)",
                 "give each table its own explicit name",
             )
         else:

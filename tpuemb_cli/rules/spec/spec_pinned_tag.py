@@ -44,6 +44,7 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import EmbeddingSpec
+from tpuemb_cli.rules.lib.tags import missing
 from tpuemb_cli.spec.facts import SpecFacts
 
 
@@ -63,13 +64,13 @@ def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
             )
         else:
             holders[tag] = index
-    missing = [tag for tag in range(max(holders) + 1) if tag not in holders]
-    if missing:
-        first_above = min((i for t, i in holders.items() if t > missing[0]))
+    gap = missing(holders, max(holders) + 1)
+    if gap.total:
+        first_above = min((i for t, i in holders.items() if t > gap.first[0]))
         yield Violation(
             ("schedules", first_above, "tag"),
-            f"pinned tags leave tag{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(map(str, missing))} unassigned; tags are 0..K-1",
+            f"pinned tags leave tag{'s' if gap.total > 1 else ''} {gap.shown()} unassigned; "
+            "tags are 0..K-1",
             "pin the schedules to 0, 1, 2, ... in the order the tables first use them",
         )
     assigned = facts.compiled.tags
