@@ -43,6 +43,7 @@ from typing import NamedTuple
 from tpuemb_cli.model import chips, optimizers
 from tpuemb_cli.model.pyhash import HashContext
 from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
+from tpuemb_cli.model.words import count
 from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Feature, Optimizer
 from tpuemb_cli.spec.compiler import (
@@ -121,7 +122,8 @@ def num_partitions(spec: EmbeddingSpec) -> int:
         )
     if per_replica < 1 or cores % per_replica:
         raise SparseCoreError(
-            f"topology: {cores} cores do not split into replicas of {per_replica} cores"
+            f"topology: {count(cores)} cores do not split into replicas of {count(per_replica)} "
+            "cores"
         )
     return cores // per_replica
 
@@ -213,8 +215,8 @@ def plan(
         table = spec.tables[index]
         if table.vocabulary_size < 1 or table.dim < 1:
             raise SparseCoreError(
-                f"table {names[index]!r} is {table.vocabulary_size} x {table.dim}: TableConfig "
-                "needs a vocabulary_size and a dim of at least 1"
+                f"table {names[index]!r} is {count(table.vocabulary_size)} x {count(table.dim)}: "
+                "TableConfig needs a vocabulary_size and a dim of at least 1"
             )
     try:
         return _laid_out(

@@ -39,6 +39,7 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model import chips
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.words import count
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.spec.facts import SpecFacts
 
@@ -67,7 +68,8 @@ def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
         if per_replica < 1 or (cores >= 1 and cores % per_replica):
             yield Violation(
                 ("topology", "num_cores_per_replica"),
-                f"num_cores_per_replica {per_replica} does not divide the slice's {cores} cores",
+                f"num_cores_per_replica {count(per_replica)} does not divide the slice's "
+                f"{count(cores)} cores",
                 "use a divisor of num_hosts x cores_per_host",
             )
     if topology.accelerator and chips.find(topology.accelerator) is None:
