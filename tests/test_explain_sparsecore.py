@@ -92,10 +92,10 @@ def test_stacking_disabled_makes_a_stack_per_table(tmp_path: Path) -> None:
 
 
 def test_a_spec_that_cannot_be_laid_out_says_why(tmp_path: Path) -> None:
-    code, stdout, _ = _explain(tmp_path, SPEC.replace("accelerator: v5p", "accelerator: v6e"))
+    code, stdout, _ = _explain(tmp_path, SPEC.replace("accelerator: v5p", "accelerator: v5e"))
     assert code == 0
     assert stdout.endswith(
-        "\n\nSparseCore stacking: not laid out: the number of SparseCores per chip for 'v6e' is "
+        "\n\nSparseCore stacking: not laid out: the number of SparseCores per chip for 'v5e' is "
         "not known: set topology.sparse_cores_per_chip (TensorFlow reads it from the TPU: "
         "num_embedding_devices_per_chip)\n"
     )

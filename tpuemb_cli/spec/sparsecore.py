@@ -40,7 +40,8 @@ from __future__ import annotations
 from math import prod
 from typing import NamedTuple
 
-from tpuemb_cli.model import chips, optimizers
+from tpuemb_cli.model import optimizers
+from tpuemb_cli.model.accelerators import UnknownTpu, parse
 from tpuemb_cli.model.pyhash import HashContext
 from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
 from tpuemb_cli.model.words import count
@@ -135,14 +136,21 @@ def samples(feature: Feature) -> int:
 
 
 def sparse_cores_per_chip(spec: EmbeddingSpec) -> int:
-    """``topology.sparse_cores_per_chip``, else the chip table's figure for the accelerator."""
+    """SparseCores per partition: ``topology.sparse_cores_per_chip`` (TensorFlow's name: on the
+    chips TensorFlow runs on a partition is a chip), else the accelerator's SparseCores per
+    *device* -- a partition is a replica, one TPU device -- from the chip table."""
     topology = spec.topology
     if topology.HasField("sparse_cores_per_chip"):
         if topology.sparse_cores_per_chip < 1:
             raise SparseCoreError("topology.sparse_cores_per_chip must be at least 1")
         return topology.sparse_cores_per_chip
-    chip = chips.find(topology.accelerator) if topology.accelerator else None
-    known = chip.sparse_cores.value if chip is not None else None
+    chip = None
+    if topology.accelerator:
+        try:
+            chip = parse(topology.accelerator).chip
+        except UnknownTpu:
+            chip = None
+    known = chip.sparse_cores_per_device.value if chip is not None else None
     if known:
         return known
     which = f"for {topology.accelerator!r} " if topology.accelerator else ""
