@@ -1,5 +1,4 @@
-"""A spec topology with no hosts or cores, bad SPMD replicas, or an unknown or mismatched
-accelerator.
+"""A spec topology with no hosts or cores, bad SPMD replicas, or a wrong accelerator.
 
 ## What it does
 Reports `num_hosts` or `cores_per_host` below 1, a `num_cores_per_replica` below 1 or not
