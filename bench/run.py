@@ -26,6 +26,9 @@ Prints, for configs of 100, 1,000 and 10,000 tables (two features each, mixed op
   alternating pairs (target <= 1.5x);
 - the memory model: linting the 10,000-table config with a chip named (`--tpu v5p`: the memory
   rules run) against linting it without (target <= 1.10x);
+- the memory advice (bench/memory_advice.py): `explain --memory --tpu v5e --format json` on a
+  50,000-table config that does not fit, against the same without `--tpu` (target <= 1.5x;
+  `python -m bench.memory_advice` runs this line alone);
 - with --large: 100,000 tables (lint time against 10,000, peak memory against the file's size,
   the memory model's cost at 100,000 tables, target <= 1.10x) and 1,000 one-table files in one
   `tpuemb check` against one such file (target <= 3x).
@@ -49,7 +52,7 @@ from pathlib import Path
 
 from google.protobuf import json_format, text_format
 
-from bench import diff, hostile, startup
+from bench import diff, hostile, memory_advice, startup
 from bench import server as language_server
 from bench.configs import build, render
 from tpuemb_cli import formatters
@@ -298,6 +301,7 @@ def main() -> int:
         startup_ratio = startup.run(directory, args.startup_runs)
         hostile_ratios = hostile.run(directory, args.repeat)
         diff_ratio, renamed_ratio = diff.run(directory, best_of, args.repeat)
+        advice_ratio = memory_advice.run(directory, best_of, args.repeat)
         large = memory(directory, args.repeat) if args.large else None
         files_ratio = many_files(directory, args.startup_runs) if args.large else None
     server_ratio = language_server.run()
@@ -319,6 +323,7 @@ def main() -> int:
         print(f"  {label + ':':<46}{ratio:.2f}x (<= 11)")
     print(f"  diff two 10k-table configs / lint one:        {diff_ratio:.2f}x (<= 2.5)")
     print(f"  diff, every one of 10k tables renamed / lint: {renamed_ratio:.2f}x (<= 2.5)")
+    print(f"  explain --memory --tpu / without, 50k tables: {advice_ratio:.2f}x (<= 1.5)")
     if server_ratio is not None:
         print(f"  server diagnostics / lint_string, 1k tables:  {server_ratio:.2f}x (<= 1.5)")
     if initialize_ratio is not None:

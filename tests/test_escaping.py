@@ -98,9 +98,9 @@ def test_explain(config: str) -> None:
         "gradient clip  weight decay  accumulation  packing      features",
         f"{rule}  ----------  ---------  -------------  -----------  -------------  "
         "------------  ------------  -----------  --------",
-        f"{SHOWN}  1000 x 16   adagrad    0.05           -            -              -"
+        f"{SHOWN}  1,000 x 16  adagrad    0.05           -            -              -"
         "             enabled       unspecified  watched",
-        f"{SHOWN}  1000 x 16   adagrad    0.05           -            -              -"
+        f"{SHOWN}  1,000 x 16  adagrad    0.05           -            -              -"
         "             enabled       unspecified  seen",
     ]
 

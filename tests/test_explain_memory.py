@@ -75,7 +75,8 @@ def test_does_not_fit_says_what_would(config: Path) -> None:
     assert result.stdout == TABLE + (
         "TPU v5e: 14.9 GiB of HBM a core (1 core a chip); the tables take 240.0% of it\n"
         "does not fit: the tables alone exceed a core's HBM. What would fit:\n"
-        "  more cores: 10 cores would fit (num_tensor_cores)\n"
+        "  more cores: a v5litepod-16 (16 chips, 16 TensorFlow cores) would fit (num_tensor_cores "
+        "16)\n"
         "  cheaper optimizer state: gradient accumulation off everywhere: 23.8 GiB a core "
         "(not enough)\n"
         "  cheaper optimizer state: SGD without accumulation on every table: 11.9 GiB a core "
@@ -100,7 +101,7 @@ def test_near_the_hbm_and_fits(config: Path) -> None:
     assert result.stdout.split("\n\n")[-1] == (
         "TPU tpu7x: 96.0 GiB of HBM a core (2 cores a chip); the tables take 149.0% of it\n"
         "does not fit: the tables alone exceed a core's HBM. What would fit:\n"
-        "  more cores: 2 cores would fit (num_tensor_cores)\n"
+        "  more cores: tpuemb knows no tpu7x slice sizes to suggest\n"
         "  cheaper optimizer state: gradient accumulation off everywhere: 95.4 GiB a core "
         "(enough)\n"
         "  cheaper optimizer state: SGD without accumulation on every table: 47.7 GiB a core "
@@ -169,11 +170,17 @@ def test_json(config: Path) -> None:
         "tpu": {
             "chip": "v5e",
             "hbm_per_core_bytes": 16_000_000_000,
+            "accelerator": "v5e",
+            "slice_cores": None,
+            "slice_mismatch": None,
             "fits": False,
             "share": 38_400_000_032 / 16_000_000_000,
             "warning_percent": 80,
-            "smallest_core_count_that_fits": 10,
-            "smallest_core_count_under_warning": 13,
+            # v5e slices: 1, 4, 8, 16, ... chips; 10 and 13 cores would do, no slice has them.
+            "smallest_core_count_that_fits": 16,
+            "smallest_slice_that_fits": "v5litepod-16",
+            "smallest_core_count_under_warning": 16,
+            "smallest_slice_under_warning": "v5litepod-16",
             "per_core_bytes_without_gradient_accumulation": 25_600_000_032,
             "per_core_bytes_with_sgd": 12_800_000_016,
         },
@@ -185,8 +192,8 @@ def test_json(config: Path) -> None:
     [
         (
             ("explain", "--memory", "--tpu", "v5q", "t.pbtxt"),
-            "Error: Invalid value for '--tpu': unknown TPU 'v5q' (known: v2, v3, v4, v5e, v5p, "
-            "v6e, tpu7x)\n",
+            "Error: Invalid value for '--tpu': unknown TPU 'v5q' (chips: v2, v3, v4, v5e, v5p, "
+            "v6e, tpu7x; or an accelerator type such as v5p-128)\n",
         ),
         (
             ("check", "--tpu", "tpu7", "t.pbtxt"),
@@ -209,7 +216,7 @@ def test_bad_options_exit_2(config: Path, args: tuple[str, ...], stderr: str) ->
     ("value", "message"),
     [
         ('"v5ee"', "`tpu`: unknown TPU 'v5ee'; did you mean `v5e`?"),
-        ("5", '`tpu`: must be a string naming a TPU chip, such as "v5p"'),
+        ("5", '`tpu`: must be a string naming a TPU, such as "v5p" or "v5p-128"'),
     ],
 )
 def test_bad_tpu_setting(config: Path, value: str, message: str) -> None:

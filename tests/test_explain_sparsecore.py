@@ -30,7 +30,7 @@ sparse_core: {}
 
 STACKING = """\
 SparseCore stacking (TPUEmbeddingV2, as `tpuemb compile --target sparsecore` lays it out):
-4 partitions (replicas) x 4 SparseCores per chip = 16 SparseCores; 4 tables in 2 stacks
+4 partitions (replicas) x 4 SparseCores per partition = 16 SparseCores; 4 tables in 2 stacks
 
 Tables share a stack when they have equal optimizer settings and quantization (TensorFlow's group
 key) and one width padded to a multiple of 8; a stack ends when a table would bring it to 2.0 MiB of
@@ -82,7 +82,8 @@ def test_stacking_disabled_makes_a_stack_per_table(tmp_path: Path) -> None:
     section = stdout[stdout.index("SparseCore stacking") :]
     assert code == 0
     assert section.splitlines()[1] == (
-        "4 partitions (replicas) x 4 SparseCores per chip = 16 SparseCores; stacking disabled: "
+        "4 partitions (replicas) x 4 SparseCores per partition = 16 SparseCores; stacking "
+        "disabled: "
         "each table is a stack of its own"
     )
     names = [line.strip() for line in section.splitlines() if line.startswith("    ")]
@@ -91,10 +92,10 @@ def test_stacking_disabled_makes_a_stack_per_table(tmp_path: Path) -> None:
 
 
 def test_a_spec_that_cannot_be_laid_out_says_why(tmp_path: Path) -> None:
-    code, stdout, _ = _explain(tmp_path, SPEC.replace("accelerator: v5p", "accelerator: v6e"))
+    code, stdout, _ = _explain(tmp_path, SPEC.replace("accelerator: v5p", "accelerator: v5e"))
     assert code == 0
     assert stdout.endswith(
-        "\n\nSparseCore stacking: not laid out: the number of SparseCores per chip for 'v6e' is "
+        "\n\nSparseCore stacking: not laid out: the number of SparseCores per chip for 'v5e' is "
         "not known: set topology.sparse_cores_per_chip (TensorFlow reads it from the TPU: "
         "num_embedding_devices_per_chip)\n"
     )

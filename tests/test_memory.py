@@ -147,30 +147,16 @@ def test_a_table_with_fewer_rows_than_cores_has_one_row_on_the_first() -> None:
     assert [(t.rows, t.shard_bytes) for t in found.tables] == [(1, 64)]
 
 
-def test_smallest_core_count_is_the_first_that_fits() -> None:
-    config = _config(("a", 1000, 10, "adagrad", 2), cores=1)  # 1000 x 10 x 2 x 4 = 80,000 bytes
-    found = memory.model(config)
-    assert memory.smallest_core_count(found, config, 80_000) == 1
-    assert memory.smallest_core_count(found, config, 79_999) == 2
-    assert memory.smallest_core_count(found, config, 8_000) == 10
-    assert memory.smallest_core_count(found, config, 80) == 1000
-    assert memory.smallest_core_count(found, config, 79) is None  # one row is 80 bytes
-
-
-def test_chip_names() -> None:
-    assert [chips.find(name) for name in ("v5p", "TPU v5p", "tpu-v5p", "V5P")] == [
-        chips.BY_NAME["v5p"]
-    ] * 4
-    assert chips.find("trillium") == chips.BY_NAME["v6e"]
-    assert chips.find("v5") is None
-    assert chips.unknown("v5pp") == "unknown TPU 'v5pp'; did you mean `v5p`?"
-    assert chips.unknown("h100") == ("unknown TPU 'h100' (known: v2, v3, v4, v5e, v5p, v6e, tpu7x)")
-
-
 def test_every_figure_has_a_source_and_docs_show_the_table() -> None:
     text = DOCS.read_text()
     for chip in chips.CHIPS:
-        for figure in (chip.hbm_bytes, chip.tensor_cores, chip.sparse_cores, chip.megacore):
+        for figure in (
+            chip.hbm_bytes,
+            chip.tensor_cores,
+            chip.sparse_cores,
+            chip.megacore,
+            chip.sparse_cores_per_device,
+        ):
             assert figure.source
             assert figure.value is None or figure.source.startswith("https://")
         row = next(line for line in text.splitlines() if line.startswith(f"| {chip.name} |"))

@@ -220,7 +220,7 @@ def test_explain_names_the_class_and_counts_its_slots() -> None:
     assert result.exit_code == 0
     # The default learning rate is the row's; the stack is labelled with the row's class; its
     # padding is (1024 x 16 - 1000 x 12) x 4 bytes x 4 arrays = 68.5 KiB.
-    assert "video  1000 x 12   adam       0.125 " in result.stdout
+    assert "video  1,000 x 12  adam       0.125 " in result.stdout
     assert (
         "stack 1 of 1: 1 table, width 16, 64 rows per SparseCore (ToyAdam, default learning rate)"
         in result.stdout

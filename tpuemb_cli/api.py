@@ -30,12 +30,10 @@ def _workspace(tpu: str | None, isolated: bool) -> Workspace:
     the memory rules check that chip. Raises ValueError for a chip tpuemb does not know."""
     if tpu is None:
         return Workspace(isolated=isolated)
-    from tpuemb_cli.model import chips
+    from tpuemb_cli.model.accelerators import parse
 
-    chip = chips.find(tpu)
-    if chip is None:
-        raise ValueError(chips.unknown(tpu))
-    return Workspace(isolated=isolated, selection=Selection(tpu=chip.name))
+    # UnknownTpu is a ValueError, with the suggestion in its message.
+    return Workspace(isolated=isolated, selection=Selection(tpu=parse(tpu).name))
 
 
 def _placeholder(name: str) -> bool:

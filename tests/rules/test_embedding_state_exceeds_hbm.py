@@ -44,7 +44,8 @@ def test_just_above_the_hbm_of_a_core() -> None:
             "num_tensor_cores",
             "the embedding tables' parameters and optimizer state take 16,000,000,004 bytes on "
             "the fullest of 1 core: more than the 16,000,000,000 bytes of HBM of a v5e core",
-            "run on at least 2 cores (`num_tensor_cores`), or use cheaper optimizer state "
+            "run on a v5litepod-4 (4 chips, 4 TensorFlow cores) or larger (`num_tensor_cores` "
+            "4), or use cheaper optimizer state "
             "(`tpuemb explain --memory` shows each table's share and what disabling gradient "
             "accumulation or SGD would save)",
         )
@@ -65,5 +66,5 @@ def test_more_cores_cannot_help_a_table_of_one_row() -> None:
     )
     findings = [f for f in lint_string(config, tpu="v5e") if f.rule == "TE601"]
     assert [f.fix.split(",")[0] for f in findings] == [
-        "more cores cannot help (one row of every table on a core is already too much)"
+        "more cores cannot help: not even a v5litepod-256 (256 chips"
     ]

@@ -31,7 +31,8 @@ def test_just_above_80_percent() -> None:
             "the embedding tables' parameters and optimizer state take 11.9 GiB on the fullest "
             "of 1 core: 80% of the 14.9 GiB of HBM of a v5e core, which leaves little for "
             "activations, buffers and XLA's working set",
-            "run on at least 2 cores (`num_tensor_cores`), or use cheaper optimizer state "
+            "run on a v5litepod-4 (4 chips, 4 TensorFlow cores) or larger (`num_tensor_cores` "
+            "4), or use cheaper optimizer state "
             "(`tpuemb explain --memory` shows each table's share and what disabling gradient "
             "accumulation or SGD would save)",
         )

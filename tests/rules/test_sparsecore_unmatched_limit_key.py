@@ -199,9 +199,9 @@ def test_a_26_table_stack_is_shortened_in_the_message(tmp_path: Path) -> None:
 
 
 def test_no_layout_says_nothing(tmp_path: Path) -> None:
-    # v6e's SparseCores per chip are not in tpuemb's chip table: the stacks are not known.
+    # v5e's SparseCores per device are not in tpuemb's chip table: the stacks are not known.
     text = limits("  max_ids_per_table: {user: 1024}\n").replace(
-        "accelerator: v5p", "accelerator: v6e"
+        "accelerator: v5p", "accelerator: v5e"
     )
     code, stdout, _, _ = check(tmp_path, text, "--select", "TE652")
     assert (code, stdout) == (0, "All checks passed (1 file checked).\n")

@@ -198,7 +198,8 @@ async def test_bad_settings_are_warnings_and_the_server_goes_on(start: Any, tmp_
         "is ignored",
         "tpuemb: setting 'select': expected a list of rule codes, names or prefixes, got \"TE4\";"
         " it is ignored",
-        "tpuemb: setting 'tpu': unknown TPU 'v99' (known: v2, v3, v4, v5e, v5p, v6e, tpu7x); it "
+        "tpuemb: setting 'tpu': unknown TPU 'v99' (chips: v2, v3, v4, v5e, v5p, v6e, tpu7x; or an "
+        "accelerator type such as v5p-128); it "
         "is ignored",
         "tpuemb: unknown setting 'ignre'; did you mean `ignore`?",
     ]

@@ -173,21 +173,24 @@ stdin_option = click.option(
 
 
 def _tpu(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A chip's name as tpuemb spells it; an unknown one is a usage error (exit 2)."""
+    """A chip or an accelerator type as tpuemb spells it (``v5p``, ``v5p-128``); an unknown one
+    is a usage error (exit 2)."""
     if value is None:
         return None
-    from tpuemb_cli.model import chips
+    from tpuemb_cli.model.accelerators import UnknownTpu, parse
 
-    chip = chips.find(value)
-    if chip is None:
-        raise click.BadParameter(chips.unknown(value))
-    return chip.name
+    try:
+        return parse(value).name
+    except UnknownTpu as error:
+        raise click.BadParameter(str(error)) from None
 
 
 tpu_option = click.option(
     "--tpu",
-    metavar="CHIP",
+    metavar="TPU",
     callback=_tpu,
-    help="The TPU chip the configs run on (v2, v3, v4, v5e, v5p, v6e, tpu7x): checks the tables' "
-    "memory against its HBM. Overrides `tpu` in the settings and a spec's accelerator.",
+    help="The TPU the configs run on: a chip (v2, v3, v4, v5e, v5p, v6e, tpu7x) or an "
+    "accelerator type (v4-32, v5p-128, v5litepod-16, v6e-256): checks the tables' memory "
+    "against its HBM, and a slice's cores against the config's. Overrides `tpu` in the "
+    "settings and a spec's accelerator.",
 )

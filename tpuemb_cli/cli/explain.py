@@ -114,12 +114,13 @@ def _memory(
     else:
         assert isinstance(message, TPUEmbeddingConfiguration)
         config = message
-    chip = engine.chip(accelerator)
+    tpu = engine.accelerator(accelerator)
+    chip = tpu.chip if tpu is not None else None
     memory = model(config)
     if options.output_format == "json":
-        streams.out.write(memory_json(document.name, config, memory, chip))
+        streams.out.write(memory_json(document.name, config, memory, chip, tpu))
     else:
-        streams.out.write(explain_memory(document.name, config, memory, chip, header))
+        streams.out.write(explain_memory(document.name, config, memory, chip, header, tpu))
     return EXIT_OK
 
 

@@ -26,6 +26,7 @@ from tpuemb_cli.rules.base import STANDALONE, TRAINING_MODES, Fit, Rule, Site
 if TYPE_CHECKING:
     from tpuemb_cli.compat.kinds import Placed
     from tpuemb_cli.engine.suppressions import ConfigUse
+    from tpuemb_cli.model.accelerators import Accelerator
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.model.edits import Fix
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
@@ -483,16 +484,24 @@ class Engine:
         self._lint_config(compiled.config, placed, self.chip(spec.topology.accelerator))
 
     def chip(self, accelerator: str = "") -> Chip | None:
-        """The chip a config runs on: ``--tpu``, else a spec's ``topology.accelerator`` (an
-        unknown one is a spec finding, and no chip), else the settings' ``tpu``."""
+        """The chip a config runs on (``accelerator``'s)."""
+        found = self.accelerator(accelerator)
+        return found.chip if found is not None else None
+
+    def accelerator(self, accelerator: str = "") -> Accelerator | None:
+        """The TPU a config runs on: ``--tpu``, else a spec's ``topology.accelerator`` (an
+        unknown one is a spec finding, and no TPU), else the settings' ``tpu``."""
         name = self.settings.tpu
         if accelerator and not self.settings.tpu_forced:
             name = accelerator
         if not name:
             return None  # the chip table is imported only when a chip is named
-        from tpuemb_cli.model import chips
+        from tpuemb_cli.model.accelerators import UnknownTpu, parse
 
-        return chips.find(name)
+        try:
+            return parse(name)
+        except UnknownTpu:
+            return None
 
     def _lint_memory(self, config: TPUEmbeddingConfiguration, emit: Emit, chip: Chip) -> None:
         rules = self._rules("memory")

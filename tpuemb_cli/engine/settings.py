@@ -275,15 +275,15 @@ def parse(table: Mapping[str, Any], path: Path) -> Settings:
 
 
 def _tpu(path: Path, value: Any) -> str:
-    """A chip's name, as model.chips spells it."""
-    from tpuemb_cli.model import chips
+    """A chip or an accelerator type, as model.accelerators spells it."""
+    from tpuemb_cli.model.accelerators import UnknownTpu, parse
 
     if not isinstance(value, str):
-        raise _fail(path, ("tpu",), 'must be a string naming a TPU chip, such as "v5p"')
-    chip = chips.find(value)
-    if chip is None:
-        raise _fail(path, ("tpu",), chips.unknown(value))
-    return chip.name
+        raise _fail(path, ("tpu",), 'must be a string naming a TPU, such as "v5p" or "v5p-128"')
+    try:
+        return parse(value).name
+    except UnknownTpu as error:
+        raise _fail(path, ("tpu",), str(error)) from None
 
 
 def _suppressions(path: Path, entries: Any, require_reason: bool) -> tuple[Suppression, ...]:

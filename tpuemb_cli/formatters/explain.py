@@ -19,7 +19,7 @@ from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.load import Document
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.pbcompat import enum_type
-from tpuemb_cli.model.words import number, plural
+from tpuemb_cli.model.words import count, number, plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import ClippingLimits, OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
@@ -89,7 +89,7 @@ def _row(config: TPUEmbeddingConfiguration, index: int, schedules: dict[int, str
         if f.table_id == index
     ]
     name = table.name or f"#{index}"
-    size = f"{table.vocabulary_size} x {table.dimension}"
+    size = f"{count(table.vocabulary_size)} x {count(table.dimension)}"
     if not table.HasField("optimization_parameters"):
         settings = ["none"] + ["-"] * (len(SETTINGS) - 1)
     else:
@@ -99,11 +99,11 @@ def _row(config: TPUEmbeddingConfiguration, index: int, schedules: dict[int, str
 
 def _strays(config: TPUEmbeddingConfiguration) -> list[str]:
     """A line for each feature whose `table_id` names no table: it has no row to be listed in."""
-    count = len(config.table_descriptor)
+    tables = len(config.table_descriptor)
     return [
         f"{feature_label(config, index)}: table_id {feature.table_id} -- no such table"
         for index, feature in enumerate(config.feature_descriptor)
-        if not 0 <= feature.table_id < count
+        if not 0 <= feature.table_id < tables
     ]
 
 

@@ -12,6 +12,8 @@ import json
 from typing import Any
 
 from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.model.accelerators import Accelerator
+from tpuemb_cli.model.advice import Advice, Demand, smallest_slice
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import (
     GRADIENT_ACCUMULATOR,
@@ -20,9 +22,8 @@ from tpuemb_cli.model.memory import (
     TableMemory,
     cheaper,
     size,
-    smallest_core_count,
 )
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
 JSON_VERSION = 1
@@ -60,16 +61,26 @@ def _bar(share: float) -> str:
     return "#" * filled + "." * (BAR - filled)
 
 
-def _advice(config: TPUEmbeddingConfiguration, memory: Memory, budget: int, what: str) -> list[str]:
-    """What would bring the fullest core to ``budget`` bytes (``what``: "fit", "leave room")."""
-    lines = []
-    cores = smallest_core_count(memory, config, budget)
-    if cores is None:
-        lines.append(
-            "  more cores: cannot help (one row of every table on a core is already too much)"
+def _more_cores(advice: Advice, chip: Chip, what: str) -> str:
+    """The advice's line: the smallest real slice that would do, or why there is none."""
+    if advice.fits is not None:
+        return (
+            f"  more cores: a {advice.fits.describe()} would {what} (num_tensor_cores "
+            f"{count(advice.fits.devices or 0)})"
         )
-    else:
-        lines.append(f"  more cores: {cores} cores would {what} (num_tensor_cores)")
+    if advice.largest is None:
+        return f"  more cores: tpuemb knows no {chip.name} slice sizes to suggest"
+    return (
+        f"  more cores: cannot help: not even a {advice.largest.describe()}, the largest "
+        f"{chip.name} slice, would {what}"
+    )
+
+
+def _advice(
+    config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip, budget: int, what: str
+) -> list[str]:
+    """What would bring the fullest core to ``budget`` bytes (``what``: "fit", "leave room")."""
+    lines = [_more_cores(smallest_slice(Demand(memory, config), chip, budget), chip, what)]
     without, sgd = cheaper(memory)
     if any(GRADIENT_ACCUMULATOR in table.arrays for table in memory.tables):
         verdict = "enough" if without <= budget else "not enough"
@@ -84,6 +95,18 @@ def _advice(config: TPUEmbeddingConfiguration, memory: Memory, budget: int, what
     )
     lines.append(f"  {PRECISION}")
     return lines
+
+
+def slice_mismatch(config: TPUEmbeddingConfiguration, tpu: Accelerator | None) -> str | None:
+    """What to say when the named slice has another number of TensorFlow cores than the
+    config's ``num_tensor_cores`` (None when they agree or no slice size was named)."""
+    devices = tpu.devices if tpu is not None else None
+    if tpu is None or devices is None or devices == config.num_tensor_cores:
+        return None
+    return (
+        f"the slice does not match the config: a {tpu.describe()}, but num_tensor_cores is "
+        f"{count(config.num_tensor_cores)}; the figures below are for the config's cores"
+    )
 
 
 def _verdict(config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip | None) -> list[str]:
@@ -104,13 +127,13 @@ def _verdict(config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip | Non
     budget = hbm * WARNING_PERCENT // 100
     if per_core > hbm:
         lines += ["does not fit: the tables alone exceed a core's HBM. What would fit:"]
-        lines += _advice(config, memory, hbm, "fit")
+        lines += _advice(config, memory, chip, hbm, "fit")
     elif per_core > budget:
         lines += [
             f"fits, with less than {100 - WARNING_PERCENT}% left for the rest of the program. "
             f"What would leave {100 - WARNING_PERCENT}%:"
         ]
-        lines += _advice(config, memory, budget, f"leave {100 - WARNING_PERCENT}%")
+        lines += _advice(config, memory, chip, budget, f"leave {100 - WARNING_PERCENT}%")
     else:
         lines += ["fits"]
     return lines
@@ -122,6 +145,7 @@ def explain_memory(
     memory: Memory,
     chip: Chip | None,
     header: str = "",
+    tpu: Accelerator | None = None,
 ) -> str:
     """The human report of ``config``'s memory, ``memory`` (``model.memory.model``'s);
     ``header``: what the file is, if not a config."""
@@ -164,12 +188,18 @@ def explain_memory(
             f"hot-id replication: on for {plural(hot, 'table')}: copies of hot rows are added at "
             "run time, as many as the engine decides; not in this estimate"
         )
-    lines += [NOT_COUNTED, PADDING, "", *_verdict(config, memory, chip)]
+    mismatch = slice_mismatch(config, tpu)
+    lines += [NOT_COUNTED, PADDING, "", *([mismatch] if mismatch else [])]
+    lines += _verdict(config, memory, chip)
     return "\n".join(lines) + "\n"
 
 
 def memory_json(
-    name: str, config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip | None
+    name: str,
+    config: TPUEmbeddingConfiguration,
+    memory: Memory,
+    chip: Chip | None,
+    tpu: Accelerator | None = None,
 ) -> str:
     """The same report as a JSON document."""
     total = memory.per_core
@@ -200,18 +230,29 @@ def memory_json(
     }
     if chip is not None:
         hbm = chip.hbm_per_core
-        tpu: dict[str, Any] = {"chip": chip.name, "hbm_per_core_bytes": hbm}
+        found: dict[str, Any] = {
+            "chip": chip.name,
+            "hbm_per_core_bytes": hbm,
+            "accelerator": tpu.name if tpu is not None else chip.name,
+            "slice_cores": tpu.devices if tpu is not None else None,
+            "slice_mismatch": slice_mismatch(config, tpu),
+        }
         if hbm is not None and config.num_tensor_cores >= 1:
             without, sgd = cheaper(memory)
             budget = hbm * WARNING_PERCENT // 100
-            tpu |= {
+            demand = Demand(memory, config)
+            fit, under = (smallest_slice(demand, chip, limit).fits for limit in (hbm, budget))
+            found |= {
                 "fits": total <= hbm,
                 "share": total / hbm,
                 "warning_percent": WARNING_PERCENT,
-                "smallest_core_count_that_fits": smallest_core_count(memory, config, hbm),
-                "smallest_core_count_under_warning": smallest_core_count(memory, config, budget),
+                # The smallest real slices of the chip (None: none does, or none is known).
+                "smallest_core_count_that_fits": fit.devices if fit else None,
+                "smallest_slice_that_fits": fit.name if fit else None,
+                "smallest_core_count_under_warning": under.devices if under else None,
+                "smallest_slice_under_warning": under.name if under else None,
                 "per_core_bytes_without_gradient_accumulation": without,
                 "per_core_bytes_with_sgd": sgd,
             }
-        document["tpu"] = tpu
+        document["tpu"] = found
     return json.dumps(document, indent=2) + "\n"

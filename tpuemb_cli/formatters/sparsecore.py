@@ -11,7 +11,7 @@ from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.sparsecore_stacker import Limits
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
 from tpuemb_cli.spec.compiler import effective_optimizer
 from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, Stack
@@ -39,8 +39,9 @@ def _optimizer(optimizer: Optimizer | None) -> str:
 def _stack_lines(spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack) -> list[str]:
     first = spec.tables[stack.members[0].spec_index]
     lines = [
-        f"stack {number} of {len(plan_.stacks)}: {plural(len(stack.tables), 'table')}, "
-        f"width {stack.padded_width}, {stack.rows_per_sparse_core:,} rows per SparseCore "
+        f"stack {count(number)} of {count(len(plan_.stacks))}: "
+        f"{plural(len(stack.tables), 'table')}, width {count(stack.padded_width)}, "
+        f"{count(stack.rows_per_sparse_core)} rows per SparseCore "
         f"({_optimizer(effective_optimizer(spec, first))})",
         "  name (the key of sparse_core.max_ids_per_table / max_unique_ids_per_table):",
         f"    {printable(stack.name)}",
@@ -57,11 +58,11 @@ def _stack_lines(spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack) ->
         rows.append(
             (
                 printable(member.name),
-                f"{member.shape[0]:,} x {member.shape[1]}",
-                f"{padded_rows:,} x {padded_dim}",
+                f"{count(member.shape[0])} x {count(member.shape[1])}",
+                f"{count(padded_rows)} x {count(padded_dim)}",
                 f"{share:.1%} ({size(waste)})" if extra else "-",
-                f"{member.row_offset:,}",
-                str(member.rotation),
+                count(member.row_offset),
+                count(member.rotation),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -80,13 +81,14 @@ def _why(plan_: Plan) -> list[str]:
         "(TensorFlow's group key) and one width padded to a multiple of 8; a stack ends when "
         f"a table would bring it to {size(limits.activation_mem_bytes)} of activations or "
         f"{size(limits.variable_shard_bytes)} per partition's shard. Rows are padded to a "
-        f"multiple of 8 x {plan_.num_sparse_cores} SparseCores = {8 * plan_.num_sparse_cores:,}.",
+        f"multiple of 8 x {count(plan_.num_sparse_cores)} SparseCores = "
+        f"{count(8 * plan_.num_sparse_cores)}.",
         _WIDTH,
     )
     keys: dict[tuple[int, str], int] = {}
     for stack in plan_.stacks:
         keys[(stack.padded_width, stack.group)] = keys.get((stack.padded_width, stack.group), 0) + 1
-    split = sum(1 for count in keys.values() if count > 1)
+    split = sum(1 for tables in keys.values() if tables > 1)
     if split:
         lines += textwrap.wrap(
             f"{plural(split, 'group')} of equal settings and width did not fit in one stack "
@@ -107,8 +109,8 @@ def explain_stacking(spec: EmbeddingSpec, layout: Plan | SparseCoreError | None)
         "SparseCore stacking (TPUEmbeddingV2, as `tpuemb compile --target sparsecore` lays it "
         "out):",
         f"{plural(laid_out.num_partitions, 'partition')} "
-        f"(replicas) x {laid_out.sparse_cores_per_partition} SparseCores per chip = "
-        f"{laid_out.num_sparse_cores:,} SparseCores; "
+        f"(replicas) x {count(laid_out.sparse_cores_per_partition)} SparseCores per partition = "
+        f"{count(laid_out.num_sparse_cores)} SparseCores; "
         + (
             "stacking disabled: each table is a stack of its own"
             if disabled

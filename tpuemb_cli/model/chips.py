@@ -8,6 +8,13 @@ The memory rules compare an embedding shard with the HBM of one *core as TensorF
 ``TPUEmbeddingConfiguration.num_tensor_cores`` counts TPU devices, and on chips that run in
 megacore mode (v4, v5p) one device is the whole chip, both TensorCores and their HBM. So the HBM of
 a core is the chip's HBM divided by ``devices_per_chip``.
+
+SparseCores are counted two ways, and each count says which: ``sparse_cores`` per *chip* (the
+Cloud TPU pages), ``sparse_cores_per_device`` per *TPU device* -- what a SparseCore layout uses,
+since its partitions are devices (TensorFlow's replicas; JAX's ``NUM_SC_PER_DEVICE_MAP``). The two
+agree on chips with one device each (v5p in megacore mode, v6e) and differ on TPU7x, whose two
+devices share a chip's four SparseCores. Accelerator types (``v5p-128``) are
+``model.accelerators``.
 """
 
 from __future__ import annotations
@@ -26,6 +33,12 @@ TPU7X_PAGE = "https://cloud.google.com/tpu/docs/tpu7x"
 JAX_CHIPS = (
     "https://docs.jax.dev/en/latest/_autosummary/jax.experimental.pallas.tpu.ChipVersion.html"
 )
+# NUM_SC_PER_DEVICE_MAP (per device; "TPU7x: 2, megacore is disabled"); the same counts in the
+# 0.2.0 release, which adds a "TPU v6e" key to v0.1.0's "TPU v6 lite".
+JAX_SC_PER_DEVICE = (
+    "https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/"
+    "jax_tpu_embedding/sparsecore/utils/utils.py"
+)
 
 
 class Figure(NamedTuple):
@@ -42,6 +55,7 @@ class Chip(NamedTuple):
     tensor_cores: Figure  # per chip
     sparse_cores: Figure  # per chip
     megacore: Figure  # 1 when TensorFlow sees the chip as one device (both TensorCores)
+    sparse_cores_per_device: Figure = Figure(None, "not in NUM_SC_PER_DEVICE_MAP")
     note: str = ""
 
     @property
@@ -100,13 +114,15 @@ CHIPS: tuple[Chip, ...] = (
         Figure(2, JAX_CHIPS, "2 physical TensorCores per chip"),
         Figure(4, V5P_PAGE, "Number of SparseCores per chip: 4"),
         Figure(1, JAX_CHIPS, "megacore support"),
+        Figure(4, JAX_SC_PER_DEVICE, "'TPU v5p': 4"),
     ),
     Chip(
         "v6e",
         Figure(32 * GIB, TPU7X_PAGE, "32 GiB (the v6e page says 32 GB)"),
         Figure(1, V6E_PAGE, "each v6e chip contains one TensorCore"),
-        _SC_UNKNOWN,
+        Figure(2, TPU7X_PAGE, "Number of SparseCores per chip: 2 (v6e column)"),
         Figure(0, JAX_CHIPS),
+        Figure(2, JAX_SC_PER_DEVICE, "'TPU v6 lite': 2 (0.2.0 also 'TPU v6e': 2)"),
     ),
     Chip(
         "tpu7x",
@@ -114,32 +130,8 @@ CHIPS: tuple[Chip, ...] = (
         Figure(2, TPU7X_PAGE, "two TensorCores and four SparseCores per chip"),
         Figure(4, TPU7X_PAGE, "two TensorCores and four SparseCores per chip"),
         Figure(0, JAX_CHIPS),
+        Figure(2, JAX_SC_PER_DEVICE, "'TPU7x': 2, megacore is disabled"),
         note="the TPU7x page says TensorFlow is not supported on it",
     ),
 )
 BY_NAME: dict[str, Chip] = {chip.name: chip for chip in CHIPS}
-# Other names people write for the same chip, in ``_key`` spelling.
-ALIASES = {"ironwood": "tpu7x", "trillium": "v6e", "7x": "tpu7x"}
-
-
-def _key(name: str) -> str:
-    """``name`` without case, spaces, dashes or underscores, and without a ``tpu`` prefix before
-    a version: ``TPU v5p``, ``tpu-v5p`` and ``V5P`` are all ``v5p``."""
-    key = "".join(name.lower().split()).replace("-", "").replace("_", "")
-    if key.startswith("tpu") and key[3:] in BY_NAME:
-        key = key[3:]
-    return ALIASES.get(key, key)
-
-
-def find(name: str) -> Chip | None:
-    """The chip called ``name`` (``TPU v5p``, ``tpu-v5p``, ``V5P``, ``trillium``), or None."""
-    return BY_NAME.get(_key(name))
-
-
-def unknown(name: str) -> str:
-    """What to say of a chip name tpuemb does not know: the closest known one, or the list."""
-    from tpuemb_cli.model.nearest import did_you_mean, nearest
-
-    close = nearest(_key(name), [chip.name for chip in CHIPS])
-    listed = ", ".join(chip.name for chip in CHIPS)
-    return f"unknown TPU {name!r}" + (did_you_mean(close) if close else f" (known: {listed})")

@@ -221,37 +221,6 @@ def model(config: TPUEmbeddingConfiguration, shards: int | None = None) -> Memor
     return Memory(count, tuple(tables), tuple(refused))
 
 
-def per_core_at(memory: Memory, config: TPUEmbeddingConfiguration, shards: int) -> int:
-    """Bytes on the fullest core if the allocated tables were split into ``shards`` instead."""
-    tables = config.table_descriptor
-    total = 0
-    for table in memory.tables:
-        vocabulary = tables[table.table_index].vocabulary_size
-        total += -(-vocabulary // shards) * table.dimension * len(table.arrays) * FLOAT_BYTES
-    return total
-
-
-def smallest_core_count(
-    memory: Memory, config: TPUEmbeddingConfiguration, budget: int
-) -> int | None:
-    """The fewest cores on which the fullest core holds at most ``budget`` bytes, or None when
-    no count does (beyond the largest table's rows, every table has one row a core)."""
-    if not memory.tables:
-        return None
-    tables = config.table_descriptor
-    most = max(tables[table.table_index].vocabulary_size for table in memory.tables)
-    if per_core_at(memory, config, most) > budget:
-        return None
-    low, high = 1, most  # per_core_at never grows with the core count: bisect
-    while low < high:
-        middle = (low + high) // 2
-        if per_core_at(memory, config, middle) <= budget:
-            high = middle
-        else:
-            low = middle + 1
-    return low
-
-
 # Above this share of a core's HBM, the tables' state alone leaves the rest of the program too
 # little: TE602's threshold (its docstring says why), and where `explain --memory` gives advice.
 WARNING_PERCENT = 80

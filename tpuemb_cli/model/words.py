@@ -1,4 +1,10 @@
-"""How messages write things: a count with its noun, and a number as a user would write it."""
+"""How messages write things: a count with its noun, and a number as a user would write it.
+
+``count`` is the one way every view writes an integer a user reads as a quantity (rows, cores,
+bytes, tables): with thousands separators, ``2,000,000``, so that ``explain``, ``explain
+--memory``, the SparseCore views and the findings' messages agree (issue 26, point 10).
+Identifiers that happen to be integers -- a table's index, a dynamic-learning-rate tag, a line
+number -- are not counts and are written plainly."""
 
 from __future__ import annotations
 
@@ -6,9 +12,15 @@ import math
 import struct
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 file``, ``2 files``; ``many`` for a plural that is not ``word`` + s."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
+def count(value: int) -> str:
+    """An integer quantity as every view writes it: ``812``, ``12,000``, ``-2,000,000``."""
+    return f"{value:,}"
+
+
+def plural(number: int, word: str, many: str | None = None) -> str:
+    """``1 file``, ``2 files``, ``12,000 files``; ``many`` for a plural that is not ``word`` +
+    s."""
+    return f"{count(number)} {word if number == 1 else many or word + 's'}"
 
 
 def number(value: float) -> str:

@@ -125,12 +125,12 @@ def _check(field: str, raw: object) -> tuple[str | None, object]:
             return None, None
         if not isinstance(raw, str):
             return f"expected a TPU chip's name, got {_shown(raw)}", None
-        from tpuemb_cli.model import chips
+        from tpuemb_cli.model.accelerators import UnknownTpu, parse
 
-        chip = chips.find(raw)
-        if chip is None:
-            return chips.unknown(raw), None
-        return None, chip.name
+        try:
+            return None, parse(raw).name
+        except UnknownTpu as error:
+            return str(error), None
     if field == "configuration":
         if raw is None:
             return None, None

@@ -40,9 +40,11 @@ from __future__ import annotations
 from math import prod
 from typing import NamedTuple
 
-from tpuemb_cli.model import chips, optimizers
+from tpuemb_cli.model import optimizers
+from tpuemb_cli.model.accelerators import UnknownTpu, parse
 from tpuemb_cli.model.pyhash import HashContext
 from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
+from tpuemb_cli.model.words import count
 from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Feature, Optimizer
 from tpuemb_cli.spec.compiler import (
@@ -121,7 +123,8 @@ def num_partitions(spec: EmbeddingSpec) -> int:
         )
     if per_replica < 1 or cores % per_replica:
         raise SparseCoreError(
-            f"topology: {cores} cores do not split into replicas of {per_replica} cores"
+            f"topology: {count(cores)} cores do not split into replicas of {count(per_replica)} "
+            "cores"
         )
     return cores // per_replica
 
@@ -133,14 +136,21 @@ def samples(feature: Feature) -> int:
 
 
 def sparse_cores_per_chip(spec: EmbeddingSpec) -> int:
-    """``topology.sparse_cores_per_chip``, else the chip table's figure for the accelerator."""
+    """SparseCores per partition: ``topology.sparse_cores_per_chip`` (TensorFlow's name: on the
+    chips TensorFlow runs on a partition is a chip), else the accelerator's SparseCores per
+    *device* -- a partition is a replica, one TPU device -- from the chip table."""
     topology = spec.topology
     if topology.HasField("sparse_cores_per_chip"):
         if topology.sparse_cores_per_chip < 1:
             raise SparseCoreError("topology.sparse_cores_per_chip must be at least 1")
         return topology.sparse_cores_per_chip
-    chip = chips.find(topology.accelerator) if topology.accelerator else None
-    known = chip.sparse_cores.value if chip is not None else None
+    chip = None
+    if topology.accelerator:
+        try:
+            chip = parse(topology.accelerator).chip
+        except UnknownTpu:
+            chip = None
+    known = chip.sparse_cores_per_device.value if chip is not None else None
     if known:
         return known
     which = f"for {topology.accelerator!r} " if topology.accelerator else ""
@@ -213,8 +223,8 @@ def plan(
         table = spec.tables[index]
         if table.vocabulary_size < 1 or table.dim < 1:
             raise SparseCoreError(
-                f"table {names[index]!r} is {table.vocabulary_size} x {table.dim}: TableConfig "
-                "needs a vocabulary_size and a dim of at least 1"
+                f"table {names[index]!r} is {count(table.vocabulary_size)} x {count(table.dim)}: "
+                "TableConfig needs a vocabulary_size and a dim of at least 1"
             )
     try:
         return _laid_out(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tpuemb_cli.model.memory import Memory, smallest_core_count
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.advice import Demand, smallest_slice
+from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.rules.base import Config, Fit
 
 
@@ -22,13 +22,22 @@ def taken(fit: Fit, shown: str) -> str:
     )
 
 
-def remedy(config: Config, memory: Memory, budget: int) -> str:
-    """What would bring the fullest core to at most ``budget`` bytes."""
-    cores = smallest_core_count(memory, config, budget)
-    if cores is not None and cores > memory.shards:
-        more = f"run on at least {cores} cores (`num_tensor_cores`)"
+def remedy(config: Config, fit: Fit, budget: int) -> str:
+    """What would bring the fullest core to at most ``budget`` bytes: a real slice of the chip."""
+    advice = smallest_slice(Demand(fit.memory, config), fit.chip, budget)
+    found = advice.fits
+    if found is not None and (found.devices or 0) > fit.memory.shards:
+        more = (
+            f"run on a {found.describe()} or larger (`num_tensor_cores` "
+            f"{count(found.devices or 0)})"
+        )
+    elif advice.largest is None:
+        more = f"tpuemb knows no {fit.chip.name} slice sizes to suggest"
     else:
-        more = "more cores cannot help (one row of every table on a core is already too much)"
+        more = (
+            f"more cores cannot help: not even a {advice.largest.describe()}, the largest "
+            f"{fit.chip.name} slice, holds it"
+        )
     return (
         f"{more}, or use cheaper optimizer state (`tpuemb explain --memory` shows each table's "
         "share and what disabling gradient accumulation or SGD would save)"

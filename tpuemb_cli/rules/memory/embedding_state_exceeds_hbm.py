@@ -61,5 +61,5 @@ def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
         yield Violation(
             ("num_tensor_cores",),
             f"{taken(fit, used)}: more than the {available} of HBM of a {fit.chip.name} core",
-            remedy(config, fit.memory, hbm),
+            remedy(config, fit, hbm),
         )

@@ -62,5 +62,5 @@ def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
             ("num_tensor_cores",),
             f"{taken(fit, used)}: {share} of the {available} of HBM of a {fit.chip.name} core, "
             "which leaves little for activations, buffers and XLA's working set",
-            remedy(config, fit.memory, hbm * WARNING_PERCENT // 100),
+            remedy(config, fit, hbm * WARNING_PERCENT // 100),
         )

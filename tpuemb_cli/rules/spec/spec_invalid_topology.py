@@ -1,9 +1,11 @@
-"""A spec topology with no hosts or cores, bad SPMD replicas, or an unknown accelerator.
+"""A spec topology with no hosts or cores, bad SPMD replicas, or a wrong accelerator.
 
 ## What it does
 Reports `num_hosts` or `cores_per_host` below 1, a `num_cores_per_replica` below 1 or not
-dividing the slice's cores (`num_hosts` x `cores_per_host`), and an `accelerator` that names no
-chip of `docs/memory.md` (with the closest name).
+dividing the slice's cores (`num_hosts` x `cores_per_host`), an `accelerator` that names no chip
+or accelerator type of `docs/memory.md` (with the closest name), and an accelerator type whose
+slice has another number of TensorFlow cores than `num_hosts` x `cores_per_host` (a `v5p-128` is
+64 chips, one TensorFlow core each in megacore mode: 64).
 
 ## Why is this bad?
 No TPU slice looks like that; the compiled config would describe none. An accelerator tpuemb does
@@ -37,8 +39,10 @@ None.
 
 from collections.abc import Iterator
 
-from tpuemb_cli.model import chips
+from tpuemb_cli.model.accelerators import UnknownTpu, parse
+from tpuemb_cli.model.chips import CHIPS
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.words import count
 from tpuemb_cli.rules.base import EmbeddingSpec
 from tpuemb_cli.spec.facts import SpecFacts
 
@@ -67,12 +71,29 @@ def check_spec(spec: EmbeddingSpec, facts: SpecFacts) -> Iterator[Violation]:
         if per_replica < 1 or (cores >= 1 and cores % per_replica):
             yield Violation(
                 ("topology", "num_cores_per_replica"),
-                f"num_cores_per_replica {per_replica} does not divide the slice's {cores} cores",
+                f"num_cores_per_replica {count(per_replica)} does not divide the slice's "
+                f"{count(cores)} cores",
                 "use a divisor of num_hosts x cores_per_host",
             )
-    if topology.accelerator and chips.find(topology.accelerator) is None:
+    if not topology.accelerator:
+        return
+    try:
+        accelerator = parse(topology.accelerator)
+    except UnknownTpu as error:
         yield Violation(
             ("topology", "accelerator"),
-            chips.unknown(topology.accelerator),
-            "name a chip tpuemb knows: " + ", ".join(chip.name for chip in chips.CHIPS),
+            str(error),
+            "name a chip tpuemb knows ("
+            + ", ".join(chip.name for chip in CHIPS)
+            + ") or one of its accelerator types (docs/memory.md)",
+        )
+        return
+    devices = accelerator.devices
+    if devices is not None and cores >= 1 and devices != cores:
+        yield Violation(
+            ("topology", "accelerator"),
+            f"a {accelerator.describe()} is not num_hosts x cores_per_host = "
+            f"{count(topology.num_hosts)} x {count(topology.cores_per_host)} = "
+            f"{count(cores)} cores",
+            "set num_hosts and cores_per_host to the slice's, or name the slice the spec runs on",
         )

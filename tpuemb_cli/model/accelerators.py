@@ -1,0 +1,212 @@
+"""A TPU as users name it: a chip (``v5p``) or an accelerator type (``v5p-128``), and the slice
+sizes each chip comes in. ``parse`` is the one reader of these names: ``--tpu``, ``tpu`` in the
+settings (file and language server), the API and a spec's ``topology.accelerator`` all call it.
+
+An accelerator type is a prefix and a count, and the count is not the same thing on every chip
+(Google Cloud's pages; ``docs/memory.md`` cites them):
+
+- v3 and v4 count TensorCores ("TensorCore-based configuration ... v4-128 specifies a
+  configuration with TPU v4s and 128 TensorCores", Cloud TPU's types and topologies page), as
+  does v5p ("use the --accelerator-type argument to specify the number of TensorCores", the v5p
+  page): a ``v5p-128`` has 64 chips.
+- v5e (``v5litepod-N``) and v6e (``v6e-N``) count chips: one TensorCore a chip.
+
+The sizes that exist: v4's are the topologies ``AxBxC`` with ``A <= B <= C``, all three at most
+4 or all multiples of 4 (the types and topologies page), up to the 4,096-chip pod; v5p's the
+shapes the v5p page lists; v5e's the 2D shapes the v5e page lists (1 to 256 chips), which v6e's
+256-chip pod shares. A size no page gives is refused with the nearest one that exists, so that
+advice and checks only ever name slices one can rent. v2 and TPU7x are named by chip only: no
+page tpuemb found lists their accelerator types' sizes.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from tpuemb_cli.model.chips import BY_NAME, CHIPS, Chip
+from tpuemb_cli.model.words import plural
+
+TYPES_PAGE = "https://cloud.google.com/tpu/docs/types-topologies"
+V3_PAGE = "https://cloud.google.com/tpu/docs/v3"
+V5E_PAGE = "https://cloud.google.com/tpu/docs/v5e"
+V5P_PAGE = "https://cloud.google.com/tpu/docs/v5p"
+V6E_PAGE = "https://cloud.google.com/tpu/docs/v6e"
+
+# Longer names are not read: they are not TPUs, and difflib's cost grows with their length.
+MAX_NAME = 64
+
+
+def _v4_chip_counts(pod: int) -> tuple[int, ...]:
+    """Chips of the v4 topologies AxBxC: A <= B <= C, all at most 4 or all multiples of 4,
+    in whole hosts of 4 chips, up to ``pod`` chips."""
+    counts = {a * b * c for a in range(1, 5) for b in range(a, 5) for c in range(b, 5)}
+    for a in range(4, pod + 1, 4):
+        for b in range(a, pod // a + 1, 4):
+            for c in range(b, pod // (a * b) + 1, 4):
+                counts.add(a * b * c)
+    return tuple(sorted(count for count in counts if count % 4 == 0))
+
+
+class Naming(NamedTuple):
+    """How a chip's accelerator types are written: ``prefix-count``."""
+
+    prefix: str
+    unit: str  # what the count counts: "TensorCores" or "chips"
+    per_chip: int  # units a chip: 2 TensorCores, or 1 chip
+    sizes: tuple[int, ...]  # the counts that exist, ascending
+    source: str
+
+
+NAMING: dict[str, Naming] = {
+    "v3": Naming("v3", "TensorCores", 2, (8, 32, 64, 128, 256, 512, 1024, 2048), V3_PAGE),
+    "v4": Naming(
+        "v4", "TensorCores", 2, tuple(2 * chips for chips in _v4_chip_counts(4096)), TYPES_PAGE
+    ),
+    "v5e": Naming("v5litepod", "chips", 1, (1, 4, 8, 16, 32, 64, 128, 256), V5E_PAGE),
+    "v5p": Naming(
+        "v5p",
+        "TensorCores",
+        2,
+        (8, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 12288),
+        V5P_PAGE,
+    ),
+    "v6e": Naming("v6e", "chips", 1, (1, 4, 8, 16, 32, 64, 128, 256), V6E_PAGE),
+}
+# Other names people write for a chip, in ``_key`` spelling.
+ALIASES = {"ironwood": "tpu7x", "trillium": "v6e", "7x": "tpu7x", "v5lite": "v5e"}
+
+
+class UnknownTpu(ValueError):
+    """A name that is no chip and no accelerator type tpuemb knows; the message says what is."""
+
+
+class Accelerator(NamedTuple):
+    """A chip, and the slice's size when an accelerator type named one."""
+
+    chip: Chip
+    size: int | None = None  # the accelerator type's count, in its naming's unit
+
+    @property
+    def name(self) -> str:
+        """As tpuemb writes it: ``v5p``, ``v5p-128``, ``v5litepod-16``."""
+        if self.size is None:
+            return self.chip.name
+        return f"{NAMING[self.chip.name].prefix}-{self.size}"
+
+    @property
+    def chips(self) -> int | None:
+        """Chips in the slice, or None when only the chip was named."""
+        if self.size is None:
+            return None
+        return self.size // NAMING[self.chip.name].per_chip
+
+    @property
+    def devices(self) -> int | None:
+        """TPU devices in the slice -- TensorFlow's ``num_tensor_cores`` -- or None."""
+        chips, per_chip = self.chips, self.chip.devices_per_chip
+        return None if chips is None or per_chip is None else chips * per_chip
+
+    def describe(self) -> str:
+        """``v5p-128 (64 chips, 64 TensorFlow cores)``, or the chip's name."""
+        if self.size is None:
+            return self.name
+        return f"{self.name} ({plural(self.chips or 0, 'chip')}, " + (
+            f"{plural(self.devices, 'TensorFlow core')})" if self.devices is not None else ")"
+        )
+
+
+def _key(name: str) -> str:
+    """``name`` without case, spaces, dashes or underscores, and without a ``tpu`` prefix before
+    a version: ``TPU v5p``, ``tpu-v5p`` and ``V5P`` are all ``v5p``."""
+    key = "".join(name.lower().split()).replace("-", "").replace("_", "")
+    if key.startswith("tpu") and key[3:] in BY_NAME:
+        key = key[3:]
+    return ALIASES.get(key, key)
+
+
+def _chip_named(name: str) -> Chip | None:
+    return BY_NAME.get(_key(name))
+
+
+def slices(chip: Chip) -> tuple[Accelerator, ...]:
+    """Every accelerator type of ``chip`` that exists, smallest first (none for v2, TPU7x)."""
+    naming = NAMING.get(chip.name)
+    return tuple(Accelerator(chip, size) for size in naming.sizes) if naming else ()
+
+
+def _known_names(count: str) -> list[str]:
+    """What a mistyped name may have meant: every chip, and every prefix with ``count``."""
+    names = [chip.name for chip in CHIPS]
+    names += [f"{naming.prefix}-{count}" for naming in NAMING.values()] if count else []
+    return names
+
+
+def _unknown(text: str, count: str) -> UnknownTpu:
+    from tpuemb_cli.model.nearest import did_you_mean, nearest
+
+    shown = text if len(text) <= MAX_NAME else text[:MAX_NAME] + "..."
+    close = nearest(text, _known_names(count)) if len(text) <= MAX_NAME else None
+    listed = ", ".join(chip.name for chip in CHIPS)
+    return UnknownTpu(
+        f"unknown TPU {shown!r}"
+        + (
+            did_you_mean(close)
+            if close
+            else f" (chips: {listed}; or an accelerator type such as v5p-128)"
+        )
+    )
+
+
+def _sized(chip: Chip, prefix: str, digits: str, text: str) -> Accelerator:
+    naming = NAMING.get(chip.name)
+    if naming is None:
+        raise UnknownTpu(
+            f"{text!r}: tpuemb knows no {chip.name} accelerator types (no Google Cloud page it "
+            f"found lists their sizes); name the chip, {chip.name!r}, and set num_tensor_cores"
+        )
+    if _key(prefix) != _key(naming.prefix):
+        # `v5e-16`: the chip is right, its accelerator types are written otherwise.
+        raise UnknownTpu(
+            f"unknown TPU {text!r}: {chip.name} accelerator types are written "
+            f"{naming.prefix}-N{did_you_mean_type(naming, digits)}"
+        )
+    count = int(digits)
+    if count not in naming.sizes:
+        sizes = ", ".join(f"{naming.prefix}-{size}" for size in naming.sizes[:12])
+        more = ", ..." if len(naming.sizes) > 12 else ""
+        raise UnknownTpu(
+            f"unknown TPU {text!r}: no {chip.name} slice has {digits} {naming.unit} (the "
+            f"count counts {naming.unit}); {chip.name} slices: {sizes}{more}"
+            f"{did_you_mean_type(naming, digits)}"
+        )
+    return Accelerator(chip, size=count)
+
+
+def did_you_mean_type(naming: Naming, digits: str) -> str:
+    """``; did you mean `v5p-128`?`` with the size nearest ``digits``, if it is a number."""
+    from tpuemb_cli.model.nearest import did_you_mean
+
+    if not digits.isdigit() or len(digits) > 12:
+        return ""
+    wanted = int(digits)
+    nearest_size = min(naming.sizes, key=lambda size: (abs(size - wanted), size))
+    return did_you_mean(f"{naming.prefix}-{nearest_size}")
+
+
+def parse(text: str) -> Accelerator:
+    """The TPU ``text`` names: a chip (``v5p``, ``TPU v5p``, ``trillium``) or an accelerator
+    type (``v5p-128``, ``v5litepod-16``, ``v6e-256``). Raises UnknownTpu, whose message has a
+    suggestion when one is close."""
+    name = text.strip()
+    if len(name) > MAX_NAME:
+        raise _unknown(name, "")
+    chip = _chip_named(name)
+    if chip is not None:
+        return Accelerator(chip)
+    prefix, dash, digits = name.rpartition("-")
+    if dash and digits.isdigit() and prefix:
+        by_prefix = {_key(n.prefix): BY_NAME[c] for c, n in NAMING.items()}
+        sized = by_prefix.get(_key(prefix)) or _chip_named(prefix)
+        if sized is not None:
+            return _sized(sized, prefix, digits, name)
+    raise _unknown(name, digits if dash and digits.isdigit() else "")
