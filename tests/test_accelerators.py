@@ -72,7 +72,10 @@ def test_unknown_names_have_a_suggestion(text: str, message: str) -> None:
 
 
 def test_sizes_are_real_and_fit_an_int32() -> None:
-    assert NAMING["v5p"].sizes[:4] == (8, 16, 64, 128)
+    # The v5p page's common shapes, and v5p-32 (2x2x4), which the page's table leaves out.
+    v5p = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 12288)
+    assert set(v5p) <= set(NAMING["v5p"].sizes) and NAMING["v5p"].sizes[-1] == 12288
+    assert 40 not in NAMING["v5p"].sizes  # 20 chips: 1x4x5 breaks the rule
     assert 640 in NAMING["v4"].sizes and 40 not in NAMING["v4"].sizes  # 4x4x20 chips; 20 no
     for chip in chips.CHIPS:
         for found in slices(chip):
@@ -87,7 +90,7 @@ def test_cli_settings_and_server_share_the_parser(tmp_path: Path) -> None:
     settings = tmp_path / ".tpuemb.toml"
     settings.write_text('tpu = "v5p-128"\n')
     assert read(settings).tpu == "v5p-128"
-    settings.write_text('tpu = "v5p-100"\n')
+    settings.write_text('tpu = "v5p-126"\n')
     with pytest.raises(SettingsError, match="did you mean `v5p-128`"):
         read(settings)
     assert _check("tpu", "v6e-256") == (None, "v6e-256")

@@ -12,8 +12,9 @@ An accelerator type is a prefix and a count, and the count is not the same thing
 - v5e (``v5litepod-N``) and v6e (``v6e-N``) count chips: one TensorCore a chip.
 
 The sizes that exist: v4's are the topologies ``AxBxC`` with ``A <= B <= C``, all three at most
-4 or all multiples of 4 (the types and topologies page), up to the 4,096-chip pod; v5p's the
-shapes the v5p page lists; v5e's the 2D shapes the v5e page lists (1 to 256 chips), which v6e's
+4 or all multiples of 4 (the types and topologies page), up to the 4,096-chip pod; v5p's by the same
+rule up to the 6,144-chip largest slice (its page lists only the most common shapes, all of which
+the rule gives); v5e's the 2D shapes the v5e page lists (1 to 256 chips), which v6e's
 256-chip pod shares. A size no page gives is refused with the nearest one that exists, so that
 advice and checks only ever name slices one can rent. v2 and TPU7x are named by chip only: no
 page tpuemb found lists their accelerator types' sizes.
@@ -63,12 +64,11 @@ NAMING: dict[str, Naming] = {
         "v4", "TensorCores", 2, tuple(2 * chips for chips in _v4_chip_counts(4096)), TYPES_PAGE
     ),
     "v5e": Naming("v5litepod", "chips", 1, (1, 4, 8, 16, 32, 64, 128, 256), V5E_PAGE),
+    # The v5p page lists "the most common" shapes only (2x2x1 ... 16x16x24); its slices are 3D
+    # like v4's, so v5p-32 (2x2x4) and the other shapes of v4's rule exist too, up to the
+    # 6,144-chip single-slice maximum the page states.
     "v5p": Naming(
-        "v5p",
-        "TensorCores",
-        2,
-        (8, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 12288),
-        V5P_PAGE,
+        "v5p", "TensorCores", 2, tuple(2 * chips for chips in _v4_chip_counts(6144)), V5P_PAGE
     ),
     "v6e": Naming("v6e", "chips", 1, (1, 4, 8, 16, 32, 64, 128, 256), V6E_PAGE),
 }
