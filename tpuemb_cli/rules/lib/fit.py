@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from tpuemb_cli.model.memory import Memory, smallest_core_count
+from tpuemb_cli.model.memory import Memory, size, smallest_core_count
+from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.words import plural
 from tpuemb_cli.rules.base import Config, Fit
+from tpuemb_cli.spec.sparsecore_memory import ENGINE, SparseCoreMemory
 
 
 def taken(fit: Fit, shown: str) -> str:
     """``the tables' parameters and optimizer state take 120.0 GiB on the fullest of 4 cores``
     (``shown``: the size as the message writes it), with the refused tables not counted."""
     memory = fit.memory
+    assert isinstance(memory, Memory)  # a SparseCore spec's words are sparsecore_taken's
     refused = (
         f" ({plural(len(memory.refused), 'table')} TensorFlow would refuse not counted)"
         if memory.refused
@@ -32,4 +35,30 @@ def remedy(config: Config, memory: Memory, budget: int) -> str:
     return (
         f"{more}, or use cheaper optimizer state (`tpuemb explain --memory` shows each table's "
         "share and what disabling gradient accumulation or SGD would save)"
+    )
+
+
+# Where a SparseCore spec's memory finding is placed: the hosts, which bring more chips (each chip
+# holds 1/replicas of every stack).
+SPARSECORE_PATH: FieldPath = ("topology", "num_hosts")
+
+
+def sparsecore_taken(memory: SparseCoreMemory, shown: str) -> str:
+    """``the stacked tables' parameters and slot variables (SparseCore (TPUEmbeddingV2)) take
+    1.5 GiB on each of 128 chips``."""
+    return (
+        f"the stacked tables' parameters and slot variables ({ENGINE}) take {shown} on each of "
+        f"{plural(memory.num_partitions, 'chip')} ({memory.sparse_cores_per_chip} SparseCores "
+        "a chip)"
+    )
+
+
+def sparsecore_remedy(memory: SparseCoreMemory, budget: int) -> str:
+    """What would bring each chip to at most ``budget`` bytes."""
+    sgd = memory.parameters_per_chip
+    return (
+        "run on more chips (`topology.num_hosts`: each chip holds 1/replicas of every stack), or "
+        f"use cheaper optimizer state (SGD on every table, without slot variables, takes "
+        f"{size(sgd)} a chip: {'enough' if sgd <= budget else 'not enough'}; `tpuemb explain "
+        "--memory` shows each stack's share)"
     )
