@@ -111,7 +111,7 @@ def _verdict(memory: SparseCoreMemory, chip: Chip | None) -> list[str]:
         return [*lines, "fits"]
     if per_chip > hbm:
         budget = hbm
-        lines.append("does not fit: the tables alone exceed a chip's HBM. What would fit:")
+        lines.append("does not fit: the tables alone exceed a chip's HBM. What would help:")
     else:
         budget = hbm * WARNING_PERCENT // 100
         lines.append(
@@ -119,12 +119,17 @@ def _verdict(memory: SparseCoreMemory, chip: Chip | None) -> list[str]:
             f"What would leave {100 - WARNING_PERCENT}%:"
         )
     sgd = memory.parameters_per_chip
+    cheaper = (
+        "  cheaper optimizer state: none (no stack has a slot variable)"
+        if sgd == per_chip
+        else f"  cheaper optimizer state: SGD on every table (no slot variables): {size(sgd)} a "
+        f"chip ({'enough' if sgd <= budget else 'not enough'})"
+    )
     return [
         *lines,
         "  more chips: each chip holds 1/replicas of every stack (topology.num_hosts x "
         "cores_per_host / num_cores_per_replica)",
-        f"  cheaper optimizer state: SGD on every table (no slot variables): {size(sgd)} a chip "
-        f"({'enough' if sgd <= budget else 'not enough'})",
+        cheaper,
     ]
 
 

@@ -6,7 +6,7 @@ from tpuemb_cli.model.memory import Memory, size, smallest_core_count
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.words import plural
 from tpuemb_cli.rules.base import Config, Fit
-from tpuemb_cli.spec.sparsecore_memory import ENGINE, SparseCoreMemory
+from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def taken(fit: Fit, shown: str) -> str:
@@ -44,21 +44,23 @@ SPARSECORE_PATH: FieldPath = ("topology", "num_hosts")
 
 
 def sparsecore_taken(memory: SparseCoreMemory, shown: str) -> str:
-    """``the stacked tables' parameters and slot variables (SparseCore (TPUEmbeddingV2)) take
-    1.5 GiB on each of 128 chips``."""
+    """``the stacked tables' parameters and slot variables take 1.5 GiB on each chip
+    (TPUEmbeddingV2 on SparseCores: 128 chips of 4 SparseCores)``."""
     return (
-        f"the stacked tables' parameters and slot variables ({ENGINE}) take {shown} on each of "
-        f"{plural(memory.num_partitions, 'chip')} ({memory.sparse_cores_per_chip} SparseCores "
-        "a chip)"
+        f"the stacked tables' parameters and slot variables take {shown} on each chip "
+        f"(TPUEmbeddingV2 on SparseCores: {plural(memory.num_partitions, 'chip')} of "
+        f"{memory.sparse_cores_per_chip} SparseCores)"
     )
 
 
 def sparsecore_remedy(memory: SparseCoreMemory, budget: int) -> str:
     """What would bring each chip to at most ``budget`` bytes."""
+    more = "run on more chips (`topology.num_hosts`: each chip holds 1/replicas of every stack)"
     sgd = memory.parameters_per_chip
+    if sgd == memory.per_chip:  # no stack has a slot variable to drop
+        return f"{more}, or use smaller or fewer tables"
     return (
-        "run on more chips (`topology.num_hosts`: each chip holds 1/replicas of every stack), or "
-        f"use cheaper optimizer state (SGD on every table, without slot variables, takes "
-        f"{size(sgd)} a chip: {'enough' if sgd <= budget else 'not enough'}; `tpuemb explain "
-        "--memory` shows each stack's share)"
+        f"{more}, or use cheaper optimizer state (SGD on every table, without slot variables, "
+        f"takes {size(sgd)} a chip: {'enough' if sgd <= budget else 'not enough'}; `tpuemb "
+        "explain --memory` shows each stack's share)"
     )
