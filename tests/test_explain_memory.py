@@ -43,7 +43,8 @@ ROWS = "\n".join(
 TABLE = """\
 t.pbtxt: the embedding tables on each of 4 cores (one shard of every table a core; the first core \
 holds the largest shards)
-engine: TensorCore (TPUEmbedding: the TPUEmbeddingConfiguration's tables, sharded over the cores); a spec with a sparse_core section is reported for SparseCores instead
+engine: TensorCore (TPUEmbedding: the TPUEmbeddingConfiguration's tables, sharded over the cores); \
+a spec with a sparse_core section is reported for SparseCores instead
 
 {ROWS}
 
