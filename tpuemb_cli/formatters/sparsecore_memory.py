@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
 from tpuemb_cli.model.words import plural
-from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
 from tpuemb_cli.spec.sparsecore_memory import ENGINE, SparseCoreMemory, StackMemory
+
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
 
 JSON_VERSION = 1
 BAR = 20  # characters of a 100% bar

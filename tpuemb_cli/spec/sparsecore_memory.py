@@ -29,13 +29,13 @@ replicated weights (one small vector, not padded with the table) are not counted
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tpuemb_cli.model.optimizers import FLOAT_BYTES
-from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
-from tpuemb_cli.spec.compiler import effective_optimizer
-from tpuemb_cli.spec.sparsecore import Plan
-from tpuemb_cli.spec.sparsecore_state import slot_names
+
+if TYPE_CHECKING:
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+    from tpuemb_cli.spec.sparsecore import Plan
 
 PARAMETERS = "parameters"  # tpu_embedding_v3's _PARAMETER_NAME
 ENGINE = "SparseCore (TPUEmbeddingV2)"
@@ -105,6 +105,9 @@ class SparseCoreMemory(NamedTuple):
 
 def model(spec: EmbeddingSpec, plan: Plan) -> SparseCoreMemory:
     """The variables TPUEmbeddingV2 creates for ``spec`` laid out as ``plan``."""
+    from tpuemb_cli.spec.compiler import effective_optimizer
+    from tpuemb_cli.spec.sparsecore_state import slot_names
+
     stacks = []
     for stack in plan.stacks:
         first = stack.members[0]  # the stack's first table in name order: TensorFlow's source

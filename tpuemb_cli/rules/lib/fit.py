@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tpuemb_cli.model.memory import Memory, size, smallest_core_count
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.words import plural
 from tpuemb_cli.rules.base import Config, Fit
-from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
+
+if TYPE_CHECKING:  # the SparseCore model is imported only where a SparseCore spec is linted
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def taken(fit: Fit, shown: str) -> str:

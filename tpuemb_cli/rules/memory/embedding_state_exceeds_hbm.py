@@ -53,10 +53,13 @@ The rule does not run without one, nor on a chip whose HBM is not known (`docs/m
   `GetOptimizationAlgorithmStateVariables`
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.memory import sizes
+from tpuemb_cli.model.memory import Memory, sizes
 from tpuemb_cli.rules.base import Config, Fit
 from tpuemb_cli.rules.lib.fit import (
     SPARSECORE_PATH,
@@ -65,11 +68,13 @@ from tpuemb_cli.rules.lib.fit import (
     sparsecore_taken,
     taken,
 )
-from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
+
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
-    if isinstance(fit.memory, SparseCoreMemory):
+    if not isinstance(fit.memory, Memory):  # a SparseCore spec: TPUEmbeddingV2's variables
         yield from _on_sparsecores(fit.memory, fit)
         return
     hbm = fit.chip.hbm_per_core

@@ -47,10 +47,13 @@ little besides the tables.
   `RetrieveAllTPUEmbeddingParameters`
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.memory import WARNING_PERCENT, sizes
+from tpuemb_cli.model.memory import WARNING_PERCENT, Memory, sizes
 from tpuemb_cli.rules.base import Config, Fit
 from tpuemb_cli.rules.lib.fit import (
     SPARSECORE_PATH,
@@ -59,11 +62,13 @@ from tpuemb_cli.rules.lib.fit import (
     sparsecore_taken,
     taken,
 )
-from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
+
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
-    if isinstance(fit.memory, SparseCoreMemory):
+    if not isinstance(fit.memory, Memory):  # a SparseCore spec: TPUEmbeddingV2's variables
         yield from _on_sparsecores(fit.memory, fit)
         return
     hbm = fit.chip.hbm_per_core
