@@ -4,7 +4,10 @@ outputs; TensorFlow's own variables are compared in tests/test_tf_sparsecore_mem
 
 from __future__ import annotations
 
+import ast
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -341,3 +344,29 @@ def test_check_reports_the_sparsecore_figure(here: Path, output_format: str) -> 
     else:
         (found,) = [r for r in document["runs"][0]["results"] if r["ruleId"] == "TE601"]
         assert found["message"]["text"].startswith(message)
+
+
+def test_checking_a_config_on_a_chip_imports_no_sparsecore_model(tmp_path: Path) -> None:
+    # The memory rules run on every config checked with a chip; the SparseCore model (and the
+    # spec's gencode and compiler it reads) is imported only for a SparseCore spec.
+    config = tmp_path / "c.pbtxt"
+    config.write_text(
+        'mode: TRAINING num_hosts: 1 num_tensor_cores: 1 table_descriptor { name: "a" '
+        "vocabulary_size: 10 dimension: 4 optimization_parameters { adagrad {} learning_rate { "
+        "constant: 0.1 } } } feature_descriptor { table_id: 0 input_shape: 1 }\n"
+    )
+    code = (
+        "import sys\n"
+        "from tpuemb_cli.cli.main import main\n"
+        f"sys.argv = ['tpuemb', 'check', '--tpu', 'v5e', {str(config)!r}]\n"
+        "try:\n    main(prog_name='tpuemb')\nexcept SystemExit:\n    pass\n"
+        "print(sorted(sys.modules), file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    loaded = set(ast.literal_eval(result.stderr))
+    assert {"tpuemb_cli.model.memory", "tpuemb_cli.rules.lib.fit"} <= loaded  # the rules ran
+    assert not {
+        "tpuemb_cli.spec.sparsecore_memory",
+        "tpuemb_cli.spec.sparsecore",
+        "tpuemb_cli.pb.spec.embedding_spec_pb2",
+    } & loaded
