@@ -19,8 +19,8 @@ where, the row says. What this proves and what it does not:
 
 from __future__ import annotations
 
-import json
 import dataclasses
+import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
