@@ -43,6 +43,8 @@ ROWS = "\n".join(
 TABLE = """\
 t.pbtxt: the embedding tables on each of 4 cores (one shard of every table a core; the first core \
 holds the largest shards)
+engine: TensorCore (TPUEmbedding: the TPUEmbeddingConfiguration's tables, sharded over the cores); \
+a spec with a sparse_core section is reported for SparseCores instead
 
 {ROWS}
 
@@ -142,6 +144,7 @@ def test_json(config: Path) -> None:
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
         "version": 1,
+        "engine": "tensorcore",
         "file": "t.pbtxt",
         "cores": 4,
         "per_core_bytes": 38_400_000_032,

@@ -38,6 +38,7 @@ activations or 2.0 GiB per partition's shard. Rows are padded to a multiple of 8
 128.
 
 stack 1 of 2: 2 tables, width 8, 16 rows per SparseCore (SGD, learning rate 0.1)
+  memory: 512 B a SparseCore, 2.0 KiB a chip (parameters)
   name (the key of sparse_core.max_ids_per_table / max_unique_ids_per_table):
     country_device
   table    rows x dim  padded   padding          row offset  rotation
@@ -46,12 +47,16 @@ stack 1 of 2: 2 tables, width 8, 16 rows per SparseCore (SGD, learning rate 0.1)
   device   20 x 3      128 x 8  94.1% (3.8 KiB)  8           4
 
 stack 2 of 2: 2 tables, width 16, 88 rows per SparseCore (Adagrad, learning rate 0.05)
+  memory: 11.0 KiB a SparseCore, 44.0 KiB a chip (parameters, accumulators)
   name (the key of sparse_core.max_ids_per_table / max_unique_ids_per_table):
     channel_video
   table    rows x dim  padded      padding           row offset  rotation
   -------  ----------  ----------  ----------------  ----------  --------
   channel  300 x 12    384 x 16    41.4% (19.9 KiB)  0           0
   video    1,000 x 16  1,024 x 16  2.3% (3.0 KiB)    24          4
+
+SparseCore memory (TPUEmbeddingV2's variables: each stack's parameters and slot variables): 46.0 KiB
+a chip (4 SparseCores x 11.5 KiB), as `tpuemb explain --memory` reports
 
 Checkpoints record per_sparse_core_batch_size and num_features for 'video' only; 3 other tables
 carry 0 (TE651).

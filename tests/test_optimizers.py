@@ -20,6 +20,7 @@ where, the row says. What this proves and what it does not:
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -229,7 +230,22 @@ def test_explain_names_the_class_and_counts_its_slots() -> None:
 
 
 @pytest.mark.usefixtures("files", "toy")
-def test_memory_counts_the_rows_state_arrays() -> None:
+def test_memory_counts_the_rows_slot_variables_on_sparsecores() -> None:
+    result = invoke("explain", "new.spec.yaml", "--memory", "--format", "json")
+    # TPUEmbeddingV2: 1,024 x 16 padded rows over 16 SparseCores, the parameters and the row's
+    # three slots (no gradient accumulator): 64 x 16 x 4 arrays x 4 bytes a SparseCore.
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document["engine"] == "sparsecore"
+    assert document["stacks"][0]["arrays"] == ["parameters", "momenta", "velocities", "toys"]
+    assert document["per_sparse_core_bytes"] == 64 * 16 * 4 * 4
+
+
+@pytest.mark.usefixtures("files", "toy")
+def test_memory_counts_the_rows_state_arrays(here: Path) -> None:
+    # The same table on TensorCores.
+    spec = here / "new.spec.yaml"
+    spec.write_text(spec.read_text().replace("sparse_core: {}\n", ""))
     result = invoke("explain", "new.spec.yaml", "--memory", "--format", "json")
     # 250 rows x 12 x 5 arrays x 4 bytes.
     assert result.exit_code == 0

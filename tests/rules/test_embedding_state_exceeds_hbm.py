@@ -68,3 +68,50 @@ def test_more_cores_cannot_help_a_table_of_one_row() -> None:
     assert [f.fix.split(",")[0] for f in findings] == [
         "more cores cannot help: not even a v5litepod-256 (256 chips"
     ]
+
+
+# A SparseCore spec: TPUEmbeddingV2's stacked tables and slot variables against a chip's HBM.
+SPARSECORE_SPEC = """\
+optimizer: {{sgd: {{}}, learning_rate: {{constant: 0.1}}}}
+tables:
+  - {{name: ids, vocabulary_size: {rows}, dim: 1024}}
+features:
+  - {{name: f, table: ids, output_shape: [8]}}
+topology: {{num_hosts: 1, cores_per_host: 1, accelerator: v5p}}
+sparse_core: {{}}
+"""
+
+
+def _spec_findings(rows: int, sparse_core: bool = True) -> list[tuple[str, str, str, str]]:
+    text = SPARSECORE_SPEC.format(rows=rows)
+    if not sparse_core:
+        text = text.replace("sparse_core: {}\n", "")
+    findings = lint_string(text, "spec.yaml", format="yaml")
+    return [(f.rule, f.field, f.message, f.fix) for f in findings if f.rule.startswith("TE60")]
+
+
+def test_a_sparsecore_spec_is_held_against_a_chip_with_tpuembeddingv2s_variables() -> None:
+    # 25,000,000 rows (a multiple of 8 x 4 SparseCores: no padding) x 1024 x 4 bytes, SGD: no
+    # slot variable and no gradient accumulator: 102.4 GB on the one chip, over 95 GiB.
+    assert _spec_findings(25_000_000) == [
+        (
+            "TE601",
+            "topology.num_hosts",
+            "the stacked tables' parameters and slot variables take 95.4 GiB on each chip "
+            "(TPUEmbeddingV2 on SparseCores: 1 chip of 4 SparseCores): more than the 95.0 GiB "
+            "of HBM of a v5p chip",
+            "run on more chips (`topology.num_hosts`: each chip holds 1/replicas of every "
+            "stack), or use smaller or fewer tables",
+        )
+    ]
+
+
+def test_a_sparsecore_spec_is_not_sized_as_tensorcore_tables() -> None:
+    # 22,413,312 rows: 85.5 GiB on SparseCores (TE602), but 171 GiB as TPUEmbedding's tables
+    # with a gradient accumulator (TE601) -- which is what the spec without sparse_core gets.
+    assert [(code, field) for code, field, *_ in _spec_findings(22_413_312)] == [
+        ("TE602", "topology.num_hosts")
+    ]
+    assert [(code, field) for code, field, *_ in _spec_findings(22_413_312, False)] == [
+        ("TE601", "topology.cores_per_host")
+    ]

@@ -65,3 +65,32 @@ topology: {num_hosts: 1, cores_per_host: 1, per_replica_batch_size: 8, accelerat
     assert [(f.rule, f.field, f.message) for f in lint_string(unknown, format="yaml")] == [
         ("TE724", "topology.accelerator", "unknown TPU 'v5ee'; did you mean `v5e`?")
     ]
+
+
+SPARSECORE_SPEC = """\
+optimizer: {adam: {}, learning_rate: {constant: 0.1}}
+tables:
+  - {name: ids, vocabulary_size: 7471104, dim: 1024}
+features:
+  - {name: f, table: ids, output_shape: [8]}
+topology: {num_hosts: 1, cores_per_host: 1, accelerator: v5p}
+sparse_core: {}
+"""
+
+
+def test_a_sparsecore_spec_near_a_chips_hbm() -> None:
+    # Adam: parameters, momenta and velocities, 7,471,104 x 1024 x 4 bytes each: 85.5 GiB.
+    findings = lint_string(SPARSECORE_SPEC, "spec.yaml", format="yaml")
+    assert [(f.rule, f.field, f.message, f.fix) for f in findings if f.rule == "TE602"] == [
+        (
+            "TE602",
+            "topology.num_hosts",
+            "the stacked tables' parameters and slot variables take 85.5 GiB on each chip "
+            "(TPUEmbeddingV2 on SparseCores: 1 chip of 4 SparseCores): 90% of the 95.0 GiB of "
+            "HBM of a v5p chip, which leaves little for activations, buffers and XLA's working "
+            "set",
+            "run on more chips (`topology.num_hosts`: each chip holds 1/replicas of every "
+            "stack), or use cheaper optimizer state (SGD on every table, without slot variables, "
+            "takes 28.5 GiB a chip: enough; `tpuemb explain --memory` shows each stack's share)",
+        )
+    ]

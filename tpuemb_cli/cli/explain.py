@@ -107,6 +107,8 @@ def _memory(
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
     message = document.message
+    if facts is not None and facts.sparsecore:  # TPUEmbeddingV2: the SparseCore model
+        return _sparsecore_memory(document.name, options, engine, facts, streams)
     header, accelerator = "", ""
     if facts is not None:  # a spec (the workspace's facts, for every spec): what it compiles to
         header, accelerator = " (compiled as TensorFlow would)", facts.spec.topology.accelerator
@@ -124,11 +126,36 @@ def _memory(
     return EXIT_OK
 
 
+def _sparsecore_memory(
+    name: str, options: MemoryOptions, engine: Engine, facts: SpecFacts, streams: Streams
+) -> int:
+    """``--memory`` on a spec with a ``sparse_core`` section: TPUEmbeddingV2's stacked tables and
+    slot variables on each SparseCore and chip, not the TensorCore config it also compiles to."""
+    from tpuemb_cli.formatters.sparsecore_memory import (
+        explain_sparsecore_memory,
+        sparsecore_memory_json,
+    )
+
+    chip = engine.chip(facts.spec.topology.accelerator)
+    view = sparsecore_memory_json if options.output_format == "json" else explain_sparsecore_memory
+    streams.out.write(view(name, facts.layout, facts.sparsecore_memory, chip))
+    return EXIT_OK
+
+
 def _compiles(findings: list[Finding], streams: Streams) -> bool:
     """Whether a spec compiles (has no error), as `tpuemb compile` decides; its errors go to
     stderr. A spec with errors is one TensorFlow would refuse or `compile` would not build, so
     what it "compiles to" would be made up."""
-    errors = [f for f in findings if f.severity is Severity.ERROR]
+    from tpuemb_cli.rules import find
+
+    # A memory finding (the tables do not fit the chip) is what --memory explains, not a spec
+    # that does not compile.
+    errors = [
+        f
+        for f in findings
+        if f.severity is Severity.ERROR
+        and not ((entry := find(f.rule)) is not None and entry.family == "memory")
+    ]
     if errors:
         streams.err.write(formatters.get("concise")(formatters.Report(errors, 1), False))
     return not errors

@@ -481,7 +481,12 @@ class Engine:
             message = f"in the compiled config ({render(prefix + violation.path)}): "
             emit(rule, (), Violation(path, message + violation.message, violation.fix))
 
-        self._lint_config(compiled.config, placed, self.chip(spec.topology.accelerator))
+        chip = self.chip(spec.topology.accelerator)
+        if sparsecore:  # TPUEmbeddingV2 allocates stacked tables, not the compiled config's
+            if chip is not None:
+                self._lint_sparsecore_memory(facts, emit, chip)
+            chip = None
+        self._lint_config(compiled.config, placed, chip)
 
     def chip(self, accelerator: str = "") -> Chip | None:
         """The chip a config runs on (``accelerator``'s)."""
@@ -510,6 +515,22 @@ class Engine:
         from tpuemb_cli.model.memory import model
 
         fit = Fit(chip, model(config))
+        for rule in rules:
+            assert rule.check_memory is not None
+            for violation in self._checked(rule, rule.check_memory, config, fit):
+                emit(rule, (), violation)
+
+    def _lint_sparsecore_memory(self, facts: SpecFacts, emit: Emit, chip: Chip) -> None:
+        """The memory rules on what TPUEmbeddingV2 allocates: the stacked tables and slot
+        variables on each chip (nothing when the spec cannot be laid out: other rules say why)."""
+        rules = self._rules("memory")
+        if not rules or chip.hbm_bytes.value is None:
+            return
+        memory = facts.sparsecore_memory
+        if memory is None:
+            return
+        fit = Fit(chip, memory)
+        config = facts.compiled.config
         for rule in rules:
             assert rule.check_memory is not None
             for violation in self._checked(rule, rule.check_memory, config, fit):

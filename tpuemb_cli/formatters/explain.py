@@ -9,6 +9,7 @@ shown."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +38,12 @@ SETTINGS = (
     "packing",
 )
 COLUMNS = ("table", "rows x dim", *SETTINGS, "features")
+# Which engine the table's sizes are for, on a spec that trains on SparseCores.
+SPARSECORE_ROWS = (
+    "rows x dim above: the TensorCore config (TPUEmbedding, vocabularies padded to the hosts); "
+    "this spec trains on SparseCores (TPUEmbeddingV2), whose tables are padded and stacked as "
+    "follows"
+)
 
 
 def _range(limits: ClippingLimits, present: bool) -> str:
@@ -229,7 +236,12 @@ def explain_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list
     if message.HasField("sparse_core"):
         from tpuemb_cli.formatters.sparsecore import explain_stacking
 
-        lines += ["", *explain_stacking(message, facts.layout)]
+        lines += [
+            "",
+            *textwrap.wrap(SPARSECORE_ROWS, 100),
+            "",
+            *explain_stacking(message, facts.layout, facts.sparsecore_memory),
+        ]
     return header, lines
 
 

@@ -37,6 +37,10 @@ NOT_COUNTED = (
     "and gradient buffers, XLA's working set"
 )
 PADDING = "padding: none in TensorFlow's shapes; the on-chip layout is not public"
+ENGINE = (
+    "engine: TensorCore (TPUEmbedding: the TPUEmbeddingConfiguration's tables, sharded over the "
+    "cores); a spec with a sparse_core section is reported for SparseCores instead"
+)
 
 
 def _hot_ids(config: TPUEmbeddingConfiguration) -> int:
@@ -172,6 +176,7 @@ def explain_memory(
         f"{printable(name)}{header}: the embedding tables on each of "
         f"{plural(memory.shards, 'core')} (one shard of every table a core; the first core "
         "holds the largest shards)",
+        ENGINE,
         "",
     ]
     for index, row in enumerate(rows):
@@ -205,6 +210,7 @@ def memory_json(
     total = memory.per_core
     document: dict[str, Any] = {
         "version": JSON_VERSION,
+        "engine": "tensorcore",
         "file": name,
         "cores": config.num_tensor_cores,
         "per_core_bytes": total if config.num_tensor_cores >= 1 else None,

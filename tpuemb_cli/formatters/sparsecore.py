@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
+from tpuemb_cli.formatters.sparsecore_memory import explain_lines, stack_memory_line
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.memory import size
@@ -15,6 +16,7 @@ from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
 from tpuemb_cli.spec.compiler import effective_optimizer
 from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, Stack
+from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 from tpuemb_cli.spec.sparsecore_state import state_bytes
 
 _WIDTH = 100  # prose lines; tables are as wide as their cells
@@ -36,13 +38,16 @@ def _optimizer(optimizer: Optimizer | None) -> str:
     return f"{name}, {learning}"
 
 
-def _stack_lines(spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack) -> list[str]:
+def _stack_lines(
+    spec: EmbeddingSpec, plan_: Plan, number: int, stack: Stack, memory: SparseCoreMemory | None
+) -> list[str]:
     first = spec.tables[stack.members[0].spec_index]
     lines = [
         f"stack {count(number)} of {count(len(plan_.stacks))}: "
         f"{plural(len(stack.tables), 'table')}, width {count(stack.padded_width)}, "
         f"{count(stack.rows_per_sparse_core)} rows per SparseCore "
         f"({_optimizer(effective_optimizer(spec, first))})",
+        *([stack_memory_line(memory.stacks[number - 1], memory)] if memory else []),
         "  name (the key of sparse_core.max_ids_per_table / max_unique_ids_per_table):",
         f"    {printable(stack.name)}",
     ]
@@ -98,9 +103,14 @@ def _why(plan_: Plan) -> list[str]:
     return lines
 
 
-def explain_stacking(spec: EmbeddingSpec, layout: Plan | SparseCoreError | None) -> list[str]:
+def explain_stacking(
+    spec: EmbeddingSpec,
+    layout: Plan | SparseCoreError | None,
+    memory: SparseCoreMemory | None = None,
+) -> list[str]:
     """The lines ``explain`` adds for a spec with a ``sparse_core`` section, laid out as
-    ``layout`` says (``SpecFacts.layout``: the plan, or why there is none)."""
+    ``layout`` says (``SpecFacts.layout``: the plan, or why there is none), with what each stack
+    takes (``memory``: ``SpecFacts.sparsecore_memory``, the figures of ``explain --memory``)."""
     if not isinstance(layout, Plan):
         return ["SparseCore stacking: not laid out: " + printable(str(layout))]
     laid_out = layout
@@ -122,7 +132,9 @@ def explain_stacking(spec: EmbeddingSpec, layout: Plan | SparseCoreError | None)
     if not disabled:
         lines += [*_why(laid_out), ""]
     for number, stack in enumerate(laid_out.stacks, 1):
-        lines += [*_stack_lines(spec, laid_out, number, stack), ""]
+        lines += [*_stack_lines(spec, laid_out, number, stack, memory), ""]
+    if memory is not None:
+        lines += [*explain_lines(memory), ""]
     quirk = laid_out.quirk
     if quirk.zeroed_tables:
         lines += textwrap.wrap(

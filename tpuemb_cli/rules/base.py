@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.rules import Entry
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 __all__ = [
     "CHECKS",
@@ -102,10 +103,11 @@ STANDALONE = Site(in_config=False, trains=True)
 
 class Fit(Record):
     """What the memory rules check: the chip the config runs on (its HBM known) and the config's
-    memory model, which the engine works out once for all of them."""
+    memory model, which the engine works out once for all of them -- for a spec with a
+    ``sparse_core`` section, TPUEmbeddingV2's (``SparseCoreMemory``: per chip, not per core)."""
 
     chip: Chip
-    memory: Memory
+    memory: Memory | SparseCoreMemory
 
 
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]

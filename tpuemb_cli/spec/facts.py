@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.compiler import Compiled
     from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 class SpecFacts:
@@ -54,3 +55,14 @@ class SpecFacts:
 
         layout = self.layout
         return layout if isinstance(layout, Plan) else None
+
+    @cached_property
+    def sparsecore_memory(self) -> SparseCoreMemory | None:
+        """What TPUEmbeddingV2's variables take on each SparseCore and chip, from the layout;
+        None when there is no layout."""
+        laid_out = self.plan
+        if laid_out is None:
+            return None
+        from tpuemb_cli.spec.sparsecore_memory import model
+
+        return model(self.spec, laid_out)

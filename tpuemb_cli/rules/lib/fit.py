@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from tpuemb_cli.model.advice import Demand, smallest_slice
+from tpuemb_cli.model.memory import Memory, size
+from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.rules.base import Config, Fit
+
+if TYPE_CHECKING:  # the SparseCore model is imported only where a SparseCore spec is linted
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def taken(fit: Fit, shown: str) -> str:
     """``the tables' parameters and optimizer state take 120.0 GiB on the fullest of 4 cores``
     (``shown``: the size as the message writes it), with the refused tables not counted."""
     memory = fit.memory
+    assert isinstance(memory, Memory)  # a SparseCore spec's words are sparsecore_taken's
     refused = (
         f" ({plural(len(memory.refused), 'table')} TensorFlow would refuse not counted)"
         if memory.refused
@@ -24,9 +32,11 @@ def taken(fit: Fit, shown: str) -> str:
 
 def remedy(config: Config, fit: Fit, budget: int) -> str:
     """What would bring the fullest core to at most ``budget`` bytes: a real slice of the chip."""
-    advice = smallest_slice(Demand(fit.memory, config), fit.chip, budget)
+    memory = fit.memory
+    assert isinstance(memory, Memory)  # a SparseCore spec's advice is sparsecore_remedy's
+    advice = smallest_slice(Demand(memory, config), fit.chip, budget)
     found = advice.fits
-    if found is not None and (found.devices or 0) > fit.memory.shards:
+    if found is not None and (found.devices or 0) > memory.shards:
         more = (
             f"run on a {found.describe()} or larger (`num_tensor_cores` "
             f"{count(found.devices or 0)})"
@@ -41,4 +51,32 @@ def remedy(config: Config, fit: Fit, budget: int) -> str:
     return (
         f"{more}, or use cheaper optimizer state (`tpuemb explain --memory` shows each table's "
         "share and what disabling gradient accumulation or SGD would save)"
+    )
+
+
+# Where a SparseCore spec's memory finding is placed: the hosts, which bring more chips (each chip
+# holds 1/replicas of every stack).
+SPARSECORE_PATH: FieldPath = ("topology", "num_hosts")
+
+
+def sparsecore_taken(memory: SparseCoreMemory, shown: str) -> str:
+    """``the stacked tables' parameters and slot variables take 1.5 GiB on each chip
+    (TPUEmbeddingV2 on SparseCores: 128 chips of 4 SparseCores)``."""
+    return (
+        f"the stacked tables' parameters and slot variables take {shown} on each chip "
+        f"(TPUEmbeddingV2 on SparseCores: {plural(memory.num_partitions, 'chip')} of "
+        f"{memory.sparse_cores_per_chip} SparseCores)"
+    )
+
+
+def sparsecore_remedy(memory: SparseCoreMemory, budget: int) -> str:
+    """What would bring each chip to at most ``budget`` bytes."""
+    more = "run on more chips (`topology.num_hosts`: each chip holds 1/replicas of every stack)"
+    sgd = memory.parameters_per_chip
+    if sgd == memory.per_chip:  # no stack has a slot variable to drop
+        return f"{more}, or use smaller or fewer tables"
+    return (
+        f"{more}, or use cheaper optimizer state (SGD on every table, without slot variables, "
+        f"takes {size(sgd)} a chip: {'enough' if sgd <= budget else 'not enough'}; `tpuemb "
+        "explain --memory` shows each stack's share)"
     )

@@ -8,6 +8,12 @@ accumulator (`docs/memory.md` has the model, which `make test-tf` checks against
 and reports it when it is **more than the HBM of one core** (the chip's HBM divided by the
 TensorFlow devices on it).
 
+On a spec with a `sparse_core` section, the same against the HBM of a **chip**, with the
+variables `TPUEmbeddingV2` creates: every stacked table's parameters and slot variables, padded as
+the SparseCore layout says (`rows per SparseCore x padded width x (1 + slots) x 4` bytes a stack
+and SparseCore, times the SparseCores of a chip; `docs/memory.md`). The finding is placed at
+`topology.num_hosts`.
+
 ## Why is this bad?
 This is a lower bound: activations, the embedding engine's buffers and XLA's working set need HBM
 too. A config whose tables alone exceed a core's HBM cannot run on that slice.
@@ -39,21 +45,38 @@ The chip: `--tpu CHIP`, `tpu = "v5p"` in `[tool.tpuemb]`, or `topology.accelerat
 The rule does not run without one, nor on a chip whose HBM is not known (`docs/memory.md`).
 
 ## References
+- [`tensorflow/python/tpu/tpu_embedding_v3.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3.py),
+  `TPUEmbeddingV2._create_variables` (a SparseCore spec's stacked tables and slot variables)
 - [`tensorflow/core/tpu/ops/tpu_embedding_ops.cc`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/core/tpu/ops/tpu_embedding_ops.cc),
   `RetrieveAllTPUEmbeddingParameters` (the shape of every table's shard and state arrays)
 - [`tensorflow/core/tpu/tpu_embedding_optimization_parameters_utils.cc`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/core/tpu/tpu_embedding_optimization_parameters_utils.cc),
   `GetOptimizationAlgorithmStateVariables`
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.memory import sizes
+from tpuemb_cli.model.memory import Memory, sizes
 from tpuemb_cli.rules.base import Config, Fit
-from tpuemb_cli.rules.lib.fit import remedy, taken
+from tpuemb_cli.rules.lib.fit import (
+    SPARSECORE_PATH,
+    remedy,
+    sparsecore_remedy,
+    sparsecore_taken,
+    taken,
+)
+
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
+    if not isinstance(fit.memory, Memory):  # a SparseCore spec: TPUEmbeddingV2's variables
+        yield from _on_sparsecores(fit.memory, fit)
+        return
     hbm = fit.chip.hbm_per_core
     assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
     if fit.memory.per_core > hbm:
@@ -62,4 +85,17 @@ def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
             ("num_tensor_cores",),
             f"{taken(fit, used)}: more than the {available} of HBM of a {fit.chip.name} core",
             remedy(config, fit, hbm),
+        )
+
+
+def _on_sparsecores(memory: SparseCoreMemory, fit: Fit) -> Iterator[Violation]:
+    hbm = fit.chip.hbm_bytes.value
+    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
+    if memory.per_chip > hbm:
+        used, available = sizes(memory.per_chip, hbm)
+        yield Violation(
+            SPARSECORE_PATH,
+            f"{sparsecore_taken(memory, used)}: more than the {available} of HBM of a "
+            f"{fit.chip.name} chip",
+            sparsecore_remedy(memory, hbm),
         )

@@ -6,6 +6,9 @@ On a known chip, computes what the embedding tables take on the fullest core (th
 num_tensor_cores) x dimension x state arrays x 4` bytes) and reports it when it is **more than
 80% of a core's HBM** and not more than all of it (TE601 reports that).
 
+On a spec with a `sparse_core` section, the same against the HBM of a **chip**, with the
+variables `TPUEmbeddingV2` creates (TE601 says how they are counted).
+
 ## Why is this bad?
 The figure is a lower bound of what the program needs. The rest of the HBM holds activations, the
 deduplication and gradient buffers the embedding engine sizes from the batch, XLA's working set,
@@ -38,19 +41,36 @@ The chip, as for TE601. Select it off (`ignore = ["TE602"]`) when the program is
 little besides the tables.
 
 ## References
+- [`tensorflow/python/tpu/tpu_embedding_v3.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3.py),
+  `TPUEmbeddingV2._create_variables`
 - [`tensorflow/core/tpu/ops/tpu_embedding_ops.cc`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/core/tpu/ops/tpu_embedding_ops.cc),
   `RetrieveAllTPUEmbeddingParameters`
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.memory import WARNING_PERCENT, sizes
+from tpuemb_cli.model.memory import WARNING_PERCENT, Memory, sizes
 from tpuemb_cli.rules.base import Config, Fit
-from tpuemb_cli.rules.lib.fit import remedy, taken
+from tpuemb_cli.rules.lib.fit import (
+    SPARSECORE_PATH,
+    remedy,
+    sparsecore_remedy,
+    sparsecore_taken,
+    taken,
+)
+
+if TYPE_CHECKING:
+    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
+    if not isinstance(fit.memory, Memory):  # a SparseCore spec: TPUEmbeddingV2's variables
+        yield from _on_sparsecores(fit.memory, fit)
+        return
     hbm = fit.chip.hbm_per_core
     assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
     per_core = fit.memory.per_core
@@ -63,4 +83,19 @@ def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
             f"{taken(fit, used)}: {share} of the {available} of HBM of a {fit.chip.name} core, "
             "which leaves little for activations, buffers and XLA's working set",
             remedy(config, fit, hbm * WARNING_PERCENT // 100),
+        )
+
+
+def _on_sparsecores(memory: SparseCoreMemory, fit: Fit) -> Iterator[Violation]:
+    hbm = fit.chip.hbm_bytes.value
+    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
+    per_chip = memory.per_chip
+    if per_chip * 100 > hbm * WARNING_PERCENT and per_chip <= hbm:
+        used, available = sizes(per_chip, hbm)
+        yield Violation(
+            SPARSECORE_PATH,
+            f"{sparsecore_taken(memory, used)}: {per_chip / hbm:.0%} of the {available} of HBM "
+            f"of a {fit.chip.name} chip, which leaves little for activations, buffers and "
+            "XLA's working set",
+            sparsecore_remedy(memory, hbm * WARNING_PERCENT // 100),
         )
