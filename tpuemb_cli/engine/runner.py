@@ -364,7 +364,7 @@ class Engine:
     def _run_config(
         self, config: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
     ) -> None:
-        self._lint_config(config, emit, self.chip())
+        self._lint_config(config, emit, self.accelerator())
         if expected is not None:
             for rule in self._rules("drift"):
                 assert rule.check_drift is not None
@@ -455,7 +455,7 @@ class Engine:
                 message = f"{label}, config field `{where}`: {violation.message}"
                 emit(rule, (), Violation(at, message, violation.fix))
 
-            self._lint_config(config, nested, self.chip())
+            self._lint_config(config, nested, self.accelerator())
 
     def _lint_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts | None) -> None:
         if facts is None or facts.spec is not spec:
@@ -481,12 +481,14 @@ class Engine:
             message = f"in the compiled config ({render(prefix + violation.path)}): "
             emit(rule, (), Violation(path, message + violation.message, violation.fix))
 
-        chip = self.chip(spec.topology.accelerator)
+        tpu = self.accelerator(spec.topology.accelerator)
         if sparsecore:  # TPUEmbeddingV2 allocates stacked tables, not the compiled config's
-            if chip is not None:
-                self._lint_sparsecore_memory(facts, emit, chip)
-            chip = None
-        self._lint_config(compiled.config, placed, chip)
+            if tpu is not None:
+                self._lint_sparsecore_memory(facts, emit, tpu.chip)
+            tpu = None
+        elif tpu is not None:  # the slice's size is held against the spec's topology by TE724
+            tpu = tpu._replace(size=None)
+        self._lint_config(compiled.config, placed, tpu)
 
     def chip(self, accelerator: str = "") -> Chip | None:
         """The chip a config runs on (``accelerator``'s)."""
@@ -508,13 +510,14 @@ class Engine:
         except UnknownTpu:
             return None
 
-    def _lint_memory(self, config: TPUEmbeddingConfiguration, emit: Emit, chip: Chip) -> None:
+    def _lint_memory(self, config: TPUEmbeddingConfiguration, emit: Emit, tpu: Accelerator) -> None:
         rules = self._rules("memory")
+        chip = tpu.chip
         if not rules or chip.hbm_per_core is None or config.num_tensor_cores < 1:
             return  # no rule to run, no HBM to compare with, or no cores (TE502 says so)
         from tpuemb_cli.model.memory import model
 
-        fit = Fit(chip, model(config))
+        fit = Fit(chip, model(config), tpu)
         for rule in rules:
             assert rule.check_memory is not None
             for violation in self._checked(rule, rule.check_memory, config, fit):
@@ -537,7 +540,7 @@ class Engine:
                 emit(rule, (), violation)
 
     def _lint_config(
-        self, config: TPUEmbeddingConfiguration, emit: Emit, chip: Chip | None = None
+        self, config: TPUEmbeddingConfiguration, emit: Emit, tpu: Accelerator | None = None
     ) -> None:
         # Most tables share their optimizer settings, so optimizer rules run once per distinct
         # OptimizationParameters and their violations are placed under every table that has it.
@@ -566,5 +569,5 @@ class Engine:
                     emit(rule, (), violation)
             except Exception as error:  # a bug in the rule: reported on the file
                 self._crashed_in(rule, error)
-        if chip is not None:
-            self._lint_memory(config, emit, chip)
+        if tpu is not None:
+            self._lint_memory(config, emit, tpu)

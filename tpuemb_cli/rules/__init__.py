@@ -248,6 +248,7 @@ CATALOG: tuple[Entry, ...] = (
     # Memory on the TPU the config runs on (--tpu, `tpu` in the settings, a spec's accelerator)
     Entry("TE601", "embedding-state-exceeds-hbm", "memory", ERROR, "no", ("memory",)),
     Entry("TE602", "embedding-state-near-hbm", "memory", WARNING, "no", ("memory",)),
+    Entry("TE603", "tpu-slice-mismatch", "memory", WARNING, "no", ("memory",)),
     # SparseCore: specs with a `sparse_core` section, as TPUEmbeddingV2 runs them
     Entry("TE651", "sparsecore-first-table-batch-size", "sparsecore", INFO, "no", ("spec",)),
     Entry("TE652", "sparsecore-unmatched-limit-key", "sparsecore", WARNING, "no", ("spec",)),

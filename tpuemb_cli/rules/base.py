@@ -25,6 +25,7 @@ from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
 if TYPE_CHECKING:
+    from tpuemb_cli.model.accelerators import Accelerator
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.model.memory import Memory
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
@@ -108,6 +109,9 @@ class Fit(Record):
 
     chip: Chip
     memory: Memory | SparseCoreMemory
+    # The TPU as named, with the slice's size when an accelerator type gave one; None on a spec,
+    # whose topology TE724 holds against its accelerator.
+    tpu: Accelerator | None = None
 
 
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]
