@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tpuemb_cli.cli import main, parallel
+from tpuemb_cli.cli import main
+from tpuemb_cli.workspace import parallel
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 

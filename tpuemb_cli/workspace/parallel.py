@@ -1,4 +1,5 @@
-"""Linting many files on several CPUs: the work split among forked copies of this process.
+"""Work on several CPUs: split among forked copies of this process (``check``'s files, the two
+sides of a large pair ``diff`` compares).
 
 Forked, not spawned: a fork starts with everything this process has imported and warmed (rule
 modules, parser caches, settings), in about a millisecond, where a spawned worker would pay the
@@ -31,6 +32,17 @@ def available_cpus() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether a forked copy of this process can take a share of the work now: there is
+    ``os.fork`` and another CPU, and no other thread runs here (a fork copies the calling thread
+    only: a lock another thread held would stay locked in the copy)."""
+    if not hasattr(os, "fork") or available_cpus() < 2:
+        return False
+    import threading
+
+    return threading.active_count() == 1
 
 
 def workers_for(count: int, jobs: int) -> int:
