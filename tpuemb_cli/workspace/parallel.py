@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -63,7 +64,14 @@ def map_in_workers(
     bounds = [len(items) * index // workers for index in range(workers + 1)]
     shares = [items[bounds[index] : bounds[index + 1]] for index in range(workers)]
     children = [_fork(function, share) for share in shares[1:]]
-    results = [function(item) for item in shares[0]]
+    try:
+        results = [function(item) for item in shares[0]]
+    except BaseException:
+        # This process goes on (a crash in tpuemb is a finding): no worker is left blocked on a
+        # pipe nobody reads, nor unreaped.
+        for pid, reader in children:
+            _abandon(pid, reader)
+        raise
     for (pid, reader), share in zip(children, shares[1:], strict=True):
         received = _collect(pid, reader)
         results.extend(received if received is not None else [function(i) for i in share])
@@ -85,6 +93,12 @@ def _fork(function: Callable[[Item], Result], share: Sequence[Item]) -> tuple[in
             os._exit(status)
     os.close(writer)
     return pid, reader
+
+
+def _abandon(pid: int, reader: int) -> None:
+    os.close(reader)
+    os.kill(pid, signal.SIGKILL)  # not reaped yet, so the pid is still this worker's
+    os.waitpid(pid, 0)
 
 
 def _collect(pid: int, reader: int) -> list[Any] | None:
