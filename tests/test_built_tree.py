@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tpuemb_cli.cli import main, parallel
+from tpuemb_cli.cli import main
+from tpuemb_cli.workspace import parallel
 
 from .built_tree import FINDINGS, build
 

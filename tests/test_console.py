@@ -103,7 +103,7 @@ def test_a_one_file_check_imports_only_what_it_uses(tmp_path: Path) -> None:
         "tempfile",
         "tpuemb_cli.fix",
         "tpuemb_cli.fix.atomic",
-        "tpuemb_cli.cli.parallel",
+        "tpuemb_cli.workspace.parallel",
         "tpuemb_cli.cli.fixing",
         "tpuemb_cli.load.text_editor",
         "tpuemb_cli.cli.convert",

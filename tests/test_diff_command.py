@@ -106,6 +106,11 @@ def test_json_contract() -> None:
         "end_line": 4,
         "end_column": 16,
     }
+    # In the documented order (docs/diff.md): the contract's keys, then a finding's others.
+    assert list(report["changes"][0]) == [
+        *("kind", "table", "field", "old", "new", "message", "file", "line", "column"),
+        *("rule", "name", "severity", "help", "end_line", "end_column"),
+    ]
     assert [c["kind"] for c in report["changes"]] == [
         line.split(" ")[3][:-1] for line in CONCISE.splitlines()[:-1]
     ]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from tpuemb_cli.cli import main, parallel
+from tpuemb_cli.cli import main
+from tpuemb_cli.workspace import parallel
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -37,6 +39,28 @@ def test_an_unpicklable_result_is_computed_here() -> None:
     assert parallel.map_in_workers(
         lambda n: (lambda: n) if os.getpid() != parent else n, list(range(10)), 2
     ) == list(range(10))
+
+
+def test_a_failure_here_leaves_no_worker_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    parent, pids = os.getpid(), []
+    fork = parallel._fork
+
+    def recorded(function: Any, share: Any) -> tuple[int, int]:
+        pid, reader = fork(function, share)
+        pids.append(pid)
+        return pid, reader
+
+    def fails_here(n: int) -> bytes:
+        if os.getpid() == parent:
+            raise RuntimeError("a bug in tpuemb")
+        return bytes(1 << 20)  # more than a pipe holds: the worker waits for a reader
+
+    monkeypatch.setattr(parallel, "_fork", recorded)
+    with pytest.raises(RuntimeError, match="a bug in tpuemb"):
+        parallel.map_in_workers(fails_here, [1, 2], 2)
+    (pid,) = pids
+    with pytest.raises(ChildProcessError):  # reaped: no such child any more
+        os.waitpid(pid, os.WNOHANG)
 
 
 def test_how_many_workers() -> None:

@@ -2,7 +2,7 @@
 
 ``main.py`` is the click group; ``check.py``, ``convert.py``, ``compile.py``, ``explain.py`` and
 ``rules.py`` each parse one command's options and carry it out; ``inputs.py`` reads the inputs,
-``parallel.py`` forks the workers, ``console.py`` is the short-lived process's entry point.
+``console.py`` is the short-lived process's entry point.
 """
 
 from tpuemb_cli.cli.main import main

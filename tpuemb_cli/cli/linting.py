@@ -135,7 +135,7 @@ def lint_all(
     # the parser's caches once, and the workers inherit them.
     outcomes = [lint(task) for task in tasks[:1]]
     if len(tasks) > 1:  # the worker machinery is imported only when there is more to do
-        from tpuemb_cli.cli.parallel import map_in_workers
+        from tpuemb_cli.workspace.parallel import map_in_workers
 
         outcomes += map_in_workers(lint, tasks[1:], workers(tasks, options, changes is not None))
     return outcomes
@@ -146,7 +146,7 @@ def workers(tasks: Sequence[Task], options: CheckOptions, changing: bool) -> int
     reading stdin, or when configuration suppressions are in use (which must see every file's
     findings to tell which suppressed nothing); else as ``--jobs`` says, if there are enough
     files to pay."""
-    from tpuemb_cli.cli.parallel import workers_for
+    from tpuemb_cli.workspace.parallel import workers_for
 
     if changing:
         return 1

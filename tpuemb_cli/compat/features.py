@@ -37,7 +37,11 @@ def feature_changes(old: Side, new: Side, pairs: dict[int, int]) -> Iterator[Cha
             f"{len(moved) - 1} more): features hold no checkpointed state",
         )
     for i, j in matched:
-        yield from _feature(old, new, i, j, now)
+        was, feature = before[i], after[j]
+        # The same feature of the same table (most, in a large config): nothing to say, and
+        # nothing to look up (20,000 features in a config of renamed tables).
+        if now.get(was.table_id) != feature.table_id or was != feature:
+            yield from _feature(old, new, was, feature, i, j, now)
     old_seen, new_seen = {i for i, _ in matched}, {j for _, j in matched}
     for j, feature in enumerate(after):
         if j not in new_seen:
@@ -119,8 +123,9 @@ def _name(name: str) -> str:
     return f"`{name}`" if name else "(no name)"
 
 
-def _feature(old: Side, new: Side, i: int, j: int, now: dict[int, int]) -> Iterator[Change]:
-    was, feature = old.config.feature_descriptor[i], new.config.feature_descriptor[j]
+def _feature(
+    old: Side, new: Side, was: Feature, feature: Feature, i: int, j: int, now: dict[int, int]
+) -> Iterator[Change]:
     path = ("feature_descriptor", j)
     before, after = _table_name(old, was.table_id), _table_name(new, feature.table_id)
     # The same table now as then; or the same table_id naming no table on either side (the

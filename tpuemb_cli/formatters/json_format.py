@@ -58,21 +58,27 @@ def summary_dict(report: Report) -> dict[str, int]:
 
 
 def change_dict(finding: Finding) -> dict[str, Any]:
-    """A change as ``tpuemb diff``'s JSON has always written it, then the keys of a finding."""
-    found = finding_dict(finding)
+    """A change as ``tpuemb diff``'s JSON has always written it, then the other keys of a
+    finding, in ``finding_dict``'s order (written at once: a report may hold 20,000 changes)."""
+    position = finding.position
     change = finding.change
-    written = {
+    return {
         "kind": finding.name if change is not None else None,  # null: not a change
         "table": change.table if change is not None else None,
-        "field": found["field"],
+        "field": finding.field,
         "old": change.old if change is not None else None,
         "new": change.new if change is not None else None,
         "message": finding.message,
         "file": finding.file,
-        "line": found["line"],
-        "column": found["column"],
+        "line": position.line if position else None,
+        "column": position.column if position else None,
+        "rule": finding.rule,
+        "name": finding.name,
+        "severity": str(finding.severity),
+        "help": finding.fix or None,
+        "end_line": position.end_line if position else None,
+        "end_column": position.end_column if position else None,
     }
-    return {**written, **{key: value for key, value in found.items() if key not in written}}
 
 
 def _diff_report(report: Report) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from functools import cache
 
@@ -10,6 +11,7 @@ from tpuemb_cli.model.paths import FieldPath
 
 Span = tuple[int, int]  # [start, end) character offsets into the decoded text
 Builder = Callable[[frozenset[FieldPath] | None], dict[FieldPath, Span]]
+_NEWLINE = re.compile("\n")
 
 
 @cache
@@ -87,13 +89,9 @@ class SourceMap:
     def _starts(self) -> list[int]:
         """Where each line starts: built once, on first use, for every question about lines."""
         if self._line_starts is None:
-            starts = [0]
-            find = self.text.find
-            at = find("\n")
-            while at != -1:
-                starts.append(at + 1)
-                at = find("\n", at + 1)
-            self._line_starts = starts
+            # One regex scan, not a find() call per line: a diff that places changes in a large
+            # file asks first of all.
+            self._line_starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
         return self._line_starts
 
     def line_col(self, offset: int) -> tuple[int, int]:

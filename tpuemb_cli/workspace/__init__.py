@@ -6,6 +6,7 @@ settings -> exclusion -> load -> engine, a crash in tpuemb contained as a findin
 the language server, the Python API, ``explain`` and ``compile``'s spec check go through it; the
 front ends parse their options and print, nothing more. ``diff`` compares pairs of documents
 through the same settings and engines (``diff_versions``), the comparison where the rules stand.
+``parallel`` runs work in forked copies of the process: ``check``'s files, a large pair's sides.
 """
 
 from tpuemb_cli.workspace.diffing import Diffed, Version, diff_checkpoint, diff_versions

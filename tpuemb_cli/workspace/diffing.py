@@ -197,16 +197,37 @@ def _against_checkpoint(
     return place(changes, side, side)
 
 
+# Below this many bytes on a side, loading the two sides of a pair at once (a fork, the new
+# side's document pickled back) saves less than it costs.
+PARALLEL_BYTES = 256 * 1024
+
+
 def _loaded_sides(versions: list[Version | None]) -> Sides:
     """The document of each version. Of a pair (old, new), a new side found by walking is
     judged by its content (as a named file is) where the old side has a checkpoint layout: a
-    config that now holds garbage cannot be compared; it is not a removed one."""
-    documents = [_loaded(version) for version in versions]
+    config that now holds garbage cannot be compared; it is not a removed one.
+
+    Loading is most of a diff of large files, and each side's is its own: a large pair's two
+    sides are loaded at once, the new one in a forked copy of this process (``parallel``)."""
+    if _in_parallel(versions):
+        from tpuemb_cli.workspace.parallel import map_in_workers  # not on a small pair's path
+
+        documents = map_in_workers(_loaded, versions, 2)
+    else:
+        documents = [_loaded(version) for version in versions]
     if len(versions) == 2:
         new = versions[1]
         if new is not None and new.walked and documents[1] is None and _has_layout(documents[0]):
             documents[1] = _loaded(new._replace(walked=False))
     return documents
+
+
+def _in_parallel(versions: list[Version | None]) -> bool:
+    if len(versions) != 2 or any(v is None or len(v.data) < PARALLEL_BYTES for v in versions):
+        return False
+    from tpuemb_cli.workspace.parallel import can_fork
+
+    return can_fork()
 
 
 def _loaded(version: Version | None) -> Document | None:

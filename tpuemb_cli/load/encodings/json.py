@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf import json_format
 from google.protobuf.message import Message
@@ -11,9 +12,12 @@ from tpuemb_cli.load.document import MAX_DEPTH, Document, decode, is_fatal
 from tpuemb_cli.load.encodings import lossless
 from tpuemb_cli.load.json_editor import text_edits
 from tpuemb_cli.load.json_parser import json_spans, parse_json
-from tpuemb_cli.load.source import SourceMap
+from tpuemb_cli.load.source import SourceMap, Span
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.shorthands import PLAIN_VALUE_HINTS
+
+if TYPE_CHECKING:
+    from tpuemb_cli.model.paths import FieldPath
 
 __all__ = ["load", "render", "sniff", "text_edits"]
 
@@ -33,13 +37,12 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     type_name = message_type or schema.DEFAULT_TYPE
     message = schema.resolve(type_name)()
     parsed = parse_json(text, message, MAX_DEPTH, PLAIN_VALUE_HINTS)
-    value = parsed.value
-    descriptor: Any = message.DESCRIPTOR
     ok = not is_fatal(parsed.problems)
     # JSON that did not parse has no fields to place: its problems carry their own spans, and
     # scanning the text for field paths could cost its depth squared.
+    # A partial, not a closure: the document pickles (`tpuemb diff` loads a side elsewhere).
     source = (
-        SourceMap.lazy(text, lambda _: json_spans(text, value, descriptor))
+        SourceMap.lazy(text, partial(_spans, text, parsed.value, type_name))
         if ok
         else SourceMap(text)
     )
@@ -53,6 +56,12 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
         text=text,
         failed=parsed.failed,
     )
+
+
+def _spans(
+    text: str, value: Any, type_name: str, _: frozenset[FieldPath] | None
+) -> dict[FieldPath, Span]:
+    return json_spans(text, value, schema.resolve(type_name).DESCRIPTOR)
 
 
 def render(message: Message) -> bytes:

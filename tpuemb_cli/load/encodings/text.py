@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from google.protobuf import text_format
@@ -32,20 +33,22 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     # objects it keeps). A file with a finding is parsed again for the positions of the
     # findings' paths only, skipping every message not on their way.
     parsed = parse_text(text, message, MAX_DEPTH, keep_spans=False)
-
-    def spans(wanted: frozenset[FieldPath] | None) -> dict[FieldPath, Span]:
-        return parse_text(text, schema.resolve(type_name)(), MAX_DEPTH, wanted or True).spans
-
     return Document(
         name,
         "text",
         type_name,
         None if is_fatal(parsed.problems) else message,
-        SourceMap.lazy(text, spans, partial=True),
+        # A partial of a module function, not a closure: a document loaded in another process
+        # (`tpuemb diff` loads its two sides at once) comes back pickled.
+        SourceMap.lazy(text, partial(_spans, text, type_name), partial=True),
         parsed.problems,
         parsed.comments,
         text,
     )
+
+
+def _spans(text: str, type_name: str, wanted: frozenset[FieldPath] | None) -> dict[FieldPath, Span]:
+    return parse_text(text, schema.resolve(type_name)(), MAX_DEPTH, wanted or True).spans
 
 
 def render(message: Message) -> bytes:

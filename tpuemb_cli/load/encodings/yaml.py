@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf import json_format
 from google.protobuf.message import Message
@@ -10,10 +11,14 @@ from google.protobuf.message import Message
 from tpuemb_cli.load.document import MAX_DEPTH, Document, decode, header_type, is_fatal
 from tpuemb_cli.load.encodings import lossless
 from tpuemb_cli.load.mapping import map_spans
-from tpuemb_cli.load.source import SourceMap
+from tpuemb_cli.load.source import SourceMap, Span
 from tpuemb_cli.load.yaml_parser import parse_yaml
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.shorthands import PLAIN_VALUE_HINTS
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load.mapping import RawSpans
+    from tpuemb_cli.model.paths import FieldPath
 
 __all__ = ["load", "render"]
 
@@ -25,9 +30,8 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     type_name = message_type or header_type(text) or schema.DEFAULT_YAML_TYPE
     message = schema.resolve(type_name)()
     parsed, raw = parse_yaml(text, message, MAX_DEPTH, PLAIN_VALUE_HINTS)
-    value = parsed.value
-    descriptor: Any = message.DESCRIPTOR
-    source = SourceMap.lazy(text, lambda _: map_spans(value, descriptor, raw))
+    # A partial, not a closure: the document pickles (`tpuemb diff` loads a side elsewhere).
+    source = SourceMap.lazy(text, partial(_spans, parsed.value, type_name, raw))
     ok = not is_fatal(parsed.problems)
     return Document(
         name,
@@ -39,6 +43,12 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
         text=text,
         failed=parsed.failed,
     )
+
+
+def _spans(
+    value: Any, type_name: str, raw: RawSpans, _: frozenset[FieldPath] | None
+) -> dict[FieldPath, Span]:
+    return map_spans(value, schema.resolve(type_name).DESCRIPTOR, raw)
 
 
 def render(message: Message) -> bytes:

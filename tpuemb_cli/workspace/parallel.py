@@ -1,4 +1,5 @@
-"""Linting many files on several CPUs: the work split among forked copies of this process.
+"""Work on several CPUs: split among forked copies of this process (``check``'s files, the two
+sides of a large pair ``diff`` compares).
 
 Forked, not spawned: a fork starts with everything this process has imported and warmed (rule
 modules, parser caches, settings), in about a millisecond, where a spawned worker would pay the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -31,6 +33,17 @@ def available_cpus() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def can_fork() -> bool:
+    """Whether a forked copy of this process can take a share of the work now: there is
+    ``os.fork`` and another CPU, and no other thread runs here (a fork copies the calling thread
+    only: a lock another thread held would stay locked in the copy)."""
+    if not hasattr(os, "fork") or available_cpus() < 2:
+        return False
+    import threading
+
+    return threading.active_count() == 1
 
 
 def workers_for(count: int, jobs: int) -> int:
@@ -51,7 +64,14 @@ def map_in_workers(
     bounds = [len(items) * index // workers for index in range(workers + 1)]
     shares = [items[bounds[index] : bounds[index + 1]] for index in range(workers)]
     children = [_fork(function, share) for share in shares[1:]]
-    results = [function(item) for item in shares[0]]
+    try:
+        results = [function(item) for item in shares[0]]
+    except BaseException:
+        # This process goes on (a crash in tpuemb is a finding): no worker is left blocked on a
+        # pipe nobody reads, nor unreaped.
+        for pid, reader in children:
+            _abandon(pid, reader)
+        raise
     for (pid, reader), share in zip(children, shares[1:], strict=True):
         received = _collect(pid, reader)
         results.extend(received if received is not None else [function(i) for i in share])
@@ -73,6 +93,12 @@ def _fork(function: Callable[[Item], Result], share: Sequence[Item]) -> tuple[in
             os._exit(status)
     os.close(writer)
     return pid, reader
+
+
+def _abandon(pid: int, reader: int) -> None:
+    os.close(reader)
+    os.kill(pid, signal.SIGKILL)  # not reaped yet, so the pid is still this worker's
+    os.waitpid(pid, 0)
 
 
 def _collect(pid: int, reader: int) -> list[Any] | None:
