@@ -14,6 +14,14 @@ the SparseCore layout says (`rows per SparseCore x padded width x (1 + slots) x 
 and SparseCore, times the SparseCores of a chip; `docs/memory.md`). The finding is placed at
 `topology.num_hosts`.
 
+On a JAX SparseCore `EmbeddingSpecProto`, the same against the HBM of a **device** (a chip's HBM
+over its devices), with what jax-tpu-embedding allocates on each: every stack's variables (its
+SparseCores' rows x `stack_embedding_dim` x 4 bytes, times 1 + the 0.2.0 optimizer's slots) and
+its input buffers (the library's theoretical maximum COO buffer, `RoundUpTo(max_ids_per_partition,
+8) x SparseCores a device x SparseCores` elements, for ids, samples and gains, and the row
+pointers). It runs when the chip's SparseCores per device are known (`docs/memory.md`); the
+finding is placed at the first stack's `num_sparsecores`.
+
 ## Why is this bad?
 This is a lower bound: activations, the embedding engine's buffers and XLA's working set need HBM
 too. A config whose tables alone exceed a core's HBM cannot run on that slice.
@@ -45,6 +53,10 @@ The chip: `--tpu CHIP`, `tpu = "v5p"` in `[tool.tpuemb]`, or `topology.accelerat
 The rule does not run without one, nor on a chip whose HBM is not known (`docs/memory.md`).
 
 ## References
+- [`jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc),
+  `ComputeTheoreticalMaxCooBufferSize` (a JAX spec's input buffers)
+- [`jax_tpu_embedding/sparsecore/lib/nn/embedding.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py),
+  `init_embedding_variables` (a JAX spec's stacked variables)
 - [`tensorflow/python/tpu/tpu_embedding_v3.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3.py),
   `TPUEmbeddingV2._create_variables` (a SparseCore spec's stacked tables and slot variables)
 - [`tensorflow/core/tpu/ops/tpu_embedding_ops.cc`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/core/tpu/ops/tpu_embedding_ops.cc),

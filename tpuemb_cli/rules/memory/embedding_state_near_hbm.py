@@ -9,6 +9,14 @@ num_tensor_cores) x dimension x state arrays x 4` bytes) and reports it when it 
 On a spec with a `sparse_core` section, the same against the HBM of a **chip**, with the
 variables `TPUEmbeddingV2` creates (TE601 says how they are counted).
 
+On a JAX SparseCore `EmbeddingSpecProto`, the same against the HBM of a **device** (a chip's HBM
+over its devices), with what jax-tpu-embedding allocates on each: every stack's variables (its
+SparseCores' rows x `stack_embedding_dim` x 4 bytes, times 1 + the 0.2.0 optimizer's slots) and
+its input buffers (the library's theoretical maximum COO buffer, `RoundUpTo(max_ids_per_partition,
+8) x SparseCores a device x SparseCores` elements, for ids, samples and gains, and the row
+pointers). It runs when the chip's SparseCores per device are known (`docs/memory.md`); the
+finding is placed at the first stack's `num_sparsecores`.
+
 ## Why is this bad?
 The figure is a lower bound of what the program needs. The rest of the HBM holds activations, the
 deduplication and gradient buffers the embedding engine sizes from the batch, XLA's working set,
@@ -41,6 +49,10 @@ The chip, as for TE601. Select it off (`ignore = ["TE602"]`) when the program is
 little besides the tables.
 
 ## References
+- [`jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc),
+  `ComputeTheoreticalMaxCooBufferSize` (a JAX spec's input buffers)
+- [`jax_tpu_embedding/sparsecore/lib/nn/embedding.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py),
+  `init_embedding_variables` (a JAX spec's stacked variables)
 - [`tensorflow/python/tpu/tpu_embedding_v3.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3.py),
   `TPUEmbeddingV2._create_variables`
 - [`tensorflow/core/tpu/ops/tpu_embedding_ops.cc`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/core/tpu/ops/tpu_embedding_ops.cc),
