@@ -127,7 +127,7 @@ test-jax:
 	$(PYTHON) -m venv build/venv-jax
 	build/venv-jax/bin/python -m pip install -q --upgrade jax-tpu-embedding -e '.[test]'
 	@build/venv-jax/bin/python -c "import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])"
-	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_jax_oracle.py
+	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_jax_oracle.py tests/test_jax_memory_oracle.py
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the

@@ -103,10 +103,13 @@ def _memory(
     """``--memory``: the tables' memory on each core, against the chip when one is named (the
     chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
     from tpuemb_cli.formatters.memory import explain_memory, memory_json
+    from tpuemb_cli.model import schema
     from tpuemb_cli.model.memory import model
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
     message = document.message
+    if message is not None and schema.row_of(message) is schema.BY_NAME["EmbeddingSpecProto"]:
+        return _jax_memory(document, options, engine, streams)
     if facts is not None and facts.sparsecore:  # TPUEmbeddingV2: the SparseCore model
         return _sparsecore_memory(document.name, options, engine, facts, streams)
     header, accelerator = "", ""
@@ -139,6 +142,21 @@ def _sparsecore_memory(
     chip = engine.chip(facts.spec.topology.accelerator)
     view = sparsecore_memory_json if options.output_format == "json" else explain_sparsecore_memory
     streams.out.write(view(name, facts.layout, facts.sparsecore_memory, chip))
+    return EXIT_OK
+
+
+def _jax_memory(
+    document: Document, options: MemoryOptions, engine: Engine, streams: Streams
+) -> int:
+    """``--memory`` on a JAX EmbeddingSpecProto: jax-tpu-embedding's stacked variables and input
+    buffers on each SparseCore and, with a TPU named, each device."""
+    from tpuemb_cli.formatters.jax_memory import explain_jax_memory, jax_memory_json
+    from tpuemb_cli.spec.jax_memory import model
+
+    chip = engine.chip()
+    memory = model(document.message, chip.sparse_cores_per_device.value if chip else None)
+    view = jax_memory_json if options.output_format == "json" else explain_jax_memory
+    streams.out.write(view(document.name, memory, chip))
     return EXIT_OK
 
 

@@ -408,6 +408,9 @@ class Engine:
             assert rule.check_jax is not None
             for violation in self._checked(rule, rule.check_jax, spec):
                 emit(rule, (), violation)
+        tpu = self.accelerator()
+        if tpu is not None:
+            self._lint_jax_memory(spec, emit, tpu.chip)
 
     def unused_config_suppressions(self) -> list[Finding]:
         """Configuration suppressions whose files were linted but that suppressed nothing."""
@@ -534,6 +537,27 @@ class Engine:
             return
         fit = Fit(chip, memory)
         config = facts.compiled.config
+        for rule in rules:
+            assert rule.check_memory is not None
+            for violation in self._checked(rule, rule.check_memory, config, fit):
+                emit(rule, (), violation)
+
+    def _lint_jax_memory(self, spec: Any, emit: Emit, chip: Chip) -> None:
+        """The memory rules on what jax-tpu-embedding allocates on each device: stacked variables
+        and input buffers (nothing when the chip's HBM or SparseCores per device are not known,
+        or the stacks' SparseCores are not whole devices of it: `explain --memory` says why)."""
+        rules = self._rules("memory")
+        hbm, per_device = chip.hbm_per_core, chip.sparse_cores_per_device.value
+        if not rules or hbm is None or per_device is None:
+            return
+        from tpuemb_cli.spec.jax_memory import model
+
+        memory = model(spec, per_device)
+        if memory.devices is None:
+            return
+        # No TensorFlow config, and no slice (fit.tpu): the rules read the JAX model only.
+        config = TPUEmbeddingConfiguration()
+        fit = Fit(chip, memory)
         for rule in rules:
             assert rule.check_memory is not None
             for violation in self._checked(rule, rule.check_memory, config, fit):

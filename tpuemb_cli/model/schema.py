@@ -177,10 +177,6 @@ TYPES: tuple[MessageType, ...] = (
         binary_missing="no `stacked_table_specs` with a stack_name and table_specs",
         binary_sniff="jax_spec_bytes",
         explain="explain_jax_spec",
-        memory_refusal=(
-            "an EmbeddingSpecProto: --memory models TensorFlow configs and specs, not JAX "
-            "stacks yet"
-        ),
     ),
 )
 BY_NAME = {row.name: row for row in TYPES}

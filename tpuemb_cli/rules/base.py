@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.rules import Entry
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
+    from tpuemb_cli.spec.jax_memory import JaxMemory
     from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 __all__ = [
@@ -105,10 +106,12 @@ STANDALONE = Site(in_config=False, trains=True)
 class Fit(Record):
     """What the memory rules check: the chip the config runs on (its HBM known) and the config's
     memory model, which the engine works out once for all of them -- for a spec with a
-    ``sparse_core`` section, TPUEmbeddingV2's (``SparseCoreMemory``: per chip, not per core)."""
+    ``sparse_core`` section, TPUEmbeddingV2's (``SparseCoreMemory``: per chip, not per core); for
+    a JAX EmbeddingSpecProto, jax-tpu-embedding's (``JaxMemory``: per device, its SparseCores
+    per device known)."""
 
     chip: Chip
-    memory: Memory | SparseCoreMemory
+    memory: Memory | SparseCoreMemory | JaxMemory
     # The TPU as named, with the slice's size when an accelerator type gave one; None on a spec,
     # whose topology TE724 holds against its accelerator.
     tpu: Accelerator | None = None

@@ -10,7 +10,8 @@ from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.rules.base import Config, Fit
 
-if TYPE_CHECKING:  # the SparseCore model is imported only where a SparseCore spec is linted
+if TYPE_CHECKING:  # the SparseCore models are imported only where such a spec is linted
+    from tpuemb_cli.spec.jax_memory import JaxMemory
     from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
@@ -79,4 +80,37 @@ def sparsecore_remedy(memory: SparseCoreMemory, budget: int) -> str:
         f"{more}, or use cheaper optimizer state (SGD on every table, without slot variables, "
         f"takes {size(sgd)} a chip: {'enough' if sgd <= budget else 'not enough'}; `tpuemb "
         "explain --memory` shows each stack's share)"
+    )
+
+
+# Where a JAX EmbeddingSpecProto's memory finding is placed: the SparseCores its first stack is
+# split over (more devices split the variables further).
+JAX_PATH: FieldPath = ("stacked_table_specs", 0, "num_sparsecores")
+
+
+def jax_taken(memory: JaxMemory, shown: str) -> str:
+    """``the stacked tables' variables and input buffers take 1.5 GiB on each device
+    (jax-tpu-embedding: 8 devices of 4 SparseCores)``."""
+    assert memory.per_device is not None  # the engine builds a Fit only with it known
+    slots = "slot variables" if memory.optimizers_known else "parameters (no optimizer recorded)"
+    return (
+        f"the stacked tables' {slots} and input buffers take {shown} on each device "
+        f"(jax-tpu-embedding: {plural(memory.devices or 0, 'device')} of {memory.per_device} "
+        "SparseCores)"
+    )
+
+
+def jax_remedy(memory: JaxMemory, budget: int) -> str:
+    """What would bring each device to at most ``budget`` bytes."""
+    advice = (
+        "run on more devices, or size the input buffers from the library's preprocessing stats "
+        "(`suggested_coo_buffer_size_per_device`) or a lower max_ids_per_partition"
+    )
+    sgd = memory.parameters_per_device
+    if sgd == memory.per_device_bytes:
+        return f"{advice}; `tpuemb explain --memory` shows each stack's share"
+    return (
+        f"{advice}, or use cheaper optimizer state (SGD on every table takes {size(sgd)} a "
+        f"device: {'enough' if sgd <= budget else 'not enough'}; `tpuemb explain --memory` "
+        "shows each stack's share)"
     )

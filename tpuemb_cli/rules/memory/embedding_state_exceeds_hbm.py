@@ -14,6 +14,14 @@ the SparseCore layout says (`rows per SparseCore x padded width x (1 + slots) x 
 and SparseCore, times the SparseCores of a chip; `docs/memory.md`). The finding is placed at
 `topology.num_hosts`.
 
+On a JAX SparseCore `EmbeddingSpecProto`, the same against the HBM of a **device** (a chip's HBM
+over its devices), with what jax-tpu-embedding allocates on each: every stack's variables (its
+SparseCores' rows x `stack_embedding_dim` x 4 bytes, times 1 + the 0.2.0 optimizer's slots) and
+its input buffers (the library's theoretical maximum COO buffer, `RoundUpTo(max_ids_per_partition,
+8) x SparseCores a device x SparseCores` elements, for ids, samples and gains, and the row
+pointers). It runs when the chip's SparseCores per device are known (`docs/memory.md`); the
+finding is placed at the first stack's `num_sparsecores`.
+
 ## Why is this bad?
 This is a lower bound: activations, the embedding engine's buffers and XLA's working set need HBM
 too. A config whose tables alone exceed a core's HBM cannot run on that slice.
@@ -45,6 +53,10 @@ The chip: `--tpu CHIP`, `tpu = "v5p"` in `[tool.tpuemb]`, or `topology.accelerat
 The rule does not run without one, nor on a chip whose HBM is not known (`docs/memory.md`).
 
 ## References
+- [`jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc),
+  `ComputeTheoreticalMaxCooBufferSize` (a JAX spec's input buffers)
+- [`jax_tpu_embedding/sparsecore/lib/nn/embedding.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py),
+  `init_embedding_variables` (a JAX spec's stacked variables)
 - [`tensorflow/python/tpu/tpu_embedding_v3.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3.py),
   `TPUEmbeddingV2._create_variables` (a SparseCore spec's stacked tables and slot variables)
 - [`tensorflow/core/tpu/ops/tpu_embedding_ops.cc`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/core/tpu/ops/tpu_embedding_ops.cc),
@@ -62,18 +74,25 @@ from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.memory import Memory, sizes
 from tpuemb_cli.rules.base import Config, Fit
 from tpuemb_cli.rules.lib.fit import (
+    JAX_PATH,
     SPARSECORE_PATH,
+    jax_remedy,
+    jax_taken,
     remedy,
     sparsecore_remedy,
     sparsecore_taken,
     taken,
 )
+from tpuemb_cli.spec.jax_memory import JaxMemory
 
 if TYPE_CHECKING:
     from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
 def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
+    if isinstance(fit.memory, JaxMemory):  # a JAX spec: jax-tpu-embedding's, per device
+        yield from _on_jax(fit.memory, fit)
+        return
     if not isinstance(fit.memory, Memory):  # a SparseCore spec: TPUEmbeddingV2's variables
         yield from _on_sparsecores(fit.memory, fit)
         return
@@ -98,4 +117,17 @@ def _on_sparsecores(memory: SparseCoreMemory, fit: Fit) -> Iterator[Violation]:
             f"{sparsecore_taken(memory, used)}: more than the {available} of HBM of a "
             f"{fit.chip.name} chip",
             sparsecore_remedy(memory, hbm),
+        )
+
+
+def _on_jax(memory: JaxMemory, fit: Fit) -> Iterator[Violation]:
+    hbm = fit.chip.hbm_per_core
+    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
+    if memory.per_device_bytes > hbm:
+        used, available = sizes(memory.per_device_bytes, hbm)
+        yield Violation(
+            JAX_PATH,
+            f"{jax_taken(memory, used)}: more than the {available} of HBM of a "
+            f"{fit.chip.name} device",
+            jax_remedy(memory, hbm),
         )
