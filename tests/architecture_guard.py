@@ -48,6 +48,7 @@ LAYERS: dict[str, int] = {
     # The public API and the runtime guards: facades over the layers, imported by users only.
     "api": 7,
     "tf": 7,
+    "jax": 7,
     "guards": 7,
     "__main__": 7,
     # The package itself: `__version__`, and the API's names, loaded lazily (the facade).

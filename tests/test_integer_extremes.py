@@ -319,7 +319,7 @@ def test_the_bases_are_clean(tmp_path: Path) -> None:
 
 def test_the_walk_reaches_every_part_of_the_spec() -> None:
     tops = {path[0] for _, path in SPEC_CASES}
-    assert tops == {"schedules", "tables", "features", "topology", "sparse_core"}
+    assert tops == {"schedules", "tables", "features", "topology", "sparse_core", "jax"}
     # The optimizer has no integer field (its settings are floats and booleans): were one
     # added, the walk would find it and the top-level set above would change.
     optimizer = EmbeddingSpec.DESCRIPTOR.fields_by_name["optimizer"].message_type

@@ -382,6 +382,14 @@ class Engine:
     def _run_spec(
         self, spec: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
     ) -> None:
+        if spec.HasField("jax"):
+            # jax-tpu-embedding's objects: JAX's rules; TensorFlow's (the spec's, and the config's
+            # it would compile to) judge what TensorFlow does, which JAX does not.
+            for rule in self._rules("jax_spec"):
+                assert rule.check_jax_spec is not None
+                for violation in self._checked(rule, rule.check_jax_spec, spec):
+                    emit(rule, (), violation)
+            return
         self._lint_spec(spec, emit, facts)
 
     def _run_graph(

@@ -41,7 +41,7 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "8"
+RULESET_VERSION = "9"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
@@ -277,7 +277,13 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE687", "jax-invalid-partition-limit", "jax", ERROR, "no", ("jax",)),
     Entry("TE688", "jax-unique-limit-above-limit", "jax", WARNING, "no", ("jax",)),
     Entry("TE689", "jax-partition-limit-below-batch", "jax", WARNING, "no", ("jax",)),
-    Entry("TE690", "jax-output-dim-mismatch", "jax", ERROR, "no", ("jax",)),
+    Entry("TE690", "jax-output-dim-mismatch", "jax", ERROR, "no", ("jax", "jax_spec")),
+    # JAX SparseCore: jax-tpu-embedding's FeatureSpecs (a spec with a `jax` section)
+    Entry("TE691", "jax-batch-not-divisible", "jax", ERROR, "no", ("jax_spec",)),
+    Entry("TE692", "jax-stack-mixed-settings", "jax", ERROR, "no", ("jax_spec",)),
+    Entry("TE693", "jax-ignored-table-limit", "jax", WARNING, "no", ("jax_spec",)),
+    Entry("TE694", "jax-zero-size", "jax", ERROR, "no", ("jax_spec",)),
+    Entry("TE695", "jax-duplicate-feature-name", "jax", ERROR, "no", ("jax_spec",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

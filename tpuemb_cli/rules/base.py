@@ -79,6 +79,9 @@ CHECKS = {
     "memory": "check_memory",
     # (jax-tpu-embedding's EmbeddingSpecProto) -> Violations from its root
     "jax": "check_jax",
+    # (EmbeddingSpec with a `jax` section: jax-tpu-embedding's FeatureSpecs) -> Violations from
+    # its root; such a spec runs these instead of the spec, config and SparseCore rules
+    "jax_spec": "check_jax_spec",
 }
 
 
@@ -119,6 +122,7 @@ class Fit(Record):
 
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]
 JaxCheck = Callable[[Any], Iterator[Violation]]  # a tpuemb_cli.pb.jax EmbeddingSpecProto
+JaxSpecCheck = Callable[["EmbeddingSpec"], Iterator[Violation]]
 
 
 class Rule(Record):
@@ -138,6 +142,7 @@ class Rule(Record):
     check_drift: DriftCheck | None = None
     check_memory: MemoryCheck | None = None
     check_jax: JaxCheck | None = None
+    check_jax_spec: JaxSpecCheck | None = None
     follows: tuple[str, ...] = ()  # see the catalog's Entry
     on_sparsecore: bool = True  # see the catalog's Entry
 
@@ -175,6 +180,7 @@ class Rule(Record):
             check_drift=checks["drift"],
             check_memory=checks["memory"],
             check_jax=checks["jax"],
+            check_jax_spec=checks["jax_spec"],
             follows=entry.follows,
             on_sparsecore=entry.on_sparsecore,
         )

@@ -6,20 +6,61 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class EmbeddingSpec(_message.Message):
-    __slots__ = ("optimizer", "schedules", "tables", "features", "topology", "sparse_core")
+    __slots__ = ("optimizer", "schedules", "tables", "features", "topology", "sparse_core", "jax")
     OPTIMIZER_FIELD_NUMBER: _ClassVar[int]
     SCHEDULES_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
     FEATURES_FIELD_NUMBER: _ClassVar[int]
     TOPOLOGY_FIELD_NUMBER: _ClassVar[int]
     SPARSE_CORE_FIELD_NUMBER: _ClassVar[int]
+    JAX_FIELD_NUMBER: _ClassVar[int]
     optimizer: Optimizer
     schedules: _containers.RepeatedCompositeFieldContainer[Schedule]
     tables: _containers.RepeatedCompositeFieldContainer[Table]
     features: _containers.RepeatedCompositeFieldContainer[Feature]
     topology: Topology
     sparse_core: SparseCore
-    def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ..., sparse_core: _Optional[_Union[SparseCore, _Mapping]] = ...) -> None: ...
+    jax: Jax
+    def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ..., sparse_core: _Optional[_Union[SparseCore, _Mapping]] = ..., jax: _Optional[_Union[Jax, _Mapping]] = ...) -> None: ...
+
+class Jax(_message.Message):
+    __slots__ = ("global_device_count", "num_sc_per_device")
+    GLOBAL_DEVICE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    NUM_SC_PER_DEVICE_FIELD_NUMBER: _ClassVar[int]
+    global_device_count: int
+    num_sc_per_device: int
+    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ...) -> None: ...
+
+class JaxTable(_message.Message):
+    __slots__ = ("optimizer", "max_ids_per_partition", "max_unique_ids_per_partition", "suggested_coo_buffer_size_per_device", "stack")
+    OPTIMIZER_FIELD_NUMBER: _ClassVar[int]
+    MAX_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
+    MAX_UNIQUE_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
+    SUGGESTED_COO_BUFFER_SIZE_PER_DEVICE_FIELD_NUMBER: _ClassVar[int]
+    STACK_FIELD_NUMBER: _ClassVar[int]
+    optimizer: JaxOptimizer
+    max_ids_per_partition: int
+    max_unique_ids_per_partition: int
+    suggested_coo_buffer_size_per_device: int
+    stack: str
+    def __init__(self, optimizer: _Optional[_Union[JaxOptimizer, _Mapping]] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ..., suggested_coo_buffer_size_per_device: _Optional[int] = ..., stack: _Optional[str] = ...) -> None: ...
+
+class JaxOptimizer(_message.Message):
+    __slots__ = ("type", "learning_rate", "settings")
+    class SettingsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    LEARNING_RATE_FIELD_NUMBER: _ClassVar[int]
+    SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    type: str
+    learning_rate: LearningRate
+    settings: _containers.ScalarMap[str, float]
+    def __init__(self, type: _Optional[str] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., settings: _Optional[_Mapping[str, float]] = ...) -> None: ...
 
 class Schedule(_message.Message):
     __slots__ = ("name", "tag", "description")
@@ -162,7 +203,7 @@ class Quantization(_message.Message):
     def __init__(self, num_buckets: _Optional[int] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ...) -> None: ...
 
 class Table(_message.Message):
-    __slots__ = ("name", "vocabulary_size", "dim", "combiner", "optimizer", "quantization", "dtype")
+    __slots__ = ("name", "vocabulary_size", "dim", "combiner", "optimizer", "quantization", "dtype", "jax")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VOCABULARY_SIZE_FIELD_NUMBER: _ClassVar[int]
     DIM_FIELD_NUMBER: _ClassVar[int]
@@ -170,6 +211,7 @@ class Table(_message.Message):
     OPTIMIZER_FIELD_NUMBER: _ClassVar[int]
     QUANTIZATION_FIELD_NUMBER: _ClassVar[int]
     DTYPE_FIELD_NUMBER: _ClassVar[int]
+    JAX_FIELD_NUMBER: _ClassVar[int]
     name: str
     vocabulary_size: int
     dim: int
@@ -177,7 +219,8 @@ class Table(_message.Message):
     optimizer: Optimizer
     quantization: Quantization
     dtype: str
-    def __init__(self, name: _Optional[str] = ..., vocabulary_size: _Optional[int] = ..., dim: _Optional[int] = ..., combiner: _Optional[str] = ..., optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., quantization: _Optional[_Union[Quantization, _Mapping]] = ..., dtype: _Optional[str] = ...) -> None: ...
+    jax: JaxTable
+    def __init__(self, name: _Optional[str] = ..., vocabulary_size: _Optional[int] = ..., dim: _Optional[int] = ..., combiner: _Optional[str] = ..., optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., quantization: _Optional[_Union[Quantization, _Mapping]] = ..., dtype: _Optional[str] = ..., jax: _Optional[_Union[JaxTable, _Mapping]] = ...) -> None: ...
 
 class Feature(_message.Message):
     __slots__ = ("name", "table", "max_sequence_length", "output_shape", "input_shape", "key")

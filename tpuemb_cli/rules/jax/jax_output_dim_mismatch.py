@@ -2,7 +2,8 @@
 
 ## What it does
 Reports a feature whose `output_shape`'s last dimension differs from its table's
-`embedding_dim`.
+`embedding_dim`: in an EmbeddingSpecProto, and in a spec made from the library's `FeatureSpec`
+objects (`tpuemb_cli.jax.spec_from_jax`; the table's `dim` there).
 
 ## Why is this bad?
 A lookup returns rows of the table: `embedding_dim` values each. A feature declared wider cannot
@@ -47,25 +48,48 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.rules.lib import jax_spec
 from tpuemb_cli.rules.lib.jax_stacks import feature_label, feature_path, features, table_label
 
 
 def check_jax(spec: Any) -> Iterator[Violation]:
     for s, _stack, t, table, f, feature in features(spec):
-        if not feature.output_shape:
-            continue
-        dim = feature.output_shape[-1]
-        if dim == table.embedding_dim:
-            continue
-        wider = dim > table.embedding_dim
-        yield Violation(
-            (*feature_path(s, t, f), "output_shape", len(feature.output_shape) - 1),
-            f"{feature_label(f, feature)} outputs {dim} values a sample, but "
-            f"{table_label(t, table)} has embedding_dim {table.embedding_dim}: "
-            + (
-                "the library raises ValueError at the first lookup"
-                if wider
-                else "the lookup is cut to its first columns or returned whole, by path"
-            ),
-            f"make the output_shape's last dimension {table.embedding_dim}",
+        yield from _check(
+            (*feature_path(s, t, f), "output_shape"),
+            feature.output_shape,
+            feature_label(f, feature),
+            table_label(t, table),
+            table.embedding_dim,
         )
+
+
+def check_jax_spec(spec: Any) -> Iterator[Violation]:
+    for f, feature, t, table in jax_spec.features_with_tables(spec):
+        yield from _check(
+            (*jax_spec.feature_path(f), "output_shape"),
+            feature.output_shape,
+            jax_spec.feature_label(f, feature),
+            jax_spec.table_label(t, table),
+            table.dim,
+        )
+
+
+def _check(
+    path: tuple[str | int, ...], output_shape: Any, feature: str, table: str, embedding_dim: int
+) -> Iterator[Violation]:
+    if not output_shape:
+        return
+    dim = output_shape[-1]
+    if dim == embedding_dim:
+        return
+    yield Violation(
+        (*path, len(output_shape) - 1),
+        f"{feature} outputs {dim} values a sample, but {table} has embedding_dim "
+        f"{embedding_dim}: "
+        + (
+            "the library raises ValueError at the first lookup"
+            if dim > embedding_dim
+            else "the lookup is cut to its first columns or returned whole, by path"
+        ),
+        f"make the output_shape's last dimension {embedding_dim}",
+    )

@@ -1,0 +1,83 @@
+"""`tpuemb_cli.jax`: jax-tpu-embedding's FeatureSpecs read by attribute into a spec, and linted with
+JAX's rules, with stand-in objects (no JAX here; tests/test_jax_front_oracle.py uses the library's
+own objects)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from google.protobuf import text_format
+
+from tests.jax_objects import AdagradOptimizerSpec, FeatureSpec, Setting, TableSpec, codes
+from tpuemb_cli.jax import spec_from_jax
+
+
+def test_the_spec_of_two_features_on_a_shared_table_and_one_alone() -> None:
+    def schedule(step: int) -> float:
+        return 0.1
+
+    shared = TableSpec("user", optimizer=AdagradOptimizerSpec(learning_rate=schedule))
+    alone = TableSpec("video", vocabulary_size=50, embedding_dim=8, combiner="mean")
+    features = {
+        "b": FeatureSpec("history", shared),
+        "a": [FeatureSpec("user", shared), FeatureSpec("video", alone, (256,), (256, 8))],
+    }
+    spec = spec_from_jax(features, global_device_count=8, num_sc_per_device=4)
+    assert text_format.MessageToString(spec) == (
+        'schedules {\n  name: "schedule"\n  description: "' + repr(schedule)[:200] + '"\n}\n'
+        'tables {\n  name: "user"\n  vocabulary_size: 1000\n  dim: 16\n  combiner: "sum"\n'
+        '  jax {\n    optimizer {\n      type: "AdagradOptimizerSpec"\n'
+        '      learning_rate {\n        schedule: "schedule"\n      }\n'
+        '      settings {\n        key: "initial_accumulator_value"\n        value: 0.1\n      }\n'
+        "    }\n    max_ids_per_partition: 256\n    max_unique_ids_per_partition: 256\n  }\n}\n"
+        'tables {\n  name: "video"\n  vocabulary_size: 50\n  dim: 8\n  combiner: "mean"\n'
+        '  jax {\n    optimizer {\n      type: "SGDOptimizerSpec"\n'
+        "      learning_rate {\n        constant: 0.001\n      }\n    }\n"
+        "    max_ids_per_partition: 256\n    max_unique_ids_per_partition: 256\n  }\n}\n"
+        'features {\n  name: "user"\n  table: "user"\n  output_shape: 128\n  output_shape: 16\n'
+        "  input_shape: 128\n  input_shape: 1\n}\n"
+        'features {\n  name: "video"\n  table: "video"\n  output_shape: 256\n  output_shape: 8\n'
+        "  input_shape: 256\n}\n"
+        'features {\n  name: "history"\n  table: "user"\n  output_shape: 128\n  output_shape: 16\n'
+        "  input_shape: 128\n  input_shape: 1\n}\n"
+        "jax {\n  global_device_count: 8\n  num_sc_per_device: 4\n}\n"
+    )
+
+
+def test_stacks_asked_for_and_stacks_the_library_made() -> None:
+    a, b = TableSpec("a"), TableSpec("b", _setting_in_stack=Setting("a_b"))
+    c = TableSpec("c", _setting_in_stack=Setting("c"))  # alone: its setting names itself
+    features = [FeatureSpec("fa", a), FeatureSpec("fb", b), FeatureSpec("fc", c)]
+    spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2, stacks={"s": ["a"]})
+    assert [table.jax.stack for table in spec.tables] == ["s", "a_b", ""]
+
+
+def test_two_tables_of_one_name_are_two_tables_by_index() -> None:
+    features = [FeatureSpec("f", TableSpec("t")), FeatureSpec("g", TableSpec("t"))]
+    spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2)
+    assert [feature.table for feature in spec.features] == ["#0", "#1"]
+
+
+def test_a_clean_setup_has_no_findings() -> None:
+    assert codes([FeatureSpec("f", TableSpec("t"))]) == []
+
+
+def test_jax_is_never_imported() -> None:
+    # In a process of its own: another test of the run may have imported JAX.
+    script = (
+        "import sys, tpuemb_cli.jax as j; "
+        "j.lint_jax([], global_device_count=1, num_sc_per_device=2); "
+        "print(sorted(m for m in sys.modules if m == 'jax' or m.startswith('jax.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+
+
+def test_tensorflows_rules_do_not_run_on_a_jax_spec() -> None:
+    # No topology and no spec optimizer: TensorFlow's spec rules (TE705, TE724) would fire.
+    spec = spec_from_jax(
+        [FeatureSpec("f", TableSpec("t"))], global_device_count=1, num_sc_per_device=2
+    )
+    assert not spec.HasField("optimizer") and not spec.HasField("topology")
+    assert codes([FeatureSpec("f", TableSpec("t"))], global_device_count=1) == []

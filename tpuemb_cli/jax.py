@@ -1,0 +1,199 @@
+"""From live JAX SparseCore objects to a spec: lint a training script's real feature specs on CPU.
+
+    from tpuemb_cli.jax import spec_from_jax, lint_jax
+    spec = spec_from_jax(feature_specs, global_device_count=8, num_sc_per_device=4)
+    findings = lint_jax(feature_specs, global_device_count=8, num_sc_per_device=4,
+                        stacks={"user_stack": ["user", "user_history"]})
+
+``feature_specs`` is what you would pass to jax-tpu-embedding's
+``prepare_feature_specs_for_training``: its ``FeatureSpec`` objects, alone or in lists, tuples
+and dicts (nested; dict values in sorted key order, as ``jax.tree.leaves`` takes them). Only the
+objects' attributes are read (``name``, ``table_spec``, ``input_shape``, ``output_shape``; a
+``TableSpec``'s ``name``, ``vocabulary_size``, ``embedding_dim``, ``optimizer``, ``combiner``,
+limits, ``quantization_config`` and the stack it is in once the library stacked it): JAX is not
+imported here, and tpuemb never needs it.
+
+``stacks`` are the explicit stacks you mean to ask ``stack_tables`` for (stack name to table
+names): the spec records them, so that a stack the library would refuse is a finding before it
+raises. Tables the library already stacked keep the stack it put them in.
+
+What the library would refuse or misread becomes findings, never exceptions here: two features
+with one name are two spec features, and two table objects with one name are two spec tables that
+the features refer to by index (``#<i>``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from numbers import Number
+from typing import Any
+
+from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
+
+# An OptimizerSpec's attributes that are not hyperparameters: its learning rate (kept apart) and
+# CustomOptimizerSpec's function and initializers.
+_NOT_SETTINGS = frozenset(
+    {"learning_rate", "custom_computation_fn", "slot_variable_initializers_tuple"}
+)
+
+
+def _leaves(structure: Any) -> Iterator[Any]:
+    """``jax.tree.leaves`` of FeatureSpecs: dict values in sorted key order; None is no leaf."""
+    if structure is None:
+        return
+    if isinstance(structure, Mapping):
+        for key in sorted(structure):
+            yield from _leaves(structure[key])
+    elif isinstance(structure, (list, tuple)):
+        for item in structure:
+            yield from _leaves(item)
+    else:
+        yield structure
+
+
+class _Schedules:
+    """Named schedules for learning-rate callables, told apart by identity: the library hashes an
+    optimizer with its learning rate, so two callables are two optimizers to it."""
+
+    def __init__(self, spec: EmbeddingSpec) -> None:
+        self.spec = spec
+        self.names: list[tuple[Any, str]] = []
+
+    def name_of(self, function: Any) -> str:
+        for known, name in self.names:
+            if known is function:
+                return name
+        base = getattr(function, "__name__", None) or type(function).__name__
+        base = "lambda" if base == "<lambda>" else base
+        name, suffix = base, 2
+        taken = {n for _, n in self.names}
+        while name in taken:
+            name, suffix = f"{base}_{suffix}", suffix + 1
+        self.names.append((function, name))
+        self.spec.schedules.add(name=name, description=repr(function)[:200])
+        return name
+
+
+def _number(value: Any) -> float | None:
+    """A hyperparameter as a float (a bool as 0 or 1, a 0-d array by ``float``), else None."""
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, Number):
+        return float(value)  # type: ignore[arg-type]
+    try:
+        return float(value) if getattr(value, "shape", None) == () else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _learning_rate(rate: Any, target: LearningRate, schedules: _Schedules) -> None:
+    if callable(rate):
+        target.schedule = schedules.name_of(rate)
+        return
+    number = _number(rate)
+    if number is not None:
+        target.constant = number
+
+
+def _optimizer(source: Any, target: JaxOptimizer, schedules: _Schedules) -> None:
+    target.type = type(source).__name__
+    _learning_rate(getattr(source, "learning_rate", None), target.learning_rate, schedules)
+    for name, value in sorted(vars(source).items()):
+        if name.startswith("_") or name in _NOT_SETTINGS:
+            continue
+        number = _number(value)
+        if number is not None:
+            target.settings[name] = number
+
+
+def _stack_of(table: Any) -> str:
+    """The stack the library put ``table`` in, or "" when it is in none yet or alone in its own
+    (a TableSpec's setting_in_stack names the table itself until it is stacked)."""
+    setting = getattr(table, "_setting_in_stack", None)
+    name = getattr(setting, "stack_name", "") or ""
+    return "" if name == table.name else str(name)
+
+
+def _dims(shape: Any) -> list[int]:
+    try:
+        return [int(d) for d in shape]
+    except (TypeError, ValueError):  # a shape with an unknown dimension, or no shape
+        return []
+
+
+def spec_from_jax(
+    feature_specs: Any,
+    *,
+    global_device_count: int,
+    num_sc_per_device: int,
+    stacks: Mapping[str, Sequence[str]] | None = None,
+) -> EmbeddingSpec:
+    """The spec of jax-tpu-embedding's ``feature_specs`` on ``global_device_count`` devices of
+    ``num_sc_per_device`` SparseCores each, with the explicit ``stacks`` (stack name to table
+    names) you mean to ask ``stack_tables`` for."""
+    spec = EmbeddingSpec()
+    spec.jax.global_device_count = global_device_count
+    spec.jax.num_sc_per_device = num_sc_per_device
+    schedules = _Schedules(spec)
+    features = list(_leaves(feature_specs))
+    tables: list[Any] = []
+    for feature in features:
+        if not any(feature.table_spec is known for known in tables):
+            tables.append(feature.table_spec)
+    asked = {table: stack for stack, names in (stacks or {}).items() for table in names}
+    for table in tables:
+        target = spec.tables.add(
+            name=table.name, vocabulary_size=table.vocabulary_size, dim=table.embedding_dim
+        )
+        # The library has no default combiner: the spec says it even when it is "mean".
+        target.combiner = str(table.combiner)
+        jax = target.jax
+        _optimizer(table.optimizer, jax.optimizer, schedules)
+        for field in (
+            "max_ids_per_partition",
+            "max_unique_ids_per_partition",
+            "suggested_coo_buffer_size_per_device",
+        ):
+            value = getattr(table, field, None)
+            if value is not None:
+                setattr(jax, field, int(value))
+        jax.stack = asked.get(table.name, "") or _stack_of(table)
+        quantization = getattr(table, "quantization_config", None)
+        if quantization is not None:
+            target.quantization.num_buckets = quantization.num_buckets
+            target.quantization.lower = quantization.min_value
+            target.quantization.upper = quantization.max_value
+    named = Counter(table.name for table in tables)
+    for feature in features:
+        index = next(i for i, known in enumerate(tables) if known is feature.table_spec)
+        name = tables[index].name
+        spec.features.add(
+            name=feature.name,
+            table=name if named[name] == 1 else f"#{index}",
+            input_shape=_dims(feature.input_shape),
+            output_shape=_dims(feature.output_shape),
+        )
+    return spec
+
+
+def lint_jax(
+    feature_specs: Any,
+    *,
+    global_device_count: int,
+    num_sc_per_device: int,
+    stacks: Mapping[str, Sequence[str]] | None = None,
+) -> list[Finding]:
+    """Findings for the spec ``spec_from_jax`` builds: JAX's rules, not TensorFlow's."""
+    from tpuemb_cli.engine import Engine
+    from tpuemb_cli.load import Document
+
+    spec = spec_from_jax(
+        feature_specs,
+        global_device_count=global_device_count,
+        num_sc_per_device=num_sc_per_device,
+        stacks=stacks,
+    )
+    document = Document("<jax objects>", "binary", "EmbeddingSpec", spec, None)
+    return Engine().lint(document)

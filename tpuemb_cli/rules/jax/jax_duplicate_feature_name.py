@@ -1,0 +1,66 @@
+"""Two JAX features with one name.
+
+## What it does
+Reports each feature of a spec made from jax-tpu-embedding's objects
+(`tpuemb_cli.jax.spec_from_jax`) whose name an earlier feature already has.
+
+## Why is this bad?
+The library keys a feature's row offset in its stacked table by the feature's name, and refuses
+repeated names once training starts: the mistake survives set-up and fails on the TPU.
+
+## What jax-tpu-embedding does
+`prepare_feature_specs_for_training` accepts the repeated name (it keys the row offsets of
+features sharing a table by name: a later feature's offset replaces an earlier one's).
+`get_table_specs` and `get_stacked_table_specs` -- called by the Flax layers when they are
+built and by `tpu_sparse_dense_matmul` and `tpu_sparse_dense_matmul_grad` at every step --
+raise `ValueError` ("Feature spec ... is already defined") from `_verify_feature_specs`.
+
+## Example
+```pbtxt
+jax { global_device_count: 8 num_sc_per_device: 4 }
+tables { name: "a" vocabulary_size: 1000 dim: 16 }
+tables { name: "b" vocabulary_size: 1000 dim: 16 }
+features { name: "ids" table: "a" input_shape: [128] output_shape: [128, 16] }
+features { name: "ids" table: "b" input_shape: [128] output_shape: [128, 16] }
+```
+
+## Use instead
+```pbtxt
+jax { global_device_count: 8 num_sc_per_device: 4 }
+tables { name: "a" vocabulary_size: 1000 dim: 16 }
+tables { name: "b" vocabulary_size: 1000 dim: 16 }
+features { name: "query_ids" table: "a" input_shape: [128] output_shape: [128, 16] }
+features { name: "doc_ids" table: "b" input_shape: [128] output_shape: [128, 16] }
+```
+
+## Fix safety
+No automatic fix.
+
+## Options
+None.
+
+## References
+- [`jax_tpu_embedding/sparsecore/lib/nn/embedding.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py),
+  `_verify_feature_specs`, `get_table_specs`, `get_stacked_table_specs` and
+  `prepare_feature_specs_for_training`
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.rules.lib.jax_spec import feature_label, feature_path
+
+
+def check_jax_spec(spec: Any) -> Iterator[Violation]:
+    first: dict[str, int] = {}
+    for index, feature in enumerate(spec.features):
+        earlier = first.setdefault(feature.name, index)
+        if earlier == index:
+            continue
+        yield Violation(
+            (*feature_path(index), "name"),
+            f"{feature_label(index, feature)} has the name of feature {earlier}: the library "
+            "raises ValueError at the first training step",
+            "give every feature a name of its own",
+        )

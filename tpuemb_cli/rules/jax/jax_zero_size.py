@@ -1,0 +1,75 @@
+"""A JAX table with no rows or columns, or a table limit that lets no id through.
+
+## What it does
+Reports a table of a spec made from jax-tpu-embedding's objects (`tpuemb_cli.jax.spec_from_jax`)
+whose `vocabulary_size` or embedding dimension is below 1, or whose own
+`max_ids_per_partition` or `max_unique_ids_per_partition` is below 1.
+
+## Why is this bad?
+A table of 0 rows has nothing to look up: every id a feature sends is out of range. A limit of 0
+lets no id go to a partition, and the input buffers are sized from it.
+
+## What jax-tpu-embedding does
+`TableSpec`, `prepare_feature_specs_for_training` and the stacking check none of these
+(`_verify_table_specs` checks names only). A table's limits become its stack's when it is alone
+in it (`_get_limits_for_stack`), and the C++ preprocessing then sizes the COO buffer from
+`max_ids_per_partition` (`ComputeTheoreticalMaxCooBufferSize`) and `CHECK`s that the size is
+positive: with 0 the process aborts at the first batch, on the TPU host, instead of raising.
+
+## Example
+```pbtxt
+jax { global_device_count: 8 num_sc_per_device: 4 }
+tables { name: "a" vocabulary_size: 0 dim: 16 jax { max_ids_per_partition: 0 } }
+```
+
+## Use instead
+```pbtxt
+jax { global_device_count: 8 num_sc_per_device: 4 }
+tables { name: "a" vocabulary_size: 1000 dim: 16 jax { max_ids_per_partition: 256 } }
+```
+
+## Fix safety
+No automatic fix.
+
+## Options
+None.
+
+## References
+- [`jax_tpu_embedding/sparsecore/lib/nn/embedding.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py),
+  `_verify_table_specs` and `prepare_feature_specs_for_training`
+- [`jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py),
+  `_get_limits_for_stack`
+- [`jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/core/input_preprocessing_util.cc),
+  `ComputeTheoreticalMaxCooBufferSize` and `ComputeCooBufferSizePerDevice`
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.rules.lib.jax_spec import table_label, table_path
+
+
+def check_jax_spec(spec: Any) -> Iterator[Violation]:
+    for index, table in enumerate(spec.tables):
+        label = table_label(index, table)
+        for field, value, what in (
+            ("vocabulary_size", table.vocabulary_size, "rows"),
+            ("dim", table.dim, "columns"),
+        ):
+            if value < 1:
+                yield Violation(
+                    (*table_path(index), field),
+                    f"{label} has {field} {value}: a table of no {what}, which the library "
+                    "accepts and no lookup can use",
+                    f"set {field} to at least 1",
+                )
+        for limit in ("max_ids_per_partition", "max_unique_ids_per_partition"):
+            if table.jax.HasField(limit) and getattr(table.jax, limit) < 1:
+                yield Violation(
+                    (*table_path(index), "jax", limit),
+                    f"{label} has {limit} {getattr(table.jax, limit)}: no id can go to a "
+                    "partition (the library's preprocessing aborts sizing its buffers from a "
+                    "max_ids of 0)",
+                    f"set {limit} to at least 1 -- the library's default is 256",
+                )
