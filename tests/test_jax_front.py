@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
+from click.testing import CliRunner
 from google.protobuf import text_format
 
 from tests.jax_objects import AdagradOptimizerSpec, FeatureSpec, Setting, TableSpec, codes
+from tpuemb_cli.cli import main
 from tpuemb_cli.jax import spec_from_jax
 
 
@@ -81,3 +84,30 @@ def test_tensorflows_rules_do_not_run_on_a_jax_spec() -> None:
     )
     assert not spec.HasField("optimizer") and not spec.HasField("topology")
     assert codes([FeatureSpec("f", TableSpec("t"))], global_device_count=1) == []
+
+
+def test_compile_explain_and_diff_do_not_take_a_jax_spec_for_tensorflows(tmp_path: Path) -> None:
+    # Compiled or explained as TensorFlow would build it, a JAX spec would show a config with no
+    # optimizer and the wrong stacking; diffed, TensorFlow's per-table checkpoint names.
+    spec = spec_from_jax(
+        [FeatureSpec("user", TableSpec("user"))], global_device_count=8, num_sc_per_device=4
+    )
+    path = tmp_path / "j.textproto"
+    path.write_text(
+        "# proto-message: tpuemb.spec.EmbeddingSpec\n" + text_format.MessageToString(spec)
+    )
+    runner = CliRunner()
+    for args in (
+        ["compile"],
+        ["compile", "--target", "sparsecore"],
+        ["explain"],
+        ["explain", "--memory"],
+    ):
+        result = runner.invoke(main, [*args, str(path)])
+        assert result.exit_code == 2, args
+        assert "a spec for jax-tpu-embedding (it has a `jax` section)" in result.stderr
+        assert result.stdout == ""
+    result = runner.invoke(main, ["diff", "--show-files", str(path), str(path)])
+    assert result.exit_code == 0
+    assert "skipped: a spec for jax-tpu-embedding" in result.stdout
+    assert runner.invoke(main, ["check", str(path)]).exit_code == 0

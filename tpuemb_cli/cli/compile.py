@@ -33,13 +33,17 @@ class CompileOptions(NamedTuple):
 
 
 def execute(options: CompileOptions, streams: Streams) -> int:
-    from tpuemb_cli.cli.specs import load_spec
+    from tpuemb_cli.cli.specs import jax_refusal, load_spec
     from tpuemb_cli.load import encodings
 
     loaded = load_spec(options.path, options.max_bytes, streams)
     if loaded is None:
         return EXIT_ERROR
     document, found, facts = loaded
+    refusal = jax_refusal(facts.spec) if facts is not None else None
+    if refusal is not None:
+        error(streams, f"{document.name}: not compiled: {refusal}")
+        return EXIT_ERROR
     if found:
         streams.err.write(formatters.get("concise")(formatters.Report(found, 1), False))
     if any(f.name == "internal-error" for f in found):

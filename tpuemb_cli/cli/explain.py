@@ -45,6 +45,7 @@ def execute(
     streams: Streams,
     options: MemoryOptions | None = None,
 ) -> int:
+    from tpuemb_cli.cli.specs import jax_refusal
     from tpuemb_cli.engine.settings import Selection
     from tpuemb_cli.formatters.explain import explain_document
     from tpuemb_cli.model import schema
@@ -81,6 +82,10 @@ def execute(
         return EXIT_ERROR
     if options.memory and row.memory_refusal:
         error(streams, f"{item.name}: {row.memory_refusal}")
+        return EXIT_ERROR
+    refusal = jax_refusal(linted.facts.spec) if linted.facts is not None else None
+    if refusal is not None:
+        error(streams, f"{item.name}: not explained: {refusal}")
         return EXIT_ERROR
     # A spec is explained as what it compiles to (its facts): it must compile.
     if linted.facts is not None and not _compiles(linted.findings, streams):

@@ -10,6 +10,7 @@ from tpuemb_cli.cli.common import Streams, error, linted_document, read_input
 if TYPE_CHECKING:
     from tpuemb_cli.load import Document
     from tpuemb_cli.model.findings import Finding
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
     from tpuemb_cli.workspace import Workspace
@@ -53,3 +54,17 @@ def load_spec(
         error(streams, f"{item.name}: not an embedding spec")
         return None
     return LoadedSpec(document, linted.findings, linted.facts)
+
+
+def jax_refusal(spec: EmbeddingSpec) -> str | None:
+    """Why ``compile`` and ``explain`` do not take a spec written for jax-tpu-embedding (one with
+    a ``jax`` section, as ``spec_from_jax`` writes): what they show is what TensorFlow would build,
+    and the library builds something else (its own stacking, padding and optimizers)."""
+    if not spec.HasField("jax"):
+        return None
+    return (
+        "a spec for jax-tpu-embedding (it has a `jax` section): compile and explain show what "
+        "TensorFlow would build, not what the JAX library builds; `tpuemb check` lints it, and "
+        "`tpuemb explain` / `explain --memory` take the library's own EmbeddingSpecProto "
+        "(create_proto_from_feature_specs)"
+    )
