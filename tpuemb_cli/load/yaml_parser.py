@@ -16,7 +16,7 @@ still open, stops the parse at the alias (``_Refused``), before anything is expa
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 from google.protobuf.message import Message
@@ -220,7 +220,8 @@ class _Composing(yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
         except (ValueError, OverflowError):
             return str(node.value)
 
-    yaml_constructors = {
+    # PyYAML's safe constructors, with these two in their place (add_constructor's work).
+    yaml_constructors: ClassVar[dict[Any, Any]] = {
         **yaml.constructor.SafeConstructor.yaml_constructors,
         _INT: construct_int,
         _TIMESTAMP: construct_timestamp,
