@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from tpuemb_cli.model.pbcompat import is_map_entry, is_repeated
 from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
@@ -69,11 +70,25 @@ def lossless(
 
 
 def _has_unknown_fields(message: Message) -> bool:
-    # Dropping unknown fields (at every depth, in C) is the only thing that can shrink it.
-    known = type(message)()
-    known.CopyFrom(message)
-    known.DiscardUnknownFields()
-    return known.ByteSize() != message.ByteSize()
+    """Whether ``message`` or a message in it holds fields its type does not declare."""
+    from google.protobuf.unknown_fields import UnknownFieldSet
+
+    waiting = [message]
+    while waiting:
+        current = waiting.pop()
+        if len(UnknownFieldSet(current)):
+            return True
+        for field, value in current.ListFields():
+            if field.message_type is None:
+                continue
+            if is_map_entry(field):
+                if field.message_type.fields_by_name["value"].message_type is not None:
+                    waiting.extend(value.values())
+            elif is_repeated(field):
+                waiting.extend(value)
+            else:
+                waiting.append(value)
+    return False
 
 
 @functools.cache
