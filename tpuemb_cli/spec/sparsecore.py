@@ -243,6 +243,13 @@ def plan(
             )
         taken.add(name)
         names[index] = name
+    for index in table_order:
+        table = spec.tables[index]
+        if table.vocabulary_size < 1 or table.dim < 1:
+            raise SparseCoreError(
+                f"table {names[index]!r} is {table.vocabulary_size} x {table.dim}: TableConfig "
+                "needs a vocabulary_size and a dim of at least 1"
+            )
     try:
         return _laid_out(
             spec,
