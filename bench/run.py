@@ -29,6 +29,11 @@ Prints, for configs of 100, 1,000 and 10,000 tables (two features each, mixed op
 - the memory advice (bench/memory_advice.py): `explain --memory --tpu v5e --format json` on a
   50,000-table config that does not fit, against the same without `--tpu` (target <= 1.5x;
   `python -m bench.memory_advice` runs this line alone);
+- large SparseCore specs and wide configs (bench/sparsecore.py), each command in a process of its
+  own with its peak memory: `check` of an 8,000-table SparseCore spec against `check` of the
+  10,000-table config (target <= 3x), its `compile --target sparsecore` and its `explain` against
+  its `check` (<= 2x each), `explain` against `check` of 6,000 tables and 6,000 features (<= 2x),
+  and the layouts' bytes per table at 1k, 4k and 8k tables;
 - with --large: 100,000 tables (lint time against 10,000, peak memory against the file's size,
   the memory model's cost at 100,000 tables, target <= 1.10x) and 1,000 one-table files in one
   `tpuemb check` against one such file (target <= 3x).
@@ -54,6 +59,7 @@ from google.protobuf import json_format, text_format
 
 from bench import diff, hostile, memory_advice, startup
 from bench import server as language_server
+from bench import sparsecore as sparsecore_bench
 from bench.configs import build, render
 from tpuemb_cli import formatters
 from tpuemb_cli.engine import Engine
@@ -302,6 +308,7 @@ def main() -> int:
         hostile_ratios = hostile.run(directory, args.repeat)
         diff_ratio, renamed_ratio = diff.run(directory, best_of, args.repeat)
         advice_ratio = memory_advice.run(directory, best_of, args.repeat)
+        sparsecore_rows = sparsecore_bench.run(directory, args.repeat)
         large = memory(directory, args.repeat) if args.large else None
         files_ratio = many_files(directory, args.startup_runs) if args.large else None
     server_ratio = language_server.run()
@@ -324,6 +331,8 @@ def main() -> int:
     print(f"  diff two 10k-table configs / lint one:        {diff_ratio:.2f}x (<= 2.5)")
     print(f"  diff, every one of 10k tables renamed / lint: {renamed_ratio:.2f}x (<= 2.5)")
     print(f"  explain --memory --tpu / without, 50k tables: {advice_ratio:.2f}x (<= 1.5)")
+    for label, ratio, target in sparsecore_rows:
+        print(f"  {label + ':':<46}{ratio:.2f}x ({target})")
     if server_ratio is not None:
         print(f"  server diagnostics / lint_string, 1k tables:  {server_ratio:.2f}x (<= 1.5)")
     if initialize_ratio is not None:

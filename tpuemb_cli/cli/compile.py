@@ -56,7 +56,7 @@ def execute(options: CompileOptions, streams: Streams) -> int:
         from tpuemb_cli.cli.compile_sparsecore import layouts
 
         found_layouts = layouts(
-            document, options.order, options.hash_seed, options.none_hash, streams
+            document, facts, options.order, options.hash_seed, options.none_hash, streams
         )
         if found_layouts is None:
             return EXIT_ERROR

@@ -9,21 +9,28 @@ from tpuemb_cli.cli.common import Streams, error
 if TYPE_CHECKING:
     from tpuemb_cli.load import Document
     from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
+    from tpuemb_cli.spec.facts import SpecFacts
 
 
 def layouts(
-    document: Document, order: str, hash_seed: int, none_hash: int | None, streams: Streams
+    document: Document,
+    facts: SpecFacts,
+    order: str,
+    hash_seed: int,
+    none_hash: int | None,
+    streams: Streams,
 ) -> SparseCoreTableLayouts | None:
     """The layouts in ``order`` (checkpoint or stacker), or None after saying on stderr why the
-    spec cannot be laid out."""
+    spec cannot be laid out. The lint laid the spec out for its rules (``facts``): that layout is
+    used again when the hash seed is the same."""
     from tpuemb_cli.model.pyhash import NONE_HASH_312, HashContext
-    from tpuemb_cli.spec.sparsecore import SparseCoreError, plan
+    from tpuemb_cli.spec.sparsecore import NOT_SPARSECORE, Plan
 
     context = HashContext(hash_seed, NONE_HASH_312 if none_hash is None else none_hash)
-    try:
-        found = plan(document.message, context)  # type: ignore[arg-type]
-    except SparseCoreError as problem:
-        error(streams, f"{document.name}: not compiled: {problem}")
+    found = facts.layout_for(context)
+    if not isinstance(found, Plan):
+        why = NOT_SPARSECORE if found is None else found
+        error(streams, f"{document.name}: not compiled: {why}")
         return None
     if order == "checkpoint":
         return found.checkpoint_layouts

@@ -88,13 +88,19 @@ def _settings(params: OptimizationParameters, schedules: dict[int, str]) -> list
     ]
 
 
-def _row(config: TPUEmbeddingConfiguration, index: int, schedules: dict[int, str]) -> list[str]:
+def _features(config: TPUEmbeddingConfiguration) -> dict[int, list[str]]:
+    """The features of each table_id, named (``#<index>`` when unnamed), in one pass: one pass
+    per table made 6,000 tables and features take 17 s."""
+    by_table: dict[int, list[str]] = {}
+    for position, feature in enumerate(config.feature_descriptor):
+        by_table.setdefault(feature.table_id, []).append(feature.name or f"#{position}")
+    return by_table
+
+
+def _row(
+    config: TPUEmbeddingConfiguration, index: int, schedules: dict[int, str], features: list[str]
+) -> list[str]:
     table = config.table_descriptor[index]
-    features = [
-        f.name or f"#{number}"
-        for number, f in enumerate(config.feature_descriptor)
-        if f.table_id == index
-    ]
     name = table.name or f"#{index}"
     size = f"{count(table.vocabulary_size)} x {count(table.dimension)}"
     if not table.HasField("optimization_parameters"):
@@ -116,8 +122,9 @@ def _strays(config: TPUEmbeddingConfiguration) -> list[str]:
 
 def _tables(config: TPUEmbeddingConfiguration, schedules: dict[int, str]) -> list[str]:
     # Names come from the config: shown escaped, so that one cannot forge rows or colour a terminal.
+    features = _features(config)
     rows = [list(COLUMNS)] + [
-        [printable(cell) for cell in _row(config, i, schedules)]
+        [printable(cell) for cell in _row(config, i, schedules, features.get(i, []))]
         for i in range(len(config.table_descriptor))
     ]
     widths = [max(len(row[c]) for row in rows) for c in range(len(COLUMNS))]

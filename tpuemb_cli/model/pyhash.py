@@ -19,6 +19,7 @@ layouts it writes depends on how the TensorFlow process hashes:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 _MASK = (1 << 64) - 1
@@ -38,6 +39,7 @@ class HashContext(NamedTuple):
     none_hash: int = NONE_HASH_312
 
 
+@lru_cache(maxsize=64)
 def secret_key(seed: int) -> tuple[int, int]:
     """SipHash's (k0, k1) for ``PYTHONHASHSEED=seed`` (0 to 4294967295)."""
     if seed == 0:
@@ -95,6 +97,9 @@ def _signed(value: int) -> int:
     return value - (1 << 64) if value >= 1 << 63 else value
 
 
+# The strings hashed are an optimizer's attribute names and a few values (schedule names): the
+# same ones for every table, and SipHash in Python costs tens of microseconds a string.
+@lru_cache(maxsize=4096)
 def str_hash(text: str, seed: int) -> int:
     """``hash(text)`` in a CPython 3.11+ process run with ``PYTHONHASHSEED=seed``."""
     if not text:

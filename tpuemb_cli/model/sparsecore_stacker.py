@@ -22,6 +22,7 @@ can change the byte limits in a TensorFlow process, ``Limits`` here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from tpuemb_cli.model.optimizers import FLOAT_BYTES  # the stacker sizes every table as float32
@@ -143,17 +144,47 @@ class Stacker:
             stack for key in sorted(self._stacks, key=_btree_key) for stack in self._stacks[key]
         ]
 
+    def stacks(self) -> list[StackLayout]:
+        """The stacks in the order ``layouts`` lists them, each with its members' layouts as
+        ``add_table`` returned them: the stacked name and the rows per SparseCore are the
+        stack's, written into every member only by ``layouts`` (a stack of a thousand tables
+        would hold its thousand-name string a thousand times)."""
+        return [
+            StackLayout(
+                "_".join(layout.table_name for layout in stack.tables),
+                stack.height // self.num_sparse_cores,
+                tuple(stack.tables),
+            )
+            for stack in self._ordered()
+        ]
+
     def layouts(self) -> SparseCoreTableLayouts:
         """``GetLayouts``: every table's complete layout, stack by stack."""
-        result = SparseCoreTableLayouts()
-        for stack in self._ordered():
-            stacked_name = "_".join(layout.table_name for layout in stack.tables)
-            for layout in stack.tables:
-                out = result.tables.add()
-                out.CopyFrom(layout)
-                out.stacked_table_name = stacked_name
-                out.total_rows_per_sparse_core_shard = stack.height // self.num_sparse_cores
-        return result
+        return complete_layouts(
+            (stack, layout) for stack in self.stacks() for layout in stack.tables
+        )
+
+
+class StackLayout(NamedTuple):
+    """A stack as ``GetLayouts`` names and sizes it, and its members in the order they joined."""
+
+    name: str
+    rows_per_sparse_core: int
+    tables: tuple[SparseCoreTableLayout, ...]
+
+
+def complete_layouts(
+    members: Iterable[tuple[StackLayout, SparseCoreTableLayout]],
+) -> SparseCoreTableLayouts:
+    """The layouts of ``members`` (each with its stack), in their order, each completed with its
+    stack's name and rows per SparseCore, as ``GetLayouts`` returns them."""
+    result = SparseCoreTableLayouts()
+    for stack, layout in members:
+        out = result.tables.add()
+        out.CopyFrom(layout)
+        out.stacked_table_name = stack.name
+        out.total_rows_per_sparse_core_shard = stack.rows_per_sparse_core
+    return result
 
 
 def _btree_key(key: tuple[int, str]) -> tuple[int, bytes]:

@@ -241,11 +241,11 @@ def compile_spec(spec: EmbeddingSpec) -> Compiled:
     order = flatten_order(spec)
     names_to_indexes = table_indexes(spec)
     table_order: list[int] = []
-    ordered: set[int] = set()
+    positions: dict[int, int] = {}  # spec index -> position in table_order (the table_id)
     for index in order:
         used = resolve_table(spec, spec.features[index], names_to_indexes)
-        if used is not None and used not in ordered:
-            ordered.add(used)
+        if used is not None and used not in positions:
+            positions[used] = len(table_order)
             table_order.append(used)
 
     names = [
@@ -312,7 +312,7 @@ def compile_spec(spec: EmbeddingSpec) -> Compiled:
         feature_descriptor = config.feature_descriptor.add()
         if feature.name:
             feature_descriptor.name = feature.name
-        feature_descriptor.table_id = table_order.index(table_index)
+        feature_descriptor.table_id = positions[table_index]
         shape = output_shape(feature, topology.per_replica_batch_size)
         feature_descriptor.input_shape.extend(shape or [])
         feature_sources.append(index)

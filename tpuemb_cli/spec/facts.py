@@ -10,6 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tpuemb_cli.model.pyhash import HashContext
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.compiler import Compiled
     from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
@@ -21,6 +22,7 @@ class SpecFacts:
 
     def __init__(self, spec: EmbeddingSpec) -> None:
         self.spec = spec
+        self._layouts: dict[HashContext, Plan | SparseCoreError] = {}
 
     @cached_property
     def compiled(self) -> Compiled:
@@ -34,18 +36,29 @@ class SpecFacts:
         """A spec with a `sparse_core` section trains with TPUEmbeddingV2 on SparseCores."""
         return self.spec.HasField("sparse_core")
 
-    @cached_property
+    @property
     def layout(self) -> Plan | SparseCoreError | None:
-        """The SparseCore layout of a SparseCore spec, or why it cannot be laid out; None when
-        it is no SparseCore spec."""
+        """The SparseCore layout of a SparseCore spec (as a TensorFlow process run with CPython
+        3.12+ and ``PYTHONHASHSEED=0`` orders it), or why it cannot be laid out; None when it is
+        no SparseCore spec."""
+        from tpuemb_cli.model.pyhash import HashContext
+
+        return self.layout_for(HashContext())
+
+    def layout_for(self, context: HashContext) -> Plan | SparseCoreError | None:
+        """``layout`` as the TensorFlow process ``context`` describes orders its stacks:
+        ``tpuemb compile --target sparsecore --python-hash-seed`` reuses the rules' layout when
+        the seed is theirs, and lays the spec out once more only when it is not."""
         if not self.sparsecore:
             return None
-        from tpuemb_cli.spec import sparsecore
+        if context not in self._layouts:
+            from tpuemb_cli.spec import sparsecore
 
-        try:
-            return sparsecore.plan(self.spec)
-        except sparsecore.SparseCoreError as problem:
-            return problem
+            try:
+                self._layouts[context] = sparsecore.plan(self.spec, context)
+            except sparsecore.SparseCoreError as problem:
+                self._layouts[context] = problem
+        return self._layouts[context]
 
     @property
     def plan(self) -> Plan | None:

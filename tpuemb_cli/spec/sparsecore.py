@@ -8,7 +8,8 @@ two tables with one name, weight decay, no features). The API the rules and ``tp
 use:
 
 - ``Plan.layouts``: the ``SparseCoreTableLayouts`` as the stacker's ``GetLayouts`` returns them
-  (stack by stack; the order of stacks of one width depends on the hash ``context``).
+  (stack by stack; the order of stacks of one width depends on the hash ``context``), made when
+  first read (each member holds its stack's name: the rules and ``explain`` need none of it).
 - ``Plan.checkpoint_layouts``: the same layouts as TensorFlow writes them into checkpoints
   (``_track_restore_info_for_cpu``: ``table_to_layout`` in table-name order, whatever the hashes;
   ``tpuemb compile --target sparsecore``'s default).
@@ -37,13 +38,14 @@ padded width follows their group keys, which digest ``hash(optimizer)``: ``conte
 
 from __future__ import annotations
 
+from functools import cached_property
 from math import prod
 from typing import NamedTuple
 
 from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.accelerators import UnknownTpu, parse
 from tpuemb_cli.model.pyhash import HashContext
-from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker
+from tpuemb_cli.model.sparsecore_stacker import Limits, Stacker, StackLayout, complete_layouts
 from tpuemb_cli.model.words import count
 from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Feature, Optimizer
@@ -53,11 +55,14 @@ from tpuemb_cli.spec.compiler import (
     resolve_table,
     table_indexes,
 )
-from tpuemb_cli.spec.sparsecore_groups import group_key
+from tpuemb_cli.spec.sparsecore_groups import GroupKey, group_key
 
 
 class SparseCoreError(Exception):
     """Why a spec cannot be laid out on SparseCores (the message says what to change)."""
+
+
+NOT_SPARSECORE = "the spec has no sparse_core section: it is not a SparseCore spec"
 
 
 class TableLayout(NamedTuple):
@@ -97,19 +102,47 @@ class Quirk(NamedTuple):
     zeroed_tables: tuple[str, ...]  # used by features, recorded with 0 samples and 0 features
 
 
-class Plan(NamedTuple):
-    layouts: SparseCoreTableLayouts
-    checkpoint_layouts: SparseCoreTableLayouts
-    stacks: tuple[Stack, ...]
-    tables: dict[str, TableLayout]
-    quirk: Quirk
-    num_partitions: int
-    sparse_cores_per_partition: int
-    reproducible_order: bool
+class Plan:
+    """A spec's SparseCore layout (see the module's docstring). ``layouts`` and
+    ``checkpoint_layouts`` are made when first read: they write each stack's name into every
+    member (TensorFlow's format), which at a thousand tables a stack is most of their bytes, and
+    the rules and ``explain`` read only ``stacks`` and ``tables``."""
+
+    def __init__(
+        self,
+        stacker_stacks: list[StackLayout],
+        stacks: tuple[Stack, ...],
+        tables: dict[str, TableLayout],
+        quirk: Quirk,
+        num_partitions: int,
+        sparse_cores_per_partition: int,
+        reproducible_order: bool,
+    ) -> None:
+        self._stacker_stacks = stacker_stacks
+        self.stacks = stacks
+        self.tables = tables
+        self.quirk = quirk
+        self.num_partitions = num_partitions
+        self.sparse_cores_per_partition = sparse_cores_per_partition
+        self.reproducible_order = reproducible_order
 
     @property
     def num_sparse_cores(self) -> int:
         return self.num_partitions * self.sparse_cores_per_partition
+
+    @cached_property
+    def layouts(self) -> SparseCoreTableLayouts:
+        """The layouts as the stacker's ``GetLayouts`` returns them, stack by stack."""
+        return complete_layouts(
+            (stack, layout) for stack in self._stacker_stacks for layout in stack.tables
+        )
+
+    @cached_property
+    def checkpoint_layouts(self) -> SparseCoreTableLayouts:
+        """The layouts as TensorFlow saves them in checkpoints: by table name."""
+        members = [(stack, layout) for stack in self._stacker_stacks for layout in stack.tables]
+        members.sort(key=lambda member: member[1].table_name)  # table_to_layout's order
+        return complete_layouts(members)
 
 
 def num_partitions(spec: EmbeddingSpec) -> int:
@@ -189,14 +222,14 @@ def plan(
     limits: Limits = Limits(),  # noqa: B008
 ) -> Plan:
     if not spec.HasField("sparse_core"):
-        raise SparseCoreError("the spec has no sparse_core section: it is not a SparseCore spec")
+        raise SparseCoreError(NOT_SPARSECORE)
     partitions = num_partitions(spec)
     per_chip = sparse_cores_per_chip(spec)
     order = flatten_order(spec)
     if not order:
         raise SparseCoreError("the spec has no features: TensorFlow lays out no tables")
     names_to_indexes = table_indexes(spec)
-    table_order: list[int] = []
+    table_order: dict[int, None] = {}  # the tables in order of first use (an ordered set)
     feature_tables: list[int] = []
     for index in order:
         feature = spec.features[index]
@@ -209,15 +242,16 @@ def plan(
                 '"Cannot iterate over a shape with unknown rank." (set the per-replica shape)'
             )
         feature_tables.append(used)
-        if used not in table_order:
-            table_order.append(used)
+        table_order.setdefault(used)
     names: dict[int, str] = {}
+    taken: set[str] = set()
     for position, index in enumerate(table_order):
         name = spec.tables[index].name or f"table_{position}"
-        if name in names.values():
+        if name in taken:
             raise SparseCoreError(
                 f"Tables must have a unique name. Multiple tables with name {name} found."
             )
+        taken.add(name)
         names[index] = name
     for index in table_order:
         table = spec.tables[index]
@@ -234,7 +268,7 @@ def plan(
             partitions,
             per_chip,
             order,
-            table_order,
+            list(table_order),
             names,
             feature_tables,
         )
@@ -269,13 +303,22 @@ def _laid_out(
     stacker = Stacker(partitions, per_chip, not spec.sparse_core.disable_table_stacking, limits)
     groups: dict[str, str] = {}
     reproducible = True
+    # Most tables share an optimizer (the spec's, or one of a few overrides): each distinct
+    # optimizer and quantization is checked and hashed once, by its wire bytes.
+    keys: dict[tuple[bytes, bytes | None], GroupKey] = {}
     for index in sorted(table_order, key=lambda i: names[i]):
         table = spec.tables[index]
         optimizer = effective_optimizer(spec, table)
-        _check_optimizer(optimizer, names[index])
-        assert optimizer is not None
         quantization = table.quantization if table.HasField("quantization") else None
-        key = group_key(optimizer, quantization, context)
+        wire = (
+            optimizer.SerializeToString(deterministic=True) if optimizer is not None else b"",
+            quantization.SerializeToString(deterministic=True) if quantization else None,
+        )
+        key = keys.get(wire)
+        if key is None or optimizer is None:
+            _check_optimizer(optimizer, names[index])
+            assert optimizer is not None
+            key = keys[wire] = group_key(optimizer, quantization, context)
         reproducible = reproducible and key.reproducible
         groups[names[index]] = key.key
         recorded = index == first
@@ -287,52 +330,50 @@ def _laid_out(
             first_samples if recorded else 0,
             1 if recorded else 0,
         )
-    layouts = stacker.layouts()
     by_name = {name: index for index, name in names.items()}
     tables: dict[str, TableLayout] = {}
-    sizes = iter(stacker.stack_sizes())
-    runs: list[list[TableLayout]] = []  # a stack's tables are consecutive in the layouts
-    totals: list[int] = []
-    left = 0
-    for layout in layouts.tables:
-        index = by_name[layout.table_name]
-        entry = TableLayout(
-            layout.table_name,
-            index,
-            layout.stacked_table_name,
-            (layout.unsharded_shape[0], layout.unsharded_shape[1]),
-            (layout.unsharded_padded_shape[0], layout.unsharded_padded_shape[1]),
-            layout.sparse_core_shard_row_offset,
-            layout.sparse_core_shard_rotation,
-            layout.per_sparse_core_batch_size,
-            layout.num_features,
-            table_samples[index],
-            features[index],
+    stacker_stacks = stacker.stacks()
+    stack_list: list[Stack] = []
+    for stacked in stacker_stacks:
+        if stacked.rows_per_sparse_core >= 1 << 63:
+            # What writing it into the layouts (when they are made) would raise, raised now.
+            raise OverflowError("total_rows_per_sparse_core_shard is an int64")
+        members: list[TableLayout] = []
+        for layout in stacked.tables:
+            index = by_name[layout.table_name]
+            entry = TableLayout(
+                layout.table_name,
+                index,
+                stacked.name,
+                (layout.unsharded_shape[0], layout.unsharded_shape[1]),
+                (layout.unsharded_padded_shape[0], layout.unsharded_padded_shape[1]),
+                layout.sparse_core_shard_row_offset,
+                layout.sparse_core_shard_rotation,
+                layout.per_sparse_core_batch_size,
+                layout.num_features,
+                table_samples[index],
+                features[index],
+            )
+            tables[entry.name] = entry
+            members.append(entry)
+        stack_list.append(
+            Stack(
+                stacked.name,
+                tuple(member.name for member in members),
+                members[0].padded_shape[1],
+                stacked.rows_per_sparse_core,
+                groups[members[0].name],
+                tuple(members),
+            )
         )
-        tables[entry.name] = entry
-        if not left:
-            left = next(sizes)
-            runs.append([])
-            totals.append(layout.total_rows_per_sparse_core_shard)
-        left -= 1
-        runs[-1].append(entry)
-    stack_list = tuple(
-        Stack(
-            members[0].stack,
-            tuple(member.name for member in members),
-            members[0].padded_shape[1],
-            total,
-            groups[members[0].name],
-            tuple(members),
-        )
-        for members, total in zip(runs, totals, strict=True)
-    )
     zeroed = tuple(names[index] for index in table_order if index != first and features[index] > 0)
     quirk = Quirk(order[0], names[first], zeroed)
-    in_checkpoint = SparseCoreTableLayouts()
-    in_checkpoint.tables.extend(
-        sorted(layouts.tables, key=lambda layout: layout.table_name)  # table_to_layout's order
-    )
     return Plan(
-        layouts, in_checkpoint, stack_list, tables, quirk, partitions, per_chip, reproducible
+        stacker_stacks,
+        tuple(stack_list),
+        tables,
+        quirk,
+        partitions,
+        per_chip,
+        reproducible,
     )
