@@ -31,6 +31,7 @@ from typing import Any
 
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
+from tpuemb_cli.spec.schedules import Schedules
 
 # An OptimizerSpec's attributes that are not hyperparameters: its learning rate (kept apart) and
 # CustomOptimizerSpec's function and initializers.
@@ -53,29 +54,6 @@ def _leaves(structure: Any) -> Iterator[Any]:
         yield structure
 
 
-class _Schedules:
-    """Named schedules for learning-rate callables, told apart by identity: the library hashes an
-    optimizer with its learning rate, so two callables are two optimizers to it."""
-
-    def __init__(self, spec: EmbeddingSpec) -> None:
-        self.spec = spec
-        self.names: list[tuple[Any, str]] = []
-
-    def name_of(self, function: Any) -> str:
-        for known, name in self.names:
-            if known is function:
-                return name
-        base = getattr(function, "__name__", None) or type(function).__name__
-        base = "lambda" if base == "<lambda>" else base
-        name, suffix = base, 2
-        taken = {n for _, n in self.names}
-        while name in taken:
-            name, suffix = f"{base}_{suffix}", suffix + 1
-        self.names.append((function, name))
-        self.spec.schedules.add(name=name, description=repr(function)[:200])
-        return name
-
-
 def _number(value: Any) -> float | None:
     """A hyperparameter as a float (a bool as 0 or 1, a 0-d array by ``float``), else None."""
     if isinstance(value, bool):
@@ -88,7 +66,7 @@ def _number(value: Any) -> float | None:
         return None
 
 
-def _learning_rate(rate: Any, target: LearningRate, schedules: _Schedules) -> None:
+def _learning_rate(rate: Any, target: LearningRate, schedules: Schedules) -> None:
     if callable(rate):
         target.schedule = schedules.name_of(rate)
         return
@@ -97,7 +75,7 @@ def _learning_rate(rate: Any, target: LearningRate, schedules: _Schedules) -> No
         target.constant = number
 
 
-def _optimizer(source: Any, target: JaxOptimizer, schedules: _Schedules) -> None:
+def _optimizer(source: Any, target: JaxOptimizer, schedules: Schedules) -> None:
     target.type = type(source).__name__
     _learning_rate(getattr(source, "learning_rate", None), target.learning_rate, schedules)
     for name, value in sorted(vars(source).items()):
@@ -136,7 +114,7 @@ def spec_from_jax(
     spec = EmbeddingSpec()
     spec.jax.global_device_count = global_device_count
     spec.jax.num_sc_per_device = num_sc_per_device
-    schedules = _Schedules(spec)
+    schedules = Schedules(spec)
     features = list(_leaves(feature_specs))
     tables: list[Any] = []
     for feature in features:

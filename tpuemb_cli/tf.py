@@ -35,6 +35,7 @@ from typing import Any
 from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer, SparseCore
+from tpuemb_cli.spec.schedules import Schedules
 
 
 def _flatten(structure: Any, key: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
@@ -47,28 +48,6 @@ def _flatten(structure: Any, key: tuple[str, ...] = ()) -> Iterator[tuple[tuple[
             yield from _flatten(item, key)
     else:
         yield key, structure
-
-
-class _Schedules:
-    """Named schedules for the learning-rate callables, told apart by identity like TensorFlow."""
-
-    def __init__(self, spec: EmbeddingSpec) -> None:
-        self.spec = spec
-        self.names: list[tuple[Any, str]] = []
-
-    def name_of(self, function: Any) -> str:
-        for known, name in self.names:
-            if known is function:
-                return name
-        base = getattr(function, "__name__", None) or type(function).__name__
-        base = "lambda" if base == "<lambda>" else base
-        name, suffix = base, 2
-        taken = {n for _, n in self.names}
-        while name in taken:
-            name, suffix = f"{base}_{suffix}", suffix + 1
-        self.names.append((function, name))
-        self.spec.schedules.add(name=name, description=repr(function)[:200])
-        return name
 
 
 def _algorithm(source: Any) -> optimizers.Optimizer | None:
@@ -95,7 +74,7 @@ def _custom(source: Any, target: Optimizer) -> None:
     target.custom.slot_names.extend(str(name) for name in slots)
 
 
-def _optimizer(source: Any, target: Optimizer, schedules: _Schedules) -> None:
+def _optimizer(source: Any, target: Optimizer, schedules: Schedules) -> None:
     algorithm = _algorithm(source)
     if algorithm is None:
         _custom(source, target)
@@ -165,7 +144,7 @@ def spec_from_tf(
     ``sparse_cores_per_chip``, else the ``accelerator``'s from tpuemb's chip table.
     """
     spec = EmbeddingSpec()
-    schedules = _Schedules(spec)
+    schedules = Schedules(spec)
     if optimizer is not None:
         _optimizer(optimizer, spec.optimizer, schedules)
     leaves = list(_flatten(feature_config))
