@@ -167,3 +167,14 @@ def test_a_file_that_grows_after_stat_is_read_whole_or_refused(tmp_path: Path) -
         assert inputs.read(item) == CLEAN.encode()
         with pytest.raises(inputs.InputError, match="grew past the limit"):
             inputs.read(item, max_bytes=len(CLEAN) - 1)
+
+
+@pytest.mark.parametrize("depth", [203, 300, 5_000, 50_000])
+def test_yaml_too_deep_is_refused_whatever_libyaml_stops_at(tmp_path: Path, depth: int) -> None:
+    # libyaml builds differ on whether they stop at 1,000 levels (PyYAML 6.0.3's did not, 6.0.4's
+    # does): the verdict must not depend on it -- the loader's depth refusal, not TE009.
+    path = tmp_path / "deep.spec.yaml"
+    path.write_text("tables: " + "[" * depth + "]" * depth)
+    result = CliRunner().invoke(main, ["check", "--isolated", "--format", "concise", str(path)])
+    assert result.exit_code == 1, result.output
+    assert f"{path}:1:210: TE001 [error] the YAML nests deeper than 202 levels" in result.output

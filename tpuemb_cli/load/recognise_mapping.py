@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tpuemb_cli.load.limits import escaped
+from tpuemb_cli.load.document import MAX_DEPTH
+from tpuemb_cli.load.limits import escaped, max_nesting
 from tpuemb_cli.load.signatures import PREFIX, Verdict, by_header, fields_of, judge
 from tpuemb_cli.model import schema
 
@@ -149,6 +150,10 @@ def judge_yaml(text: str) -> Verdict:
                         sketch[frames[1].owner] = False
                     frames[1].owner = None
                 frames.append(_Frame(mapping, collect, owner))
+                if len(frames) > _DEEPEST:
+                    # Whether libyaml stops here depends on its version (0.2.5 builds differ):
+                    # judged the same everywhere, as a file the loader will refuse for its depth.
+                    return _unparsed(text, r"^(\w+)\s*:")
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 frames.pop()
                 if not frames:
@@ -182,6 +187,10 @@ def judge_yaml(text: str) -> Verdict:
     # The keys say a spec (`features:`, `optimizer:` -- a training script's params.yaml has them
     # too): whether their values are a spec's takes the sketch.
     return _fitting(_mapping(keys), keys, sketch)
+
+
+# Nesting the loader refuses (TE001): deeper, the file is judged as one that does not parse.
+_DEEPEST = max_nesting(MAX_DEPTH)
 
 
 def _yaml_loader(yaml: Any) -> Any:
