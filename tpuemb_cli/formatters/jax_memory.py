@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tpuemb_cli.formatters.memory import hbm_verdict
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
@@ -83,17 +84,10 @@ def _verdict(memory: JaxMemory, chip: Chip) -> list[str]:
     lines = [
         f"TPU {chip.name}: {size(hbm)} of HBM a device; the stacks take {used / hbm:.1%} of it"
     ]
-    if used * 100 <= hbm * WARNING_PERCENT:
-        return [*lines, "fits"]
-    if used > hbm:
-        budget = hbm
-        lines.append("does not fit: the stacks alone exceed a device's HBM. What would help:")
-    else:
-        budget = hbm * WARNING_PERCENT // 100
-        lines.append(
-            f"fits, with less than {100 - WARNING_PERCENT}% left for the rest of the program. "
-            f"What would leave {100 - WARNING_PERCENT}%:"
-        )
+    said, budget = hbm_verdict(used, hbm, "the stacks alone exceed a device's HBM", "help")
+    lines.append(said)
+    if budget is None:
+        return lines
     sgd = memory.parameters_per_device
     lines.append(
         "  more devices: the variables are split over every SparseCore (but the COO buffers "

@@ -101,6 +101,23 @@ def _advice(
     return lines
 
 
+def hbm_verdict(used: int, hbm: int, exceeded: str, ask: str) -> tuple[str, int | None]:
+    """The line that says whether ``used`` bytes fit in ``hbm`` (every engine's view words it so),
+    and the budget the advice that follows aims at: all of the HBM when it does not fit, 80% of
+    it when it fits with too little room, None when it fits (no advice)."""
+    budget = hbm * WARNING_PERCENT // 100
+    if used > hbm:
+        return f"does not fit: {exceeded}. What would {ask}:", hbm
+    if used > budget:
+        left = 100 - WARNING_PERCENT
+        return (
+            f"fits, with less than {left}% left for the rest of the program. "
+            f"What would leave {left}%:",
+            budget,
+        )
+    return "fits", None
+
+
 def slice_mismatch(config: TPUEmbeddingConfiguration, tpu: Accelerator | None) -> str | None:
     """What to say when the named slice has another number of TensorFlow cores than the
     config's ``num_tensor_cores`` (None when they agree or no slice size was named)."""
@@ -128,18 +145,11 @@ def _verdict(config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip | Non
         f"TPU {chip.name}: {size(hbm)} of HBM a core ({devices} a chip); the tables take "
         f"{per_core / hbm:.1%} of it"
     ]
-    budget = hbm * WARNING_PERCENT // 100
-    if per_core > hbm:
-        lines += ["does not fit: the tables alone exceed a core's HBM. What would fit:"]
-        lines += _advice(config, memory, chip, hbm, "fit")
-    elif per_core > budget:
-        lines += [
-            f"fits, with less than {100 - WARNING_PERCENT}% left for the rest of the program. "
-            f"What would leave {100 - WARNING_PERCENT}%:"
-        ]
-        lines += _advice(config, memory, chip, budget, f"leave {100 - WARNING_PERCENT}%")
-    else:
-        lines += ["fits"]
+    said, budget = hbm_verdict(per_core, hbm, "the tables alone exceed a core's HBM", "fit")
+    lines.append(said)
+    if budget is not None:
+        aim = "fit" if budget == hbm else f"leave {100 - WARNING_PERCENT}%"
+        lines += _advice(config, memory, chip, budget, aim)
     return lines
 
 

@@ -13,6 +13,7 @@ import json
 import textwrap
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.formatters.memory import hbm_verdict
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
@@ -109,17 +110,10 @@ def _verdict(memory: SparseCoreMemory, chip: Chip | None) -> list[str]:
         f"TPU {chip.name}: {size(hbm)} of HBM a chip; the tables take {per_chip / hbm:.1%} of it",
         *_chip_note(memory, chip),
     ]
-    if per_chip * 100 <= hbm * WARNING_PERCENT:
-        return [*lines, "fits"]
-    if per_chip > hbm:
-        budget = hbm
-        lines.append("does not fit: the tables alone exceed a chip's HBM. What would help:")
-    else:
-        budget = hbm * WARNING_PERCENT // 100
-        lines.append(
-            f"fits, with less than {100 - WARNING_PERCENT}% left for the rest of the program. "
-            f"What would leave {100 - WARNING_PERCENT}%:"
-        )
+    said, budget = hbm_verdict(per_chip, hbm, "the tables alone exceed a chip's HBM", "help")
+    lines.append(said)
+    if budget is None:
+        return lines
     sgd = memory.parameters_per_chip
     cheaper = (
         "  cheaper optimizer state: none (no stack has a slot variable)"
