@@ -54,9 +54,7 @@ def test_spec_table_name(tmp_path: Path) -> None:
 def test_jax_stack_name(tmp_path: Path) -> None:
     path = tmp_path / "stacked.pbtxt"
     path.write_text(STACKED.replace('stack_name: "video_user"', f'stack_name: "{LONG}"', 1))
-    path.write_text(
-        path.read_text().replace('table_name: "video"', f'table_name: "{LONG}"', 1)
-    )
+    path.write_text(path.read_text().replace('table_name: "video"', f'table_name: "{LONG}"', 1))
     text = path.read_text().replace("max_ids_per_partition: ", "max_ids_per_partition: -", 1)
     path.write_text(text)
     assert_shown([str(finding["message"]) for finding in findings(path)])
