@@ -7,6 +7,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from unittest import mock
 
@@ -133,12 +134,12 @@ def test_quadratic_shapes_are_linear(tmp_path: Path) -> None:
     # A very long line, and thousands of repeated fields: ten times the size must take about ten
     # times as long (quadratic work would take a hundred), measured against the same shape at a
     # tenth of the size in the same run -- not against a clock, which a busy machine moves.
-    shapes = {
+    shapes: dict[str, Callable[[int], str]] = {
         "line": lambda n: "feature_descriptor { input_shape: 1 }" * n,
         "repeated": lambda n: "feature_descriptor { table_id: 0 }\n" * n + "mode: TRAINING\n",
     }
     for name, text in shapes.items():
-        took = {}
+        took: dict[int, float] = {}
         for count in (2_000, 20_000):
             path = tmp_path / f"{name}_{count}.pbtxt"
             path.write_text(text(count))
