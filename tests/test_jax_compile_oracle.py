@@ -32,7 +32,7 @@ from jax_tpu_embedding.sparsecore.lib.nn import embedding_spec, table_stacking  
 
 from tpuemb_cli.cli import main  # noqa: E402
 from tpuemb_cli.jax import compile_jax, spec_from_jax  # noqa: E402
-from tpuemb_cli.spec import jax_stacking  # noqa: E402
+from tpuemb_cli.spec import jax_layout, jax_stacking  # noqa: E402
 from tpuemb_cli.spec.jax_memory import model  # noqa: E402
 
 HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
@@ -250,7 +250,7 @@ def test_the_cases_cover_what_the_brief_asks() -> None:
     hashed = split = 0
     for case, (structure, _, stacks, limits) in zip(cases, built, strict=True):
         spec = spec_from_jax(structure, **case.options(stacks, limits))
-        names = list(jax_stacking.layout(spec).stacks)
+        names = list(jax_layout.layout(spec).stacks)
         hashed += any("..." in name for name in names)
         if case.stacking == "auto":
             keys = {

@@ -1,5 +1,5 @@
 """A spec with a `jax` section to the ``EmbeddingSpecProto`` jax-tpu-embedding writes for it
-(``tpuemb compile --target jax``): the library's stacking (`jax_stacking.layout`), then its
+(``tpuemb compile --target jax``): the library's stacking (`jax_layout.layout`), then its
 ``create_proto_from_feature_specs`` (v0.1.0, ``lib/nn/embedding.py``): stacks in the order their
 first feature comes, each stack's tables in the order their first feature comes, each feature
 under its table; the fields the library sets, and no other (0.1.0 records no optimizer, combiner
@@ -14,7 +14,8 @@ from tpuemb_cli.pb.jax.embedding_spec_pb2 import (
     StackedTableSpecProto,
     TableSpecProto,
 )
-from tpuemb_cli.spec.jax_stacking import Layout, layout, table_of
+from tpuemb_cli.spec.jax_layout import Layout, layout
+from tpuemb_cli.spec.jax_stacking import table_of
 
 
 def compile_jax_spec(spec: Any, laid_out: Layout | None = None) -> EmbeddingSpecProto:
