@@ -12,8 +12,8 @@ writes its proto (`create_proto_from_feature_specs`). tpuemb's proto -- from the
 a file, through `tpuemb compile --target jax --to binary`, and from the API (`compile_jax`) --
 must be the library's byte for byte; each stack's COO buffer in tpuemb's memory model must be the
 library's `compute_coo_buffer_size_per_device`. Setups the library refuses (mixed optimizers or
-combiners in an explicit stack, explicit stacks with auto-stacking) make `compile` exit 1 with
-the finding that says so.
+combiners in an explicit stack, explicit stacks with auto-stacking, an output shape without
+samples) make `compile` exit 1 with the finding that says so.
 """
 
 from __future__ import annotations
@@ -311,20 +311,31 @@ def _refused_setups() -> list[tuple[str, list[Any], dict[str, Any]]]:
             _features(_table("a", sgd), _table("b", sgd)),
             {"stacks": {"ab": ["a", "b"]}, "auto_stack": True},
         ),
+        (
+            "TE696",
+            [
+                embedding_spec.FeatureSpec(
+                    name="f", table_spec=_table("a", sgd), input_shape=[64, 1], output_shape=[16]
+                )
+            ],
+            {},
+        ),
     ]
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 def test_what_the_library_refuses_compile_refuses_with_the_finding(
     index: int, tmp_path: Path
 ) -> None:
     code, features, asked = _refused_setups()[index]
     spec = spec_from_jax(features, global_device_count=2, num_sc_per_device=2, **asked)
-    with pytest.raises(ValueError):
-        for name, group in asked["stacks"].items():
+    with pytest.raises((ValueError, TypeError)):
+        for name, group in asked.get("stacks", {}).items():
             table_stacking.stack_tables(features, group, 2, 2, stack_name=name)
         if asked.get("auto_stack"):
             table_stacking.auto_stack_tables(features, 2, 2)
+        jte.prepare_feature_specs_for_training(features, 2, 2)
+        jte.create_proto_from_feature_specs(features, 2, 2)
     exit_code, written, stderr = _compile_cli(tmp_path, spec)
     assert (exit_code, written) == (1, b"")
     assert f" {code} [error] " in stderr

@@ -111,3 +111,17 @@ def test_two_auto_stacks_of_one_name() -> None:
         FeatureSpec("f3", b),
     ]
     assert codes(features, auto_stack=True) == ["TE696"]
+
+
+def test_an_output_shape_without_samples() -> None:
+    features = [FeatureSpec("f", TableSpec("a"), output_shape=(16,))]
+    findings = lint_jax(features, global_device_count=1, num_sc_per_device=2)
+    assert [(f.rule, f.path, f.message) for f in findings] == [
+        (
+            "TE696",
+            ("features", 0, "output_shape"),
+            'feature "f" has an output shape of 1 dimension(s): the library counts its samples '
+            "as the product of all but the last, a float for none, and "
+            "create_proto_from_feature_specs raises TypeError",
+        )
+    ]

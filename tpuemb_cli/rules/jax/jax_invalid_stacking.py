@@ -7,7 +7,8 @@ stops the library from stacking and preparing the tables as the spec asks
 - tables put in explicit stacks (`jax.stack`) while the tables are auto-stacked too
   (`jax.auto_stack`);
 - a table of an explicit stack that no feature looks up;
-- a feature looking up a table the spec does not have;
+- a feature looking up a table the spec does not have, or whose output shape has fewer than two
+  dimensions;
 - two tables of one name;
 - a table alone whose name is an explicit stack's, or two auto-stacked stacks of one name;
 - `num_sc_per_device` other than 2 or 4, `global_device_count` below 1.
@@ -24,7 +25,8 @@ no feature uses. `_get_num_sc_per_device` raises `ValueError` ("Invalid num_sc_p
 count that is no TPU's, and no device pads to a multiple of 0 (`ZeroDivisionError`).
 `prepare_feature_specs_for_training` and `create_proto_from_feature_specs` key tables and stacks
 by name: two tables of one name, or a table alone named as a stack, become one stack without a
-word.
+word. They count a feature's samples as `np.prod(output_shape[:-1])`, a float for an output shape
+of one dimension or none, which `create_proto_from_feature_specs` refuses (`TypeError`).
 
 ## Example
 ```pbtxt
