@@ -268,8 +268,7 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                 f'feature "{feature.name}" has an output shape of {len(feature.output_shape)} '
                 "dimension(s): the library counts its samples as the product of all but the "
                 "last, a float for none, and create_proto_from_feature_specs raises TypeError",
-                "give the output shape its samples and the embedding dimension, e.g. "
-                "[batch, dim]",
+                "give the output shape its samples and the embedding dimension, e.g. [batch, dim]",
             )
         if table_of(spec, feature) is None:
             yield JaxStackingError(
