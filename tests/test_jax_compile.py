@@ -223,3 +223,24 @@ def test_a_stack_too_large_for_the_proto(tmp_path: Path) -> None:
     assert spec.tables[1].vocabulary_size == 2**63 - 1
     with pytest.raises(jax_stacking.JaxStackingError, match="past what the proto's int64 holds"):
         compile_jax_spec(spec)
+
+
+class CustomOptimizerSpec:
+    def __init__(self, update: Any, learning_rate: float = 0.1) -> None:
+        self.learning_rate = learning_rate
+        self.custom_computation_fn = update
+        self.slot_variable_initializers_tuple = ()
+        self.short_name_str = "mine"
+
+
+def test_custom_optimizers_are_told_apart_by_their_update_function() -> None:
+    def one() -> None: ...
+
+    def two() -> None: ...
+
+    optimizers = [CustomOptimizerSpec(one), CustomOptimizerSpec(one), CustomOptimizerSpec(two)]
+    tables = [TableSpec(f"t{i}", optimizer=optimizer) for i, optimizer in enumerate(optimizers)]
+    features = [FeatureSpec(f"f{i}", table) for i, table in enumerate(tables)]
+    spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2, auto_stack=True)
+    assert [t.jax.optimizer.custom for t in spec.tables] == ["mine#0", "mine#0", "mine#1"]
+    assert jax_stacking.groups(spec) == {"t0_t1": [0, 1], "t2": [2]}

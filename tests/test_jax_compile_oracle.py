@@ -2,18 +2,18 @@
 the library is not installed -- the project never needs JAX).
 
 For generated cases -- 1 to 40 tables, dimensions 1 to 300, every optimizer class the library has
-(with drawn hyperparameters), tables shared by two or three features, per-table limits, 1 to 256
-devices, 2 and 4 SparseCores a device, tables alone, auto-stacked (short and long names, a
-rotation, stacks split by the activation limit) and stacked by hand (in a drawn order, with
-per-stack limits), features in lists and dicts -- the library's FeatureSpecs are built on CPU,
-`tpuemb_cli.jax.spec_from_jax` reads them into a spec, and the library stacks them
-(`stack_tables` / `auto_stack_tables`), prepares them (`prepare_feature_specs_for_training`) and
-writes its proto (`create_proto_from_feature_specs`). tpuemb's proto -- from the spec written to
-a file, through `tpuemb compile --target jax --to binary`, and from the API (`compile_jax`) --
-must be the library's byte for byte; each stack's COO buffer in tpuemb's memory model must be the
-library's `compute_coo_buffer_size_per_device`. Setups the library refuses (mixed optimizers or
-combiners in an explicit stack, explicit stacks with auto-stacking, an output shape without
-samples) make `compile` exit 1 with the finding that says so.
+(with drawn hyperparameters; custom ones of one update function and of two), tables shared by two or
+three features, per-table limits, 1 to 256 devices, 2 and 4 SparseCores a device, tables alone,
+auto-stacked (short and long names, a rotation, stacks split by the activation limit) and stacked by
+hand (in a drawn order, with per-stack limits), features in lists and dicts -- the library's
+FeatureSpecs are built on CPU, `tpuemb_cli.jax.spec_from_jax` reads them into a spec, and the
+library stacks them (`stack_tables` / `auto_stack_tables`), prepares them
+(`prepare_feature_specs_for_training`) and writes its proto (`create_proto_from_feature_specs`).
+tpuemb's proto -- from the spec written to a file, through `tpuemb compile --target jax --to
+binary`, and from the API (`compile_jax`) -- must be the library's byte for byte; each stack's COO
+buffer in tpuemb's memory model must be the library's `compute_coo_buffer_size_per_device`. Setups
+the library refuses (mixed optimizers or combiners in an explicit stack, explicit stacks with
+auto-stacking, an output shape without samples) make `compile` exit 1 with the finding that says so.
 """
 
 from __future__ import annotations
@@ -63,6 +63,26 @@ def _optimizer(rng: random.Random, name: str) -> Any:
     return getattr(embedding_spec, name)(learning_rate=rng.choice([0.1, 0.01]), **settings)
 
 
+def _update_one(*args: Any) -> Any:
+    return args
+
+
+def _update_two(*args: Any) -> Any:
+    return args
+
+
+def _customs(rng: random.Random) -> list[Any]:
+    """CustomOptimizerSpecs: two of one update function (one optimizer to the library's hash)
+    and one of another."""
+    rate = rng.choice([0.1, 0.01])
+    return [
+        embedding_spec.CustomOptimizerSpec(
+            learning_rate=rate, custom_computation_fn=update, short_name_str="mine"
+        )
+        for update in (_update_one, _update_one, _update_two)
+    ]
+
+
 def _limits(values: dict[str, int]) -> Any:
     """A `stack_to_max_ids_per_partition` callable: the stack's value, else the default."""
     return lambda name, samples: values.get(name, 256)
@@ -92,6 +112,8 @@ class Case:
         rng.setstate(self.draws)
         total = self.devices * self.cores
         pool = [_optimizer(rng, name) for name in OPTIMIZER_CLASSES]
+        if self.seed % 4 == 3:
+            pool += _customs(rng)
         shared = rng.choice(pool)
         tables = []
         for index in range(self.count):
@@ -239,7 +261,7 @@ def test_the_cases_cover_what_the_brief_asks() -> None:
     dims = {t.embedding_dim for _, tables, _, _ in built for t in tables}
     assert {1, 300} <= dims
     classes = {type(t.optimizer).__name__ for _, tables, _, _ in built for t in tables}
-    assert classes == set(OPTIMIZER_CLASSES) and len(classes) >= 7
+    assert classes == {*OPTIMIZER_CLASSES, "CustomOptimizerSpec"} and len(classes) >= 8
     shared = [name for structure, _, _, _ in built for name, n in _uses(structure).items() if n > 1]
     assert shared
     assert any(any(len(g) > 1 for g in stacks.values()) for _, _, stacks, _ in built)
@@ -450,3 +472,31 @@ def test_the_goldens_are_the_librarys(name: str) -> None:
 
 if __name__ == "__main__":
     write_goldens()
+
+
+def test_custom_optimizers_stack_as_the_librarys_hash_says(tmp_path: Path) -> None:
+    # Two objects of one update function are one optimizer to the library; another function, or
+    # another learning rate, another.
+    def custom(update: Any, rate: float = 0.1) -> Any:
+        return embedding_spec.CustomOptimizerSpec(
+            learning_rate=rate, custom_computation_fn=update, short_name_str="mine"
+        )
+
+    optimizers = [
+        custom(_update_one),
+        custom(_update_one),
+        custom(_update_two),
+        custom(_update_one, 0.2),
+    ]
+    tables = [_table(name, optimizer) for name, optimizer in zip("abcd", optimizers, strict=True)]
+    features = _features(*tables)
+    asked: dict[str, Any] = {"global_device_count": 2, "num_sc_per_device": 2, "auto_stack": True}
+    spec = spec_from_jax(features, **asked)
+    assert [t.jax.optimizer.custom for t in spec.tables] == ["mine#0", "mine#0", "mine#1", "mine#0"]
+    exit_code, written, stderr = _compile_cli(tmp_path, spec)
+    assert (exit_code, stderr) == (0, "")
+    jte.auto_stack_tables(features, 2, 2)
+    jte.prepare_feature_specs_for_training(features, 2, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 2, 2)
+    assert written == theirs.SerializeToString()
+    assert [s.stack_name for s in theirs.stacked_table_specs] == ["a_b", "c", "d"]

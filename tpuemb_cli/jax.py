@@ -76,9 +76,28 @@ def _learning_rate(rate: Any, target: LearningRate, schedules: Schedules) -> Non
         target.constant = number
 
 
-def _optimizer(source: Any, target: JaxOptimizer, schedules: Schedules) -> None:
+def _custom(source: Any, customs: dict[tuple[int, str], int]) -> str:
+    """A CustomOptimizerSpec's `<short name>#<i>`: the i-th distinct update function, slot
+    initializers and short name (hashed as the library's ``__hash__`` hashes them, without the
+    learning rate), or "" for another optimizer."""
+    if not hasattr(source, "custom_computation_fn"):
+        return ""
+    short = str(getattr(source, "short_name_str", ""))
+    try:
+        identity = hash(
+            (source.custom_computation_fn, getattr(source, "slot_variable_initializers_tuple", ()))
+        )
+    except TypeError:  # something unhashable: the library could not hash it either
+        identity = id(source)
+    return f"{short}#{customs.setdefault((identity, short), len(customs))}"
+
+
+def _optimizer(
+    source: Any, target: JaxOptimizer, schedules: Schedules, customs: dict[tuple[int, str], int]
+) -> None:
     target.type = type(source).__name__
     _learning_rate(getattr(source, "learning_rate", None), target.learning_rate, schedules)
+    target.custom = _custom(source, customs)
     for name, value in sorted(vars(source).items()):
         if name.startswith("_") or name in _NOT_SETTINGS:
             continue
@@ -148,6 +167,7 @@ def spec_from_jax(
             tables.append(feature.table_spec)
     asked = {table: stack for stack, names in (stacks or {}).items() for table in names}
     position = {table: i for names in (stacks or {}).values() for i, table in enumerate(names)}
+    customs: dict[tuple[int, str], int] = {}
     for table in tables:
         target = spec.tables.add(
             name=table.name, vocabulary_size=table.vocabulary_size, dim=table.embedding_dim
@@ -155,7 +175,7 @@ def spec_from_jax(
         # The library has no default combiner: the spec says it even when it is "mean".
         target.combiner = str(table.combiner)
         jax = target.jax
-        _optimizer(table.optimizer, jax.optimizer, schedules)
+        _optimizer(table.optimizer, jax.optimizer, schedules, customs)
         for field in (
             "max_ids_per_partition",
             "max_unique_ids_per_partition",

@@ -79,6 +79,7 @@ COMMENTS: dict[str, str] = {
     'tpuemb.spec.Jax.rotation': "The `rotation` given to `stack_tables` / `auto_stack_tables`: how many shards each next table of a stack is rotated by. Absent: the library's default, `num_sc_per_device`.",
     'tpuemb.spec.Jax.stack_max_ids_per_partition': "A stack's own input limits (what `stack_to_max_ids_per_partition` and `stack_to_max_unique_ids_per_partition` return for it), by stack name; a stack of several tables not named here gets the library's default, 256 (a stack of one table takes its table's).",
     'tpuemb.spec.JaxOptimizer': 'A jax-tpu-embedding OptimizerSpec, as the library compares them for stacking: its class and hyperparameters.',
+    'tpuemb.spec.JaxOptimizer.custom': 'A CustomOptimizerSpec\'s short name and which update function and slot initializers it has (the library compares them by identity): `<short name>#<i>`, the i-th distinct one of the script, e.g. "custom#0".',
     'tpuemb.spec.JaxOptimizer.learning_rate': 'a schedule: a callable, told apart by identity',
     'tpuemb.spec.JaxOptimizer.settings': 'The numeric and boolean hyperparameters by attribute name (booleans as 0 and 1), e.g. initial_accumulator_value.',
     'tpuemb.spec.JaxOptimizer.type': 'the class name, e.g. AdagradOptimizerSpec',

@@ -125,14 +125,17 @@ def table_of(spec: Any, feature: Any) -> tuple[int, Any] | None:
 
 def optimizer_key(table: Any) -> tuple[Any, ...]:
     """What auto-stacking compares a table's optimizer by: its ``__hash__``'s tuple -- the learning
-    rate and the class's hashed hyperparameters, not the class (a class the library does not
-    have, or a custom one, is told apart by its class and every setting)."""
+    rate and the class's hashed hyperparameters, not the class; a CustomOptimizerSpec's
+    function, initializers and short name (`custom`); a class the library does not have is told
+    apart by its class and every setting."""
     optimizer = table.jax.optimizer
     rate = optimizer.learning_rate
     which = rate.WhichOneof("value")
     learning_rate: Any = (
         ("schedule", rate.schedule) if which == "schedule" else rate.constant if which else None
     )
+    if optimizer.custom:  # a CustomOptimizerSpec: its function, initializers and short name
+        return ("custom", learning_rate, optimizer.custom)
     fields = HASHED_SETTINGS.get(optimizer.type)
     if fields is None:
         return ("class", optimizer.type, learning_rate, tuple(sorted(optimizer.settings.items())))

@@ -72,7 +72,7 @@ class JaxTable(_message.Message):
     def __init__(self, optimizer: _Optional[_Union[JaxOptimizer, _Mapping]] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ..., suggested_coo_buffer_size_per_device: _Optional[int] = ..., stack: _Optional[str] = ..., stack_position: _Optional[int] = ...) -> None: ...
 
 class JaxOptimizer(_message.Message):
-    __slots__ = ("type", "learning_rate", "settings")
+    __slots__ = ("type", "learning_rate", "settings", "custom")
     class SettingsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -83,10 +83,12 @@ class JaxOptimizer(_message.Message):
     TYPE_FIELD_NUMBER: _ClassVar[int]
     LEARNING_RATE_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    CUSTOM_FIELD_NUMBER: _ClassVar[int]
     type: str
     learning_rate: LearningRate
     settings: _containers.ScalarMap[str, float]
-    def __init__(self, type: _Optional[str] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., settings: _Optional[_Mapping[str, float]] = ...) -> None: ...
+    custom: str
+    def __init__(self, type: _Optional[str] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., settings: _Optional[_Mapping[str, float]] = ..., custom: _Optional[str] = ...) -> None: ...
 
 class Schedule(_message.Message):
     __slots__ = ("name", "tag", "description")
