@@ -7,9 +7,10 @@ features, topology, schedules, quantization, the optimizer, the SparseCore limit
 TPUEmbeddingConfiguration text config (walking its descriptor, every nested message) is set, one
 at a time, in an otherwise valid document, to 0, -1, 2^31-1 and 2^63-1; `check`, `compile`
 (`--target sparsecore` too, for a spec), `explain` and `explain --memory` then each run in
-process, and must finish within a second with exit code 0 or 1 (or 2 with an error message).
-Each case takes a fraction of a second (the whole sweep, about 130 documents, a few seconds), so
-all of it is in `make test`.
+process -- and, on a JAX spec (a `jax` section), `check` and `compile --target jax` -- and
+must finish within a second with exit code 0 or 1 (or 2 with an error message). Each case takes
+a fraction of a second (the whole sweep, about 200 documents, a few seconds), so all of it is in
+`make test`.
 """
 
 from __future__ import annotations
@@ -89,6 +90,70 @@ SPEC: dict[str, Any] = {
     },
 }
 
+# A JAX spec (a `jax` section, as spec_from_jax writes it) with every message the JAX part of the
+# schema has -- a stack in an order of its own, its limits, a rotation, a table alone, a shared
+# table -- for `compile --target jax`.
+JAX_SPEC: dict[str, Any] = {
+    "tables": [
+        {
+            "name": "video",
+            "vocabulary_size": 1000,
+            "dim": 16,
+            "combiner": "sum",
+            "jax": {
+                "optimizer": {
+                    "type": "AdagradOptimizerSpec",
+                    "learning_rate": {"constant": 0.1},
+                    "settings": {"initial_accumulator_value": 0.1},
+                },
+                "stack": "s",
+                "stack_position": 1,
+            },
+        },
+        {
+            "name": "user",
+            "vocabulary_size": 7,
+            "dim": 12,
+            "combiner": "sum",
+            "quantization": {"num_buckets": 4, "lower": -1.0, "upper": 1.0},
+            "jax": {
+                "optimizer": {
+                    "type": "AdagradOptimizerSpec",
+                    "learning_rate": {"constant": 0.1},
+                    "settings": {"initial_accumulator_value": 0.1},
+                },
+                "stack": "s",
+                "stack_position": 0,
+            },
+        },
+        {
+            "name": "country",
+            "vocabulary_size": 300,
+            "dim": 8,
+            "combiner": "mean",
+            "jax": {
+                "optimizer": {"type": "SGDOptimizerSpec"},
+                "max_ids_per_partition": 64,
+                "max_unique_ids_per_partition": 32,
+                "suggested_coo_buffer_size_per_device": 1024,
+            },
+        },
+    ],
+    "features": [
+        {"name": "watched", "table": "video", "input_shape": [64, 1], "output_shape": [64, 16]},
+        {"name": "who", "table": "user", "input_shape": [64, 2], "output_shape": [64, 2, 12]},
+        {"name": "where", "table": "country", "input_shape": [64, 1], "output_shape": [64, 8]},
+        {"name": "seen", "table": "video", "input_shape": [32, 1], "output_shape": [32, 16]},
+    ],
+    "jax": {
+        "global_device_count": 4,
+        "num_sc_per_device": 4,
+        "rotation": 1,
+        "stack_max_ids_per_partition": {"s": 512},
+        "stack_max_unique_ids_per_partition": {"s": 128},
+    },
+}
+
 CONFIG = """\
 table_descriptor {
   name: "video"
@@ -137,16 +202,18 @@ def _is_map(field: FieldDescriptor) -> bool:
     return entry is not None and bool(entry.GetOptions().map_entry)
 
 
-def _spec_cases() -> list[tuple[str, Path_]]:
-    """(label, path in SPEC) of every integer field of the spec schema."""
+def _spec_cases(base: dict[str, Any]) -> list[tuple[str, Path_]]:
+    """(label, path in ``base``) of every integer field of the spec schema."""
     cases = []
     for chain in _integer_fields(EmbeddingSpec.DESCRIPTOR):
         path: list[str | int] = []
-        node: Any = SPEC
+        node: Any = base
         for field in chain:
             if isinstance(node, dict) and _is_map(field):
-                path += [field.name, next(iter(node[field.name]))]
-                break  # a map's value: the key (of the base spec) is the last step
+                # A map's value: the key (of the base spec; "s" where it has none) is the last
+                # step.
+                path += [field.name, next(iter(node.get(field.name) or {"s": 0}))]
+                break
             path.append(field.name)
             if is_repeated(field):
                 path.append(0)
@@ -176,15 +243,23 @@ def _set(document: dict[str, Any], path: Path_, value: int) -> dict[str, Any]:
     return changed
 
 
-SPEC_CASES = _spec_cases()
+SPEC_CASES = _spec_cases(SPEC)
 SPEC_IDS = [label for label, _ in SPEC_CASES]
 SPEC_PATHS = [path for _, path in SPEC_CASES]
+JAX_CASES = _spec_cases(JAX_SPEC)
+JAX_IDS = [label for label, _ in JAX_CASES]
+JAX_PATHS = [path for _, path in JAX_CASES]
 SPEC_COMMANDS = (
     ("check",),
     ("compile",),
     ("compile", "--target", "sparsecore"),
     ("explain",),
     ("explain", "--memory"),
+)
+JAX_COMMANDS = (
+    ("check",),
+    ("compile", "--target", "jax"),
+    ("compile", "--target", "jax", "--to", "binary"),
 )
 
 
@@ -288,11 +363,17 @@ def _run(path: Path, command: tuple[str, ...]) -> None:
     assert took < BUDGET, shown
 
 
-def _spec_sweep(tmp_path: Path, values: tuple[int, ...], path: Path_) -> None:
+def _spec_sweep(
+    tmp_path: Path,
+    values: tuple[int, ...],
+    path: Path_,
+    base: dict[str, Any] = SPEC,
+    commands: tuple[tuple[str, ...], ...] = SPEC_COMMANDS,
+) -> None:
     for value in values:
         file = tmp_path / "extreme.spec.yaml"
-        file.write_text(yaml.safe_dump(_set(SPEC, path, value), sort_keys=False))
-        for command in SPEC_COMMANDS:
+        file.write_text(yaml.safe_dump(_set(base, path, value), sort_keys=False))
+        for command in commands:
             _run(file, command)
 
 
@@ -312,9 +393,15 @@ def test_the_bases_are_clean(tmp_path: Path) -> None:
     spec.write_text(yaml.safe_dump(SPEC, sort_keys=False))
     config = tmp_path / "base.pbtxt"
     config.write_text(CONFIG)
-    for file in (spec, config):
+    jax = tmp_path / "jax.spec.yaml"
+    jax.write_text(yaml.safe_dump(JAX_SPEC, sort_keys=False))
+    for file in (spec, config, jax):
         result = CliRunner().invoke(main, ["check", str(file)])
         assert result.exit_code == 0, result.output
+    # The JAX base compiles: the sweep reaches the library's stacking, not a refusal.
+    result = CliRunner().invoke(main, ["compile", "--target", "jax", str(jax)])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert 'stack_name: "s"' in result.stdout and "shard_rotation: 1" in result.stdout
 
 
 def test_the_walk_reaches_every_part_of_the_spec() -> None:
@@ -330,6 +417,11 @@ def test_the_walk_reaches_every_part_of_the_spec() -> None:
 @pytest.mark.parametrize("path", SPEC_PATHS, ids=SPEC_IDS)
 def test_spec_integers_at_the_extremes(tmp_path: Path, path: Path_) -> None:
     _spec_sweep(tmp_path, VALUES, path)
+
+
+@pytest.mark.parametrize("path", JAX_PATHS, ids=JAX_IDS)
+def test_jax_spec_integers_at_the_extremes(tmp_path: Path, path: Path_) -> None:
+    _spec_sweep(tmp_path, VALUES, path, JAX_SPEC, JAX_COMMANDS)
 
 
 @pytest.mark.parametrize("chain", CONFIG_CHAINS, ids=CONFIG_IDS)

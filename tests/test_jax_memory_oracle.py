@@ -23,11 +23,8 @@ import pytest
 jte = pytest.importorskip("jax_tpu_embedding.sparsecore.lib.nn.embedding")
 
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto  # noqa: E402
-from tpuemb_cli.spec.jax_memory import (  # noqa: E402
-    ALIGNMENT,
-    model,
-    theoretical_max_coo_buffer_size,
-)
+from tpuemb_cli.spec.jax_memory import model, theoretical_max_coo_buffer_size  # noqa: E402
+from tpuemb_cli.spec.jax_stacking import ALIGNMENT  # noqa: E402
 
 ROOT = Path(__file__).parent.parent
 

@@ -30,6 +30,7 @@ from numbers import Number
 from typing import Any
 
 from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
 from tpuemb_cli.spec.schedules import Schedules
 
@@ -75,9 +76,28 @@ def _learning_rate(rate: Any, target: LearningRate, schedules: Schedules) -> Non
         target.constant = number
 
 
-def _optimizer(source: Any, target: JaxOptimizer, schedules: Schedules) -> None:
+def _custom(source: Any, customs: dict[tuple[int, str], int]) -> str:
+    """A CustomOptimizerSpec's `<short name>#<i>`: the i-th distinct update function, slot
+    initializers and short name (hashed as the library's ``__hash__`` hashes them, without the
+    learning rate), or "" for another optimizer."""
+    if not hasattr(source, "custom_computation_fn"):
+        return ""
+    short = str(getattr(source, "short_name_str", ""))
+    try:
+        identity = hash(
+            (source.custom_computation_fn, getattr(source, "slot_variable_initializers_tuple", ()))
+        )
+    except TypeError:  # something unhashable: the library could not hash it either
+        identity = id(source)
+    return f"{short}#{customs.setdefault((identity, short), len(customs))}"
+
+
+def _optimizer(
+    source: Any, target: JaxOptimizer, schedules: Schedules, customs: dict[tuple[int, str], int]
+) -> None:
     target.type = type(source).__name__
     _learning_rate(getattr(source, "learning_rate", None), target.learning_rate, schedules)
+    target.custom = _custom(source, customs)
     for name, value in sorted(vars(source).items()):
         if name.startswith("_") or name in _NOT_SETTINGS:
             continue
@@ -101,19 +121,44 @@ def _dims(shape: Any) -> list[int]:
         return []
 
 
+def _place_in_stack(table: Any) -> int | None:
+    """Where the library put ``table`` in its stack: its row offset in a shard (the stack's rows
+    follow its tables' order), or None when it is in no stack of several."""
+    setting = getattr(table, "_setting_in_stack", None)
+    if not _stack_of(table):
+        return None
+    offset = getattr(setting, "row_offset_in_shard", None)
+    return int(offset) if isinstance(offset, int) else None
+
+
 def spec_from_jax(
     feature_specs: Any,
     *,
     global_device_count: int,
     num_sc_per_device: int,
     stacks: Mapping[str, Sequence[str]] | None = None,
+    auto_stack: bool = False,
+    use_short_stack_names: bool = True,
+    rotation: int | None = None,
+    stack_limits: Mapping[str, tuple[int, int]] | None = None,
 ) -> EmbeddingSpec:
     """The spec of jax-tpu-embedding's ``feature_specs`` on ``global_device_count`` devices of
-    ``num_sc_per_device`` SparseCores each, with the explicit ``stacks`` (stack name to table
-    names) you mean to ask ``stack_tables`` for."""
+    ``num_sc_per_device`` SparseCores each, stacked as your script asks the library to: the
+    explicit ``stacks`` (stack name to table names, in the order you give ``stack_tables``), or
+    ``auto_stack`` (you call ``auto_stack_tables``, with ``use_short_stack_names``), with the
+    ``rotation`` you pass them and each stack's ``stack_limits`` (stack name to (max ids, max
+    unique ids) per partition: what your ``stack_to_max_ids_per_partition`` and
+    ``stack_to_max_unique_ids_per_partition`` return for it)."""
     spec = EmbeddingSpec()
     spec.jax.global_device_count = global_device_count
     spec.jax.num_sc_per_device = num_sc_per_device
+    spec.jax.auto_stack = auto_stack
+    spec.jax.long_stack_names = not use_short_stack_names
+    if rotation is not None:
+        spec.jax.rotation = rotation
+    for stack, (max_ids, max_unique_ids) in (stack_limits or {}).items():
+        spec.jax.stack_max_ids_per_partition[stack] = max_ids
+        spec.jax.stack_max_unique_ids_per_partition[stack] = max_unique_ids
     schedules = Schedules(spec)
     features = list(_leaves(feature_specs))
     tables: list[Any] = []
@@ -121,6 +166,8 @@ def spec_from_jax(
         if not any(feature.table_spec is known for known in tables):
             tables.append(feature.table_spec)
     asked = {table: stack for stack, names in (stacks or {}).items() for table in names}
+    position = {table: i for names in (stacks or {}).values() for i, table in enumerate(names)}
+    customs: dict[tuple[int, str], int] = {}
     for table in tables:
         target = spec.tables.add(
             name=table.name, vocabulary_size=table.vocabulary_size, dim=table.embedding_dim
@@ -128,7 +175,7 @@ def spec_from_jax(
         # The library has no default combiner: the spec says it even when it is "mean".
         target.combiner = str(table.combiner)
         jax = target.jax
-        _optimizer(table.optimizer, jax.optimizer, schedules)
+        _optimizer(table.optimizer, jax.optimizer, schedules, customs)
         for field in (
             "max_ids_per_partition",
             "max_unique_ids_per_partition",
@@ -138,6 +185,9 @@ def spec_from_jax(
             if value is not None:
                 setattr(jax, field, int(value))
         jax.stack = asked.get(table.name, "") or _stack_of(table)
+        place = position.get(table.name) if table.name in asked else _place_in_stack(table)
+        if place is not None:
+            jax.stack_position = place
         quantization = getattr(table, "quantization_config", None)
         if quantization is not None:
             target.quantization.num_buckets = quantization.num_buckets
@@ -162,6 +212,10 @@ def lint_jax(
     global_device_count: int,
     num_sc_per_device: int,
     stacks: Mapping[str, Sequence[str]] | None = None,
+    auto_stack: bool = False,
+    use_short_stack_names: bool = True,
+    rotation: int | None = None,
+    stack_limits: Mapping[str, tuple[int, int]] | None = None,
 ) -> list[Finding]:
     """Findings for the spec ``spec_from_jax`` builds: JAX's rules, not TensorFlow's."""
     from tpuemb_cli.engine import Engine
@@ -172,6 +226,42 @@ def lint_jax(
         global_device_count=global_device_count,
         num_sc_per_device=num_sc_per_device,
         stacks=stacks,
+        auto_stack=auto_stack,
+        use_short_stack_names=use_short_stack_names,
+        rotation=rotation,
+        stack_limits=stack_limits,
     )
     document = Document("<jax objects>", "binary", "EmbeddingSpec", spec, None)
     return Engine().lint(document)
+
+
+def compile_jax(
+    feature_specs: Any,
+    *,
+    global_device_count: int,
+    num_sc_per_device: int,
+    stacks: Mapping[str, Sequence[str]] | None = None,
+    auto_stack: bool = False,
+    use_short_stack_names: bool = True,
+    rotation: int | None = None,
+    stack_limits: Mapping[str, tuple[int, int]] | None = None,
+) -> EmbeddingSpecProto:
+    """The ``EmbeddingSpecProto`` the library writes (``create_proto_from_feature_specs``) once
+    it has stacked ``feature_specs`` as asked and prepared them for training, without running it:
+    what ``tpuemb compile --target jax`` writes for the spec ``spec_from_jax`` builds. A
+    stacking the library would refuse raises `tpuemb_cli.spec.jax_stacking.JaxStackingError`
+    (``lint_jax`` reports it, with the rest, as TE696)."""
+    from tpuemb_cli.spec.jax_compiler import compile_jax_spec
+
+    return compile_jax_spec(
+        spec_from_jax(
+            feature_specs,
+            global_device_count=global_device_count,
+            num_sc_per_device=num_sc_per_device,
+            stacks=stacks,
+            auto_stack=auto_stack,
+            use_short_stack_names=use_short_stack_names,
+            rotation=rotation,
+            stack_limits=stack_limits,
+        )
+    )

@@ -1,5 +1,7 @@
 """``tpuemb compile``: an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build,
-or (``--target sparsecore``) to the SparseCoreTableLayouts TPUEmbeddingV2 would compute."""
+(``--target sparsecore``) to the SparseCoreTableLayouts TPUEmbeddingV2 would compute, or
+(``--target jax``) a spec with a `jax` section to the EmbeddingSpecProto jax-tpu-embedding
+would write."""
 
 from __future__ import annotations
 
@@ -26,24 +28,26 @@ class CompileOptions(NamedTuple):
     to: str = "text"  # an encoding's name
     output: str | None = None
     max_bytes: int = inputs.DEFAULT_MAX_BYTES
-    target: str = "config"  # config or sparsecore
+    target: str = "config"  # config, sparsecore or jax
     order: str = "checkpoint"  # sparsecore: the checkpoint's order of layouts, or the stacker's
     hash_seed: int = 0  # sparsecore: the PYTHONHASHSEED of the TensorFlow process to match
     none_hash: int | None = None  # sparsecore: its hash(None); None: CPython 3.12+'s constant
 
 
 def execute(options: CompileOptions, streams: Streams) -> int:
-    from tpuemb_cli.cli.specs import jax_refusal, load_spec
+    from tpuemb_cli.cli.specs import jax_refusal, jax_target_refusal, load_spec
     from tpuemb_cli.load import encodings
 
     loaded = load_spec(options.path, options.max_bytes, streams)
     if loaded is None:
         return EXIT_ERROR
     document, found, facts = loaded
-    refusal = jax_refusal(facts.spec) if facts is not None else None
-    if refusal is not None:
-        error(streams, f"{document.name}: not compiled: {refusal}")
-        return EXIT_ERROR
+    if facts is not None:
+        refusal = jax_target_refusal(facts.spec) if options.target == "jax" else None
+        refusal = refusal or (jax_refusal(facts.spec) if options.target != "jax" else None)
+        if refusal is not None:
+            error(streams, f"{document.name}: not compiled: {refusal}")
+            return EXIT_ERROR
     if found:
         streams.err.write(formatters.get("concise")(formatters.Report(found, 1), False))
     if any(f.name == "internal-error" for f in found):
@@ -61,6 +65,17 @@ def execute(options: CompileOptions, streams: Streams) -> int:
         if found_layouts is None:
             return EXIT_ERROR
         output = encodings.get(options.to).render(found_layouts)
+    elif options.target == "jax":
+        from tpuemb_cli.spec.jax_compiler import compile_jax_spec
+        from tpuemb_cli.spec.jax_stacking import JaxStackingError
+
+        try:
+            proto = compile_jax_spec(facts.spec)
+        except JaxStackingError as refused:  # reported by TE696, unless the rule is off
+            path = ".".join(str(part) for part in refused.path)
+            error(streams, f"{document.name}: not compiled: {path}: {refused.message}")
+            return EXIT_FINDINGS
+        output = encodings.get(options.to).render(proto)
     else:
         output = encodings.get(options.to).render(facts.compiled.config)
     return write_output(output, options.output, streams)
@@ -74,11 +89,12 @@ def execute(options: CompileOptions, streams: Streams) -> int:
 )
 @click.option(
     "--target",
-    type=click.Choice(["config", "sparsecore"]),
+    type=click.Choice(["config", "sparsecore", "jax"]),
     default="config",
     show_default=True,
     help="config: the TPUEmbeddingConfiguration (TPUEmbedding); sparsecore: the "
-    "SparseCoreTableLayouts TPUEmbeddingV2 computes and saves in checkpoints.",
+    "SparseCoreTableLayouts TPUEmbeddingV2 computes and saves in checkpoints; jax: the "
+    "EmbeddingSpecProto jax-tpu-embedding writes for a spec with a `jax` section.",
 )
 @click.option(
     "--order",
@@ -116,8 +132,10 @@ def command(
     none_hash: int | None,
     max_bytes: int,
 ) -> None:
-    """Compile an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build, or
-    (--target sparsecore) to the SparseCoreTableLayouts TPUEmbeddingV2 would compute.
+    """Compile an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build,
+    (--target sparsecore) to the SparseCoreTableLayouts TPUEmbeddingV2 would compute, or
+    (--target jax) a spec with a `jax` section to the EmbeddingSpecProto jax-tpu-embedding
+    0.1.0 writes (create_proto_from_feature_specs, after its stacking).
 
     The spec is linted first; a spec with errors is not compiled (exit 1).
 

@@ -57,14 +57,25 @@ def load_spec(
 
 
 def jax_refusal(spec: EmbeddingSpec) -> str | None:
-    """Why ``compile`` and ``explain`` do not take a spec written for jax-tpu-embedding (one with
-    a ``jax`` section, as ``spec_from_jax`` writes): what they show is what TensorFlow would build,
-    and the library builds something else (its own stacking, padding and optimizers)."""
+    """Why ``compile`` (but for ``--target jax``) and ``explain`` do not take a spec written for
+    jax-tpu-embedding (one with a ``jax`` section, as ``spec_from_jax`` writes): what they show
+    is what TensorFlow would build, and the library builds something else (its own stacking,
+    padding and optimizers)."""
     if not spec.HasField("jax"):
         return None
     return (
-        "a spec for jax-tpu-embedding (it has a `jax` section): compile and explain show what "
-        "TensorFlow would build, not what the JAX library builds; `tpuemb check` lints it, and "
-        "`tpuemb explain` / `explain --memory` take the library's own EmbeddingSpecProto "
-        "(create_proto_from_feature_specs)"
+        "a spec for jax-tpu-embedding (it has a `jax` section): this shows what TensorFlow "
+        "would build, not what the JAX library builds; `tpuemb compile --target jax` writes the "
+        "library's EmbeddingSpecProto, which `tpuemb explain` and `explain --memory` take"
+    )
+
+
+def jax_target_refusal(spec: EmbeddingSpec) -> str | None:
+    """Why ``compile --target jax`` does not take a spec: one without a ``jax`` section says
+    nothing of the library's devices and SparseCores."""
+    if spec.HasField("jax"):
+        return None
+    return (
+        "--target jax takes a spec for jax-tpu-embedding (with a `jax` section, as "
+        "tpuemb_cli.jax.spec_from_jax writes); this one has none"
     )

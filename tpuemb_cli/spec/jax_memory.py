@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-FLOAT_BYTES = 4  # float32 parameters, slots and gains; int32 ids and row pointers
-ALIGNMENT = 8  # TPU_VECTOR_REGISTER_ALIGNMENT_SIZE
+from tpuemb_cli.spec.jax_stacking import ALIGNMENT, FLOAT_BYTES, round_up
+
 INT_MAX = 2**31 - 1
 COO_ARRAYS = ("embedding_ids", "sample_ids", "gains")  # each of the COO buffer's size
 PARAMETERS = "parameters"
@@ -52,10 +52,6 @@ SLOTS: dict[str, tuple[str, ...] | None] = {
     "ADAGRAD_MOMENTUM": ("accumulator", "momentum"),
     "CUSTOM": None,
 }
-
-
-def round_up(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
 
 
 def theoretical_max_coo_buffer_size(

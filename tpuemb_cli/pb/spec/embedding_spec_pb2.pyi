@@ -24,29 +24,55 @@ class EmbeddingSpec(_message.Message):
     def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ..., sparse_core: _Optional[_Union[SparseCore, _Mapping]] = ..., jax: _Optional[_Union[Jax, _Mapping]] = ...) -> None: ...
 
 class Jax(_message.Message):
-    __slots__ = ("global_device_count", "num_sc_per_device")
+    __slots__ = ("global_device_count", "num_sc_per_device", "auto_stack", "long_stack_names", "rotation", "stack_max_ids_per_partition", "stack_max_unique_ids_per_partition")
+    class StackMaxIdsPerPartitionEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class StackMaxUniqueIdsPerPartitionEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     GLOBAL_DEVICE_COUNT_FIELD_NUMBER: _ClassVar[int]
     NUM_SC_PER_DEVICE_FIELD_NUMBER: _ClassVar[int]
+    AUTO_STACK_FIELD_NUMBER: _ClassVar[int]
+    LONG_STACK_NAMES_FIELD_NUMBER: _ClassVar[int]
+    ROTATION_FIELD_NUMBER: _ClassVar[int]
+    STACK_MAX_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
+    STACK_MAX_UNIQUE_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
     global_device_count: int
     num_sc_per_device: int
-    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ...) -> None: ...
+    auto_stack: bool
+    long_stack_names: bool
+    rotation: int
+    stack_max_ids_per_partition: _containers.ScalarMap[str, int]
+    stack_max_unique_ids_per_partition: _containers.ScalarMap[str, int]
+    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., auto_stack: bool = ..., long_stack_names: bool = ..., rotation: _Optional[int] = ..., stack_max_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_max_unique_ids_per_partition: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class JaxTable(_message.Message):
-    __slots__ = ("optimizer", "max_ids_per_partition", "max_unique_ids_per_partition", "suggested_coo_buffer_size_per_device", "stack")
+    __slots__ = ("optimizer", "max_ids_per_partition", "max_unique_ids_per_partition", "suggested_coo_buffer_size_per_device", "stack", "stack_position")
     OPTIMIZER_FIELD_NUMBER: _ClassVar[int]
     MAX_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
     MAX_UNIQUE_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
     SUGGESTED_COO_BUFFER_SIZE_PER_DEVICE_FIELD_NUMBER: _ClassVar[int]
     STACK_FIELD_NUMBER: _ClassVar[int]
+    STACK_POSITION_FIELD_NUMBER: _ClassVar[int]
     optimizer: JaxOptimizer
     max_ids_per_partition: int
     max_unique_ids_per_partition: int
     suggested_coo_buffer_size_per_device: int
     stack: str
-    def __init__(self, optimizer: _Optional[_Union[JaxOptimizer, _Mapping]] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ..., suggested_coo_buffer_size_per_device: _Optional[int] = ..., stack: _Optional[str] = ...) -> None: ...
+    stack_position: int
+    def __init__(self, optimizer: _Optional[_Union[JaxOptimizer, _Mapping]] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ..., suggested_coo_buffer_size_per_device: _Optional[int] = ..., stack: _Optional[str] = ..., stack_position: _Optional[int] = ...) -> None: ...
 
 class JaxOptimizer(_message.Message):
-    __slots__ = ("type", "learning_rate", "settings")
+    __slots__ = ("type", "learning_rate", "settings", "custom")
     class SettingsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -57,10 +83,12 @@ class JaxOptimizer(_message.Message):
     TYPE_FIELD_NUMBER: _ClassVar[int]
     LEARNING_RATE_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
+    CUSTOM_FIELD_NUMBER: _ClassVar[int]
     type: str
     learning_rate: LearningRate
     settings: _containers.ScalarMap[str, float]
-    def __init__(self, type: _Optional[str] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., settings: _Optional[_Mapping[str, float]] = ...) -> None: ...
+    custom: str
+    def __init__(self, type: _Optional[str] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., settings: _Optional[_Mapping[str, float]] = ..., custom: _Optional[str] = ...) -> None: ...
 
 class Schedule(_message.Message):
     __slots__ = ("name", "tag", "description")

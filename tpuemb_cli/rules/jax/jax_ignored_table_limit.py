@@ -3,7 +3,9 @@
 ## What it does
 Reports a table of a spec made from jax-tpu-embedding's objects (`tpuemb_cli.jax.spec_from_jax`)
 that sets `max_ids_per_partition` or `max_unique_ids_per_partition` to something other than the
-library's default (256) and shares its stack (`jax.stack`) with other tables.
+library's default (256) and its stack's (256 too, unless `jax.stack_max_ids_per_partition` /
+`jax.stack_max_unique_ids_per_partition` name the stack) and shares its stack with other tables:
+an explicit one (`jax.stack`), or one auto-stacking makes (`jax.auto_stack`).
 
 ## Why is this bad?
 The limits size the input buffers and say how many ids a partition may take before ids are
@@ -65,14 +67,21 @@ def check_jax_spec(spec: Any) -> Iterator[Violation]:
                 if not table.jax.HasField(limit):
                     continue
                 value = getattr(table.jax, limit)
-                if value == DEFAULT_LIMIT:
+                stack_limits = getattr(spec.jax, f"stack_{limit}")
+                used = stack_limits.get(name, DEFAULT_LIMIT)
+                # The library's default is what a TableSpec has unless set: nothing tuned.
+                if value in (used, DEFAULT_LIMIT):
                     continue
+                given = (
+                    f"{used}, from jax.stack_{limit}"
+                    if name in stack_limits
+                    else f"{used} by default"
+                )
                 yield Violation(
                     (*table_path(index), "jax", limit),
                     f"{table_label(index, table)} sets {limit} {value}, but it is stacked "
                     f'in "{name}" with {len(members) - 1} other table(s): the library ignores '
-                    f"a table's limits in a stack of several and uses the stack's "
-                    f"({DEFAULT_LIMIT} by default)",
+                    f"a table's limits in a stack of several and uses the stack's ({given})",
                     f"set the stack's {limit} (stack_to_{limit} or "
                     "update_preprocessing_parameters), or stack the table alone",
                 )

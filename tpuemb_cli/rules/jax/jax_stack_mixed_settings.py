@@ -81,6 +81,8 @@ def _optimizer(table: Any) -> str:
         else []
     )
     shown += [f"{name}={value:g}" for name, value in sorted(optimizer.settings.items())]
+    if optimizer.custom:  # which of the script's custom update functions
+        shown.append(f"custom={optimizer.custom}")
     return f"{optimizer.type}({', '.join(shown)})"
 
 

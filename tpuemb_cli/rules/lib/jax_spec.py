@@ -9,10 +9,18 @@ from typing import Any
 
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.spec.jax_stacking import DEFAULT_LIMIT, groups, table_of
 
-# The library's default per-table limits (TableSpec's max_ids_per_partition and
-# max_unique_ids_per_partition, `get_default_limits`).
-DEFAULT_LIMIT = 256
+__all__ = [
+    "DEFAULT_LIMIT",
+    "feature_label",
+    "feature_path",
+    "features_with_tables",
+    "stacks",
+    "table_label",
+    "table_of",
+    "table_path",
+]
 
 
 def table_label(index: int, table: Any) -> str:
@@ -31,19 +39,6 @@ def feature_path(index: int) -> FieldPath:
     return ("features", index)
 
 
-def table_of(spec: Any, feature: Any) -> tuple[int, Any] | None:
-    """The (index, table) a feature looks up: by name, or `#<i>` for one of two tables of one
-    name; None when it names no table of the spec."""
-    reference = feature.table
-    if reference.startswith("#") and reference[1:].isdigit():
-        index = int(reference[1:])
-        return (index, spec.tables[index]) if index < len(spec.tables) else None
-    for index, table in enumerate(spec.tables):
-        if table.name == reference:
-            return index, table
-    return None
-
-
 def features_with_tables(spec: Any) -> Iterator[tuple[int, Any, int, Any]]:
     """Each (feature index, feature, table index, table) whose table the spec has."""
     for f, feature in enumerate(spec.features):
@@ -53,9 +48,7 @@ def features_with_tables(spec: Any) -> Iterator[tuple[int, Any, int, Any]]:
 
 
 def stacks(spec: Any) -> dict[str, list[int]]:
-    """Each named stack's tables (indexes, in table order)."""
-    found: dict[str, list[int]] = {}
-    for index, table in enumerate(spec.tables):
-        if table.jax.stack:
-            found.setdefault(table.jax.stack, []).append(index)
-    return found
+    """Each stack of several tables the library would make (indexes, in stacking order): the
+    explicit stacks, or the automatic ones (`tpuemb_cli.spec.jax_stacking.groups`, which
+    ``compile --target jax`` stacks by)."""
+    return groups(spec)

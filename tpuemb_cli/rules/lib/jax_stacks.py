@@ -5,26 +5,27 @@ embedding EmbeddingSpecProto, their field paths, and the library's padding arith
 from __future__ import annotations
 
 from collections.abc import Iterator
-from math import prod
 from typing import Any
 
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.spec import jax_stacking as stacking
+from tpuemb_cli.spec.jax_stacking import ALIGNMENT, padded_vocab, round_up
 
-# The library pads a table's rows to a multiple of this times the SparseCores in all, and its
-# embedding dimension to a multiple of this (TPU_VECTOR_REGISTER_ALIGNMENT_SIZE in its C++).
-ALIGNMENT = 8
-
-
-def round_up(value: int, multiple: int) -> int:
-    """``value`` rounded up to a multiple of ``multiple`` (the library's
-    `_next_largest_multiple`)."""
-    return -(-value // multiple) * multiple
-
-
-def padded_vocab(vocab_size: int, num_sparsecores: int) -> int:
-    """The rows the library pads a table of ``vocab_size`` rows to."""
-    return round_up(vocab_size, ALIGNMENT * num_sparsecores)
+__all__ = [
+    "ALIGNMENT",
+    "feature_label",
+    "feature_path",
+    "features",
+    "padded_vocab",
+    "round_up",
+    "samples",
+    "stack_label",
+    "stack_path",
+    "table_label",
+    "table_path",
+    "tables",
+]
 
 
 def stack_label(index: int, stack: Any) -> str:
@@ -71,4 +72,4 @@ def features(spec: Any) -> Iterator[tuple[int, Any, int, Any, int, Any]]:
 def samples(feature: Any) -> int:
     """A feature's samples: its output shape without the last (embedding) dimension, as the
     library counts them (`np.prod(output_shape[:-1])`)."""
-    return prod(feature.output_shape[:-1])
+    return stacking.samples(feature.output_shape)

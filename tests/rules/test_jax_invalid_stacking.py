@@ -1,0 +1,128 @@
+"""jax-invalid-stacking on specs made from jax-tpu-embedding's objects (stand-ins here;
+tests/test_jax_compile_oracle.py has the library raise on its own)."""
+
+from __future__ import annotations
+
+from google.protobuf import text_format
+
+from tests.jax_objects import FeatureSpec, TableSpec, codes
+from tpuemb_cli.engine import Engine
+from tpuemb_cli.jax import lint_jax, spec_from_jax
+from tpuemb_cli.load import Document
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+
+
+def _found(text: str) -> list[tuple[str, tuple[str | int, ...], str]]:
+    spec = text_format.Parse(text, EmbeddingSpec())
+    findings = Engine().lint(Document("<spec>", "text", "EmbeddingSpec", spec, None))
+    return [(f.rule, f.path, f.message) for f in findings if f.rule in ("TE696", "TE699")]
+
+
+TABLES = """
+tables { name: "a" vocabulary_size: 1000 dim: 16 combiner: "sum" }
+tables { name: "b" vocabulary_size: 1000 dim: 16 combiner: "sum" }
+features { name: "fa" table: "a" input_shape: [128, 1] output_shape: [128, 16] }
+features { name: "fb" table: "b" input_shape: [128, 1] output_shape: [128, 16] }
+"""
+
+
+def test_explicit_stacks_with_auto_stacking() -> None:
+    a, b = TableSpec("a"), TableSpec("b")
+    features = [FeatureSpec("fa", a), FeatureSpec("fb", b)]
+    findings = lint_jax(
+        features,
+        global_device_count=8,
+        num_sc_per_device=4,
+        stacks={"ab": ["a", "b"]},
+        auto_stack=True,
+    )
+    assert [(f.rule, f.path) for f in findings] == [
+        ("TE696", ("tables", 0, "jax", "stack")),
+        ("TE696", ("tables", 1, "jax", "stack")),
+    ]
+    assert findings[0].message == (
+        'table "a" is put in stack "ab" and the tables are auto-stacked too: stack_tables raises '
+        "ValueError (the table is already stacked)"
+    )
+    assert codes(features, auto_stack=True) == []
+    assert codes(features, stacks={"ab": ["a", "b"]}) == []
+
+
+def test_a_stacked_table_no_feature_uses() -> None:
+    text = (
+        "jax { global_device_count: 8 num_sc_per_device: 4 }"
+        + TABLES.replace('combiner: "sum" }', 'combiner: "sum" jax { stack: "ab" } }')
+        + 'tables { name: "c" vocabulary_size: 10 dim: 16 combiner: "sum" jax { stack: "ab" } }'
+    )
+    assert _found(text) == [
+        (
+            "TE696",
+            ("tables", 2, "jax", "stack"),
+            'table "c" of stack "ab" is looked up by no feature: stack_tables finds no such '
+            "table among the features (KeyError)",
+        )
+    ]
+
+
+def test_no_tpus_sparsecores_and_no_devices() -> None:
+    text = "jax { global_device_count: 0 num_sc_per_device: 3 }" + TABLES
+    assert [(rule, path) for rule, path, _ in _found(text)] == [
+        ("TE696", ("jax", "global_device_count")),
+        ("TE696", ("jax", "num_sc_per_device")),
+    ]
+
+
+def test_two_tables_of_one_name_and_a_feature_without_table() -> None:
+    text = "jax { global_device_count: 8 num_sc_per_device: 4 }" + TABLES.replace(
+        'name: "b" vocabulary_size', 'name: "a" vocabulary_size'
+    ).replace('table: "b"', 'table: "nope"')
+    # The unknown table is jax-unknown-table's (TE699), not reported twice.
+    assert _found(text) == [
+        (
+            "TE696",
+            ("tables", 1, "name"),
+            'table 1 is named "a", as table 0: the library keys tables by name, and lays out '
+            "only one of them (its features looking up the other's rows)",
+        ),
+        (
+            "TE699",
+            ("features", 1, "table"),
+            'feature "fb" uses table "nope", which the spec does not define',
+        ),
+    ]
+
+
+def test_a_table_alone_named_as_a_stack() -> None:
+    a, b, c = TableSpec("a"), TableSpec("b"), TableSpec("c")
+    features = [FeatureSpec("fa", a), FeatureSpec("fb", b), FeatureSpec("fc", c)]
+    spec = spec_from_jax(
+        features, global_device_count=8, num_sc_per_device=4, stacks={"c": ["a", "b"]}
+    )
+    document = Document("<spec>", "binary", "EmbeddingSpec", spec, None)
+    assert [(f.rule, f.path) for f in Engine().lint(document)] == [("TE696", ("tables", 2, "name"))]
+    assert codes(features, stacks={"ab": ["a", "b"]}) == []
+
+
+def test_two_auto_stacks_of_one_name() -> None:
+    # Widths 16 and 64 are two groups; "a_b" alone and the stack of "a" and "b" share a name.
+    ab, a, b = TableSpec("a_b", embedding_dim=64), TableSpec("a"), TableSpec("b")
+    features = [
+        FeatureSpec("f1", ab, output_shape=(128, 64)),
+        FeatureSpec("f2", a),
+        FeatureSpec("f3", b),
+    ]
+    assert codes(features, auto_stack=True) == ["TE696"]
+
+
+def test_an_output_shape_without_samples() -> None:
+    features = [FeatureSpec("f", TableSpec("a"), output_shape=(16,))]
+    findings = lint_jax(features, global_device_count=1, num_sc_per_device=2)
+    assert [(f.rule, f.path, f.message) for f in findings] == [
+        (
+            "TE696",
+            ("features", 0, "output_shape"),
+            'feature "f" has an output shape of 1 dimension(s): the library counts its samples '
+            "as the product of all but the last, a float for none, and "
+            "create_proto_from_feature_specs raises TypeError",
+        )
+    ]

@@ -1,0 +1,327 @@
+"""Which tables jax-tpu-embedding stacks together, from a spec with a `jax` section, and what
+it refuses -- the one implementation that `tpuemb compile --target jax` (`jax_layout`), the JAX
+rules and the JAX memory model use -- with the library's padding and naming arithmetic.
+
+It follows the library's source at v0.1.0:
+
+- **Explicit stacks** (``table_stacking.stack_tables``): the tables of a `jax.stack`, in
+  `stack_position` order.
+- **Automatic stacking** (``auto_stack_tables``): the tables in first-use order grouped by padded
+  dimension, optimizer (as ``OptimizerSpec.__eq__`` compares them: a hash of its hyperparameters,
+  without its class) and combiner; each group split first-fit so that no stack's activations
+  (padded dimension x samples per SparseCore x 4 bytes) pass 2 MiB; each group named by
+  ``_get_stack_name`` (the names joined with ``_``; past 50 characters, the first 50, `...` and
+  12 hex digits of a SHA-256).
+- **The rest** (``prepare_feature_specs_for_training``): each table a stack of its own.
+
+What the library would refuse (or silently garble) is a `JaxStackingError`; `problems` lists
+every one with its field path (TE696 reports them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from math import prod
+from typing import Any
+
+from tpuemb_cli.model.paths import FieldPath
+
+# The library pads a table's rows to a multiple of this times the SparseCores in all, and its
+# embedding dimension to a multiple of this (TPU_VECTOR_REGISTER_ALIGNMENT_SIZE in its C++).
+ALIGNMENT = 8
+# The SparseCores a device can have (`NUM_SC_PER_DEVICE_MAP`'s values, `utils.py`).
+SPARSECORES_PER_DEVICE = (2, 4)
+# The proto's int64 fields: a figure past it cannot be written.
+INT64_MAX = 2**63 - 1
+# The library's default per-table and per-stack limits (`get_default_limits`).
+DEFAULT_LIMIT = 256
+# auto_stack_tables' activation_mem_bytes_limit: a stack's activations per SparseCore at most.
+ACTIVATION_LIMIT = 2048 * 1024
+FLOAT_BYTES = 4
+# _get_stack_name: how much of the joined names a short name keeps, and its hash's digits.
+SHORT_NAME_LENGTH = 50
+SHORT_NAME_HASH = 12
+
+# Each optimizer class's hyperparameters in the order its ``__hash__`` takes them, after the
+# learning rate (``embedding_spec.py``): auto-stacking compares optimizers by that hash alone.
+HASHED_SETTINGS: dict[str, tuple[str, ...]] = {
+    "SGDOptimizerSpec": (),
+    "AdagradOptimizerSpec": ("initial_accumulator_value",),
+    "AdamOptimizerSpec": ("beta_1", "beta_2", "epsilon"),
+    "AdagradMomentumOptimizerSpec": (
+        "momentum",
+        "beta2",
+        "epsilon",
+        "exponent",
+        "use_nesterov",
+        "initial_accumulator_value",
+        "initial_momentum_value",
+    ),
+    "FTRLOptimizerSpec": (
+        "learning_rate_power",
+        "l1_regularization_strength",
+        "l2_regularization_strength",
+        "beta",
+        "initial_accumulator_value",
+        "initial_linear_value",
+        "multiply_linear_by_learning_rate",
+    ),
+    "LaPropOptimizerSpec": ("b1", "b2", "eps", "initial_slot_value"),
+    "F2AOptimizerSpec": (
+        "rho",
+        "initial_accumulator_value",
+        "initial_local_step_value",
+        "l1_regularization_strength",
+        "l2_regularization_strength",
+        "max_lr_multiplier",
+    ),
+}
+
+
+def round_up(value: int, multiple: int) -> int:
+    """``value`` rounded up to a multiple of ``multiple`` (the library's
+    `_next_largest_multiple`)."""
+    return -(-value // multiple) * multiple
+
+
+def padded_vocab(vocab_size: int, num_sparsecores: int) -> int:
+    """The rows the library pads a table of ``vocab_size`` rows to."""
+    return round_up(vocab_size, ALIGNMENT * num_sparsecores)
+
+
+def padded_dim(dim: int) -> int:
+    return round_up(dim, ALIGNMENT)
+
+
+def samples(output_shape: Any) -> int:
+    """A feature's samples: its output shape without the last (embedding) dimension, as the
+    library counts them (`np.prod(output_shape[:-1])`)."""
+    return prod(list(output_shape)[:-1])
+
+
+def stack_name(table_names: list[str], short: bool = True) -> str:
+    """``_get_stack_name``: the name ``auto_stack_tables`` (and ``stack_tables`` without a name)
+    gives a stack of these tables."""
+    joined = "_".join(table_names)
+    if not short or len(joined) <= SHORT_NAME_LENGTH:
+        return joined
+    digest = hashlib.sha256(joined.encode("utf-8")).hexdigest()[:SHORT_NAME_HASH]
+    return f"{joined[:SHORT_NAME_LENGTH]}...{digest}"
+
+
+def table_of(spec: Any, feature: Any) -> tuple[int, Any] | None:
+    """The (index, table) a feature looks up: by name, or `#<i>` for one of two tables of one
+    name; None when it names no table of the spec."""
+    reference = feature.table
+    if reference.startswith("#") and reference[1:].isdigit():
+        index = int(reference[1:])
+        return (index, spec.tables[index]) if index < len(spec.tables) else None
+    for index, table in enumerate(spec.tables):
+        if table.name == reference:
+            return index, table
+    return None
+
+
+def optimizer_key(table: Any) -> tuple[Any, ...]:
+    """What auto-stacking compares a table's optimizer by: its ``__hash__``'s tuple -- the learning
+    rate and the class's hashed hyperparameters, not the class; a CustomOptimizerSpec's
+    function, initializers and short name (`custom`); a class the library does not have is told
+    apart by its class and every setting."""
+    optimizer = table.jax.optimizer
+    rate = optimizer.learning_rate
+    which = rate.WhichOneof("value")
+    learning_rate: Any = (
+        ("schedule", rate.schedule) if which == "schedule" else rate.constant if which else None
+    )
+    if optimizer.custom:  # a CustomOptimizerSpec: its function, initializers and short name
+        return ("custom", learning_rate, optimizer.custom)
+    fields = HASHED_SETTINGS.get(optimizer.type)
+    if fields is None:
+        return ("class", optimizer.type, learning_rate, tuple(sorted(optimizer.settings.items())))
+    return (learning_rate, *(optimizer.settings.get(name) for name in fields))
+
+
+class JaxStackingError(ValueError):
+    """What the library would refuse, or garble, at ``path`` of the spec; ``rule``: the rule
+    that reports it (jax-invalid-stacking, unless one of its own says it better)."""
+
+    def __init__(self, path: FieldPath, message: str, fix: str, rule: str = "TE696") -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+        self.fix = fix
+        self.rule = rule
+
+
+def used_tables(spec: Any) -> tuple[list[int], dict[int, list[int]]]:
+    """The tables features use, in first-use order, and each one's features (flatten order)."""
+    order: list[int] = []
+    features: dict[int, list[int]] = {}
+    for f, feature in enumerate(spec.features):
+        found = table_of(spec, feature)
+        if found is None:
+            continue
+        if found[0] not in features:
+            order.append(found[0])
+            features[found[0]] = []
+        features[found[0]].append(f)
+    return order, features
+
+
+def explicit_stacks(spec: Any) -> dict[str, list[int]]:
+    """Each `jax.stack`'s tables (indexes) in stacking order: by `stack_position`, then table
+    order."""
+    found: dict[str, list[int]] = {}
+    for index, table in enumerate(spec.tables):
+        if table.jax.stack:
+            found.setdefault(table.jax.stack, []).append(index)
+    for members in found.values():
+
+        def place(index: int) -> tuple[int, int]:
+            jax = spec.tables[index].jax
+            return (0, jax.stack_position) if jax.HasField("stack_position") else (1, 0)
+
+        members.sort(key=lambda index: (*place(index), index))
+    return found
+
+
+def _auto_groups(spec: Any, order: list[int], features: dict[int, list[int]]) -> list[list[int]]:
+    """``_get_stack_table_names``: tables grouped by padded dimension, optimizer and combiner (in
+    first-use order), then split first-fit under the activation limit."""
+    num_sc = spec.jax.global_device_count * spec.jax.num_sc_per_device
+    grouped: dict[tuple[Any, ...], list[int]] = {}
+    for index in order:
+        table = spec.tables[index]
+        key = (padded_dim(table.dim), optimizer_key(table), table.combiner)
+        grouped.setdefault(key, []).append(index)
+    activation: dict[int, int] = {}
+    for index in order:
+        count = sum(
+            samples(spec.features[f].output_shape) // num_sc if num_sc else 0
+            for f in features[index]
+        )
+        activation[index] = padded_dim(spec.tables[index].dim) * count * FLOAT_BYTES
+    groups: list[list[int]] = []
+    for group in grouped.values():
+        split: list[list[int]] = []
+        for index in group:
+            for candidate in split:
+                taken = sum(activation[member] for member in candidate)
+                if taken + activation[index] <= ACTIVATION_LIMIT:
+                    candidate.append(index)
+                    break
+            else:
+                split.append([index])
+        groups.extend(split)
+    return groups
+
+
+def _auto_stacks(spec: Any) -> list[tuple[str, list[int]]]:
+    """The stacks ``auto_stack_tables`` makes, each with its name, in the order it makes them."""
+    order, features = used_tables(spec)
+    short = not spec.jax.long_stack_names
+    return [
+        (stack_name([spec.tables[index].name for index in group], short), group)
+        for group in _auto_groups(spec, order, features)
+    ]
+
+
+def groups(spec: Any) -> dict[str, list[int]]:
+    """Which tables the library stacks together (stack name -> table indexes, in stacking order):
+    the explicit stacks, or with `auto_stack` the automatic ones; a table in neither is alone."""
+    found = explicit_stacks(spec)
+    if spec.jax.auto_stack:
+        for name, group in _auto_stacks(spec):
+            found.setdefault(name, group)
+    return found
+
+
+def problems(spec: Any) -> Iterator[JaxStackingError]:
+    """What the library refuses in the spec's stacking, or merges without a word."""
+    jax = spec.jax
+    if jax.num_sc_per_device not in SPARSECORES_PER_DEVICE:
+        yield JaxStackingError(
+            ("jax", "num_sc_per_device"),
+            f"num_sc_per_device {jax.num_sc_per_device} is no TPU's: the library raises "
+            'ValueError ("Invalid num_sc_per_device") for any but '
+            + " or ".join(map(str, SPARSECORES_PER_DEVICE)),
+            "set the SparseCores per device of the TPU: 4 (v5p) or 2 (v6e, TPU7x)",
+        )
+    if jax.global_device_count < 1:
+        yield JaxStackingError(
+            ("jax", "global_device_count"),
+            f"global_device_count {jax.global_device_count} is no device: the library pads "
+            "to a multiple of the SparseCores and divides by them (ZeroDivisionError)",
+            "set the devices in all (mesh.size), at least 1",
+        )
+    names: dict[str, int] = {}
+    for index, table in enumerate(spec.tables):
+        if table.name in names:
+            yield JaxStackingError(
+                ("tables", index, "name"),
+                f'table {index} is named "{table.name}", as table {names[table.name]}: the library '
+                "keys tables by name, and lays out only one of them (its features looking up "
+                "the other's rows)",
+                "give each table its own name",
+            )
+        names.setdefault(table.name, index)
+    for index, feature in enumerate(spec.features):
+        if len(feature.output_shape) < 2:
+            yield JaxStackingError(
+                ("features", index, "output_shape"),
+                f'feature "{feature.name}" has an output shape of {len(feature.output_shape)} '
+                "dimension(s): the library counts its samples as the product of all but the "
+                "last, a float for none, and create_proto_from_feature_specs raises TypeError",
+                "give the output shape its samples and the embedding dimension, e.g. [batch, dim]",
+            )
+        if table_of(spec, feature) is None:
+            yield JaxStackingError(
+                ("features", index, "table"),
+                f'feature "{feature.name}" looks up table "{feature.table}", which the spec does '
+                "not have",
+                "name one of the spec's tables",
+                rule="TE699",  # jax-unknown-table; compile still refuses it with TE699 off
+            )
+    order, _ = used_tables(spec)
+    used = set(order)
+    explicit = explicit_stacks(spec)
+    for name, members in explicit.items():
+        for index in members:
+            at: FieldPath = ("tables", index, "jax", "stack")
+            if spec.jax.auto_stack:
+                yield JaxStackingError(
+                    at,
+                    f'table "{spec.tables[index].name}" is put in stack "{name}" and the tables '
+                    "are auto-stacked too: stack_tables raises ValueError (the table is already "
+                    "stacked)",
+                    "either auto-stack (jax.auto_stack) or name stacks, not both",
+                )
+            elif index not in used:
+                yield JaxStackingError(
+                    at,
+                    f'table "{spec.tables[index].name}" of stack "{name}" is looked up by no '
+                    "feature: stack_tables finds no such table among the features (KeyError)",
+                    "stack only tables that features look up",
+                )
+    if spec.jax.auto_stack:
+        made: set[str] = set()
+        for name, group in _auto_stacks(spec):
+            if name in made:
+                yield JaxStackingError(
+                    ("tables", group[0], "name"),
+                    f'auto-stacking names two stacks "{name}": stack_tables raises ValueError '
+                    "(the stack name is already used)",
+                    "rename a table",
+                )
+            made.add(name)
+        return
+    for index in order:
+        table = spec.tables[index]
+        if not table.jax.stack and table.name in explicit:
+            yield JaxStackingError(
+                ("tables", index, "name"),
+                f'table "{table.name}" is alone in a stack of its name, and stack "{table.name}" '
+                "holds other tables: create_proto_from_feature_specs merges both into one stack",
+                "rename the stack or the table",
+            )
