@@ -59,8 +59,9 @@ class CannotCompare(Exception):
     """A side that holds no checkpoint layout where the other does; the message says which."""
 
 
-# The kinds of document that have a checkpoint layout: a config, and a spec (compiled).
-_LAYOUTS = frozenset({"config", "spec"})
+# The kinds of document that have a checkpoint layout: a config, a spec (compiled), and
+# jax-tpu-embedding's stacked layout (an EmbeddingSpecProto).
+_LAYOUTS = frozenset({"config", "spec", "jax"})
 
 
 def diff_versions(
@@ -171,12 +172,13 @@ def _diff(
                 "diff does not compare yet"
             )
             return Diffed(name, [], sources, skipped=why, unchecked=True)
-        if any(f is not None and f.spec.HasField("jax") for f in facts.values()):
-            # jax-tpu-embedding checkpoints hold stacks too (named by the library's stacking),
-            # and the per-table comparison is TensorFlow's.
+        if any(f is not None and f.spec.HasField("jax") for f in facts.values()) and not _stacks():
+            # jax-tpu-embedding checkpoints hold stacks (named by the library's stacking): diff
+            # compares a spec's stacked layout, which compile --target jax makes.
             why = (
-                "a spec for jax-tpu-embedding: its checkpoints hold the library's stacks of "
-                "tables, which diff does not compare yet"
+                "a spec for jax-tpu-embedding: diff compares the library's stacked layouts "
+                "(EmbeddingSpecProto files), and takes a spec's from compile --target jax, "
+                "which it does not have yet"
             )
             return Diffed(name, [], sources, skipped=why, unchecked=True)
         during = "while comparing"
@@ -188,6 +190,13 @@ def _diff(
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
     return Diffed(name, findings, sources, compared=True)
+
+
+def _stacks() -> bool:
+    """Whether diff can have a spec's stacked layout (``compat.jax_specs``)."""
+    from tpuemb_cli.compat import jax_specs
+
+    return jax_specs.stacked_layout_of_spec is not None
 
 
 def _against_checkpoint(

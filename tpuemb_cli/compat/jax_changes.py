@@ -1,0 +1,423 @@
+"""What a change of jax-tpu-embedding's stacked layout (two ``EmbeddingSpecProto``) does to a
+checkpoint written under the old one (``jax_layout`` says what the checkpoint holds).
+
+A checkpoint entry is a stack, named by ``stack_name``: Orbax restores the new variables' tree
+from it by key and shape and refuses any mismatch (a stack gained, lost or renamed, another
+shape, another number of slots), so each of those is a ``restore-error``. An entry that keeps its
+name and shape while its layout changes (the SparseCore count, a table's offset or rotation,
+another table of the same size) restores without a word and gives each table other rows: a
+``silent-reinit``. The library's own functions carry the state across such changes
+(``CARRY``; docs/jax.md says what each does and what it does not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tpuemb_cli.compat.jax_layout import JaxSide, StackVariables, TablePlace
+from tpuemb_cli.compat.kinds import Change
+from tpuemb_cli.model.words import plural
+
+_LIB = "https://github.com/jax-ml/jax-tpu-embedding/blob"
+# How a user moves a checkpoint's tables from one stacked layout to another, with the library.
+CARRY = (
+    "carry the state across with the library: unstack each array of the old entries (the table "
+    "and each slot) with `table_stacking.unstack_and_unshard_stacked_tables(stacked, old_proto)` "
+    "and restack with `table_stacking.stack_and_shard_feature_tables(tables, new_proto)` "
+    f"(0.1.0: {_LIB}/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py), or, for an "
+    "NNX checkpoint saved with its EmbeddingSpecProto, "
+    "`checkpoint_utils.convert_cross_topology_checkpoint` (0.2.0: "
+    f"{_LIB}/v0.2.0/jax_tpu_embedding/sparsecore/lib/flax/nnx/checkpoint_utils.py)"
+)
+_TREE = (
+    "Orbax: `User-provided restore item and on-disk value metadata tree structures do not match`"
+)
+
+
+def _shape(shape: tuple[int, int]) -> str:
+    return f"({shape[0]}, {shape[1]})"
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names) or "none"
+
+
+def jax_changes(old: JaxSide, new: JaxSide) -> Iterator[Change]:
+    """Every change of the stacked layout ``old`` -> ``new``."""
+    old_by_name = {stack.name: stack for stack in old.stacks}
+    new_by_name = {stack.name: stack for stack in new.stacks}
+    renamed = _renames(old, new, old_by_name, new_by_name)
+    for stack in new.stacks:
+        stored = old_by_name.get(stack.name)
+        if stored is not None:
+            yield from _same_name(old, new, stored, stack)
+        elif stack.name in renamed:
+            yield _renamed(renamed[stack.name], stack)
+        else:
+            yield _gained(old, stack)
+    gone = set(old_by_name) - set(new_by_name) - {s.name for s in renamed.values()}
+    for stack in old.stacks:
+        if stack.name in gone:
+            yield _lost(new, stack)
+    yield from _tables_gone(old, new)
+    yield from _topology(old, new)
+
+
+def _renames(
+    old: JaxSide,
+    new: JaxSide,
+    old_by_name: dict[str, StackVariables],
+    new_by_name: dict[str, StackVariables],
+) -> dict[str, StackVariables]:
+    """New stack name -> the old stack it is, where only the name changed (same tables, shape
+    and layout)."""
+    gone = {s.layout: s for s in old.stacks if s.name not in new_by_name}
+    return {
+        s.name: gone[s.layout] for s in new.stacks if s.name not in old_by_name and s.layout in gone
+    }
+
+
+def _same_name(
+    old: JaxSide, new: JaxSide, stored: StackVariables, stack: StackVariables
+) -> Iterator[Change]:
+    causes = _causes(old, new, stored, stack)
+    why = f" ({'; '.join(causes)})" if causes else ""
+    if stored.shape != stack.shape:
+        field = "stack_vocab_size" if stored.rows != stack.rows else "stack_embedding_dim"
+        yield Change(
+            "restore-error",
+            stack.name,
+            (*stack.path, field),
+            _shape(stored.shape),
+            _shape(stack.shape),
+            f"restoring fails: the checkpoint's stack `{stack.name}` has shape "
+            f"{_shape(stored.shape)}, the new one {_shape(stack.shape)}{why} (Orbax: `Requested "
+            f"shape: {stack.shape} is not compatible with the stored shape: {stored.shape}`)",
+            help=_carry(old, new, stack),
+        )
+    elif stored.layout != stack.layout:
+        cores = stored.num_sparsecores != stack.num_sparsecores
+        yield Change(
+            "silent-reinit",
+            stack.name,
+            (*stack.path, "num_sparsecores") if cores else stack.path,
+            None,
+            None,
+            f"the checkpoint's stack `{stack.name}` restores (same shape "
+            f"{_shape(stack.shape)}), but its values are laid out for another layout{why}: "
+            "each table's rows read other rows' values",
+            help=_carry(old, new, stack),
+        )
+    yield from _slots(stored, stack)
+    yield from _training(stored, stack)
+
+
+def _causes(old: JaxSide, new: JaxSide, stored: StackVariables, stack: StackVariables) -> list[str]:
+    """What changed the entry's shape or layout, in the user's terms."""
+    causes = []
+    if stored.num_sparsecores != stack.num_sparsecores:
+        causes.append(
+            f"SparseCores in all {stored.num_sparsecores} -> {stack.num_sparsecores}: each "
+            "table's rows are padded to a multiple of 8 x that and dealt out over them"
+        )
+    before = {t.name: t for t in stored.tables}
+    now = {t.name: t for t in stack.tables}
+    joined = [name for name in now if name not in before]
+    left = [name for name in before if name not in now]
+    if joined:
+        froms = [_whence(old, name) for name in joined]
+        causes.append(f"joined by {', '.join(froms)}")
+    if left:
+        causes.append(f"left by {', '.join(_whither(new, name) for name in left)}")
+    for name, table in now.items():
+        was = before.get(name)
+        if was is None:
+            continue
+        causes.extend(
+            _resized(name, what, before_size, now_size, padded)
+            for what, before_size, now_size, padded in (
+                ("rows", was.vocab, table.vocab, (was.padded_vocab, table.padded_vocab)),
+                ("dimension", was.dim, table.dim, (was.padded_dim, table.padded_dim)),
+            )
+            if before_size != now_size or padded[0] != padded[1]
+        )
+        for field, was_at, now_at in (
+            ("row_offset_in_shard", was.row_offset_in_shard, table.row_offset_in_shard),
+            ("shard_rotation", was.shard_rotation, table.shard_rotation),
+        ):
+            if was_at != now_at:
+                causes.append(f"`{name}`: {field} {was_at} -> {now_at}")
+    return causes
+
+
+def _resized(name: str, what: str, was: int, now: int, padded: tuple[int, int]) -> str:
+    if was == now:
+        return f"`{name}`: padded {what} {padded[0]} -> {padded[1]}"
+    return f"`{name}`: {what} {was} -> {now} (padded {padded[0]} -> {padded[1]})"
+
+
+def _whence(old: JaxSide, name: str) -> str:
+    table = old.table_named(name)
+    if table is None:
+        return f"`{name}` (new)"
+    return f"`{name}` (from stack `{old.stacks[table.stack].name}`)"
+
+
+def _whither(new: JaxSide, name: str) -> str:
+    table = new.table_named(name)
+    if table is None:
+        return f"`{name}` (removed)"
+    return f"`{name}` (now in stack `{new.stacks[table.stack].name}`)"
+
+
+def _carry(old: JaxSide, new: JaxSide, stack: StackVariables) -> str:
+    """``CARRY``, with what the library's restacking does to this stack's tables."""
+    notes = []
+    for table in stack.tables:
+        was = old.table_named(table.name)
+        if was is None:
+            notes.append(
+                f"`{table.name}` is new: give stack_and_shard_feature_tables its initial values"
+            )
+            continue
+        if table.vocab > was.vocab or table.dim > was.dim:
+            notes.append(
+                f"`{table.name}` grows: the restacking pads it with zeros, so its new rows or "
+                "columns start at 0, not from its initializer"
+            )
+        if table.vocab < was.vocab or table.dim < was.dim:
+            notes.append(
+                f"`{table.name}` shrinks: slice its unstacked array to ({table.vocab}, "
+                f"{table.dim}) first (the restacking refuses one larger than its padded size)"
+            )
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    return CARRY + extra
+
+
+def _renamed(stored: StackVariables, stack: StackVariables) -> Change:
+    return Change(
+        "restore-error",
+        stack.name,
+        (*stack.path, "stack_name"),
+        stored.name,
+        stack.name,
+        f"restoring fails: stack `{stored.name}` is renamed `{stack.name}` (same tables, shape "
+        f"{_shape(stack.shape)} and layout), and the checkpoint's entries are keyed by stack "
+        f"name ({_TREE})",
+        help=(
+            f"keep the name `{stored.name}` (an explicit stack name), or rename the entry "
+            f"`{stored.name}` to `{stack.name}` in the restored tree: the arrays are the same"
+        ),
+    )
+
+
+def _gained(old: JaxSide, stack: StackVariables) -> Change:
+    froms = ", ".join(_whence(old, name) for name in stack.table_names)
+    return Change(
+        "restore-error",
+        stack.name,
+        (*stack.path, "stack_name"),
+        None,
+        stack.name,
+        f"restoring fails: the new stack `{stack.name}` {_shape(stack.shape)} (tables {froms}) "
+        f"has no entry in the checkpoint ({_TREE})",
+        help=CARRY,
+    )
+
+
+def _lost(new: JaxSide, stack: StackVariables) -> Change:
+    whither = ", ".join(_whither(new, name) for name in stack.table_names)
+    return Change(
+        "restore-error",
+        stack.name,
+        (*stack.path, "stack_name"),
+        stack.name,
+        None,
+        f"restoring fails: the checkpoint's stack `{stack.name}` {_shape(stack.shape)} (tables "
+        f"{whither}) is no stack of the new layout ({_TREE})",
+        side="old",
+        help=CARRY,
+    )
+
+
+def _tables_gone(old: JaxSide, new: JaxSide) -> Iterator[Change]:
+    for stack in old.stacks:
+        for table in stack.tables:
+            if new.table_named(table.name) is None:
+                yield Change(
+                    "orphaned-state",
+                    table.name,
+                    (*table.path, "table_name"),
+                    table.name,
+                    None,
+                    f"table `{table.name}` ({table.vocab} x {table.dim}, in stack "
+                    f"`{stack.name}`) is gone: its rows in the checkpoint go nowhere, even "
+                    "through the library's restacking",
+                    side="old",
+                )
+
+
+def _slots(stored: StackVariables, stack: StackVariables) -> Iterator[Change]:
+    """The slot arrays of the entry (only where both protos record the optimizer: 0.2.0)."""
+    before, now = stored.slots, stack.slots
+    if before is None or now is None or before == now:
+        return
+    path = (*stack.tables[0].path, "optimizer") if stack.tables else stack.path
+    if len(before) != len(now):
+        yield Change(
+            "restore-error",
+            stack.name,
+            path,
+            stored.optimizer,
+            stack.optimizer,
+            f"restoring fails: {stored.optimizer} -> {stack.optimizer}: the checkpoint's stack "
+            f"`{stack.name}` holds {plural(len(before), 'slot array')} ({_names(before)}), the "
+            f"new optimizer {plural(len(now), 'slot array')} ({_names(now)}) ({_TREE})",
+            help=(
+                "restore the table without its slots and start the new slots from their "
+                "initializers (Orbax's `partial_restore=True`), or keep the optimizer"
+            ),
+        )
+    else:
+        pairs = ", ".join(f"`{b}` -> `{n}`" for b, n in zip(before, now, strict=True) if b != n)
+        yield Change(
+            "silent-reinit",
+            stack.name,
+            path,
+            stored.optimizer,
+            stack.optimizer,
+            f"{stored.optimizer} -> {stack.optimizer}: the checkpoint's slots of stack "
+            f"`{stack.name}` restore by position into the new optimizer's ({pairs}): they "
+            "start from another optimizer's state",
+            help="start the new slots from their initializers instead, or keep the optimizer",
+        )
+
+
+def _training(stored: StackVariables, stack: StackVariables) -> Iterator[Change]:
+    """What restores but trains differently: the optimizer and its settings, the combiner, the
+    limits, the samples per step, vocabularies and dimensions that stay within the padding."""
+    if stored.optimizer and stack.optimizer and stored.optimizer != stack.optimizer:
+        path = (*stack.tables[0].path, "optimizer", "type") if stack.tables else stack.path
+        yield Change(
+            "training-change",
+            stack.name,
+            path,
+            stored.optimizer,
+            stack.optimizer,
+            f"stack `{stack.name}`: the optimizer changes from {stored.optimizer} to "
+            f"{stack.optimizer}",
+        )
+    for field, before, now in (
+        ("max_ids_per_partition", stored.max_ids_per_partition, stack.max_ids_per_partition),
+        (
+            "max_unique_ids_per_partition",
+            stored.max_unique_ids_per_partition,
+            stack.max_unique_ids_per_partition,
+        ),
+        ("total_sample_count", stored.total_sample_count, stack.total_sample_count),
+    ):
+        if before != now:
+            what = (
+                "samples per step"
+                if field == "total_sample_count"
+                else "ids a SparseCore sends one partition per step (more are dropped)"
+            )
+            yield Change(
+                "training-change",
+                stack.name,
+                (*stack.path, field),
+                before,
+                now,
+                f"stack `{stack.name}`: `{field}` changes from {before} to {now} ({what})",
+            )
+    before_tables = {t.name: t for t in stored.tables}
+    for table in stack.tables:
+        was = before_tables.get(table.name)
+        if was is None:
+            continue
+        yield from _table_training(stack, was, table)
+
+
+def _table_training(stack: StackVariables, was: TablePlace, table: TablePlace) -> Iterator[Change]:
+    same_place = (was.padded_vocab, was.padded_dim) == (table.padded_vocab, table.padded_dim)
+    if same_place and was.vocab != table.vocab:
+        yield Change(
+            "training-change",
+            table.name,
+            (*table.path, "vocab_size"),
+            was.vocab,
+            table.vocab,
+            f"table `{table.name}`: {was.vocab} -> {table.vocab} rows within its padding "
+            f"({table.padded_vocab}): the checkpoint restores; "
+            + (
+                f"ids {was.vocab}..{table.vocab - 1} start from the padding's initial values"
+                if table.vocab > was.vocab
+                else f"ids {table.vocab}.. are no longer looked up"
+            ),
+        )
+    if same_place and was.dim != table.dim:
+        yield Change(
+            "training-change",
+            table.name,
+            (*table.path, "embedding_dim"),
+            was.dim,
+            table.dim,
+            f"table `{table.name}`: dimension {was.dim} -> {table.dim} within its padding "
+            f"({table.padded_dim}): the checkpoint restores; the columns that were padding start "
+            "from their initial values",
+        )
+    if was.combiner and table.combiner and was.combiner != table.combiner:
+        yield Change(
+            "training-change",
+            table.name,
+            (*table.path, "combiner"),
+            was.combiner,
+            table.combiner,
+            f"table `{table.name}`: the combiner changes from {was.combiner} to {table.combiner}",
+        )
+    if was.optimizer is not None and table.optimizer is not None:
+        old_settings = _settings(was.optimizer)
+        new_settings = _settings(table.optimizer)
+        for name in sorted(set(old_settings) | set(new_settings)):
+            before, now = old_settings.get(name), new_settings.get(name)
+            if before != now and was.optimizer.type == table.optimizer.type:
+                yield Change(
+                    "training-change",
+                    table.name,
+                    (*table.path, "optimizer"),
+                    before,
+                    now,
+                    f"table `{table.name}`: the optimizer's `{name}` changes from {before} to "
+                    f"{now}",
+                )
+
+
+def _settings(optimizer: object) -> dict[str, str | float | bool]:
+    """An OptimizerSpecProto's settings by name: the learning rate (or its schedule's tag),
+    then its float and bool parameters."""
+    found: dict[str, str | float | bool] = {}
+    which = optimizer.WhichOneof("learning_rate_spec")  # type: ignore[attr-defined]
+    if which is not None:
+        found[which] = getattr(optimizer, which)
+    found.update(optimizer.float_params)  # type: ignore[attr-defined]
+    found.update(optimizer.bool_params)  # type: ignore[attr-defined]
+    return found
+
+
+def _topology(old: JaxSide, new: JaxSide) -> Iterator[Change]:
+    """The SparseCores in all (devices x SparseCores per device), once for the layout."""
+    before = sorted({s.num_sparsecores for s in old.stacks})
+    now = sorted({s.num_sparsecores for s in new.stacks})
+    if before and now and before != now and new.stacks:
+        shown = ", ".join(str(n) for n in before), ", ".join(str(n) for n in now)
+        yield Change(
+            "topology-change",
+            None,
+            (*new.stacks[0].path, "num_sparsecores"),
+            shown[0],
+            shown[1],
+            f"SparseCores in all (devices x SparseCores per device) change from {shown[0]} to "
+            f"{shown[1]}: every table's rows are padded and dealt out anew over them, so the "
+            "checkpoint's entries do not hold the new layout (the stacks' changes say how)",
+            help=CARRY,
+        )
