@@ -141,7 +141,9 @@ def test_a_table_moving_between_stacks_names_where_it_went(tmp_path: Path) -> No
     assert any("`item` (from stack `user_item`)" in m for m in messages)
 
 
-def _optimizer(layout: EmbeddingSpecProto, kind: int, rate: float = 0.05) -> None:
+def _optimizer(
+    layout: EmbeddingSpecProto, kind: OptimizerSpecProto.OptimizerType, rate: float = 0.05
+) -> None:
     for table in layout.stacked_table_specs[0].table_specs:
         table.optimizer.CopyFrom(OptimizerSpecProto(type=kind, learning_rate=rate))
 
@@ -155,7 +157,7 @@ def _optimizer(layout: EmbeddingSpecProto, kind: int, rate: float = 0.05) -> Non
     ],
 )
 def test_slot_arrays_follow_the_recorded_optimizer(
-    tmp_path: Path, kind: int, expected: str | None
+    tmp_path: Path, kind: OptimizerSpecProto.OptimizerType, expected: str | None
 ) -> None:
     old = before()
     _optimizer(old, OptimizerSpecProto.ADAGRAD)
