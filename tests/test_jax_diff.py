@@ -276,3 +276,13 @@ def test_a_spec_with_a_jax_section_goes_through_the_hook(
     assert fields[("restore-error", "country")] == "tables[2]"
     assert fields[("topology-change", None)] == "tables[0]"
     assert fields[("restore-error", "region")] == "jax"
+
+
+def test_a_stacked_layout_against_a_tensorflow_checkpoint_is_refused_plainly() -> None:
+    checkpoint = ROOT / "tests" / "data" / "real-repo" / "tree" / "ckpt" / "ckpt-1.index"
+    result = CliRunner().invoke(
+        main, ["diff", "--isolated", "--against-checkpoint", str(checkpoint), str(BEFORE)]
+    )
+    assert result.exit_code == 2
+    assert "TE010" not in result.stdout
+    assert "--against-checkpoint reads TensorFlow's" in result.stderr

@@ -206,6 +206,12 @@ def _against_checkpoint(
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.compat.sides import side_of
 
+    if document.message is not None and kind_of(document.message) == "jax":
+        raise CannotCompare(
+            f"{document.name}: a stacked layout of jax-tpu-embedding, whose checkpoints Orbax "
+            "writes; --against-checkpoint reads TensorFlow's (compare two layouts instead: "
+            "tpuemb diff OLD NEW)"
+        )
     try:
         changes = compare_checkpoint(document, checkpoint, prefix, facts)
     except EmbeddingNotFound as problem:
