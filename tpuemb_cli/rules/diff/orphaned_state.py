@@ -16,8 +16,9 @@ restored.
 
 ## What jax-tpu-embedding does
 A table no stack of the new `EmbeddingSpecProto` holds: its rows in the checkpoint's stack go
-nowhere, and the library's restacking (`stack_and_shard_feature_tables` in [table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py)) takes only the
-new layout's tables.
+nowhere, and the library's restacking takes only the new layout's tables
+(`stack_and_shard_feature_tables` in
+[table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py)).
 
 ## Example
 ```pbtxt

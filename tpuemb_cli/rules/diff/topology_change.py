@@ -19,7 +19,8 @@ which restores into another number of shards.
 The SparseCores in all (`num_sparsecores`: devices x SparseCores per device) change: unlike
 TensorFlow's, a stacked checkpoint does not restore onto them as it is -- each stack is padded and
 dealt out anew, and `tpuemb diff` says what that does to each (a `restore-error` or a
-`silent-reinit`); the library's restacking carries it across ([table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py)).
+`silent-reinit`); the library's restacking carries it across, in
+[table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py).
 
 ## Example
 ```pbtxt
