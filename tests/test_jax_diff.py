@@ -81,7 +81,7 @@ def test_each_change_carries_the_librarys_way_across() -> None:
         assert "convert_cross_topology_checkpoint" in helps[rule]
         assert "acknowledge it" in helps[rule]
     country = next(c for c in changes if "`country` has shape" in c["message"])
-    assert "`country` grows: the restacking pads it with zeros" in country["help"]
+    assert "`country` grows: stack_and_shard_feature_tables pads it with zeros" in country["help"]
 
 
 def test_the_same_layout_has_no_change() -> None:

@@ -182,13 +182,15 @@ def _carry(old: JaxSide, new: JaxSide, stack: StackVariables) -> str:
             continue
         if table.vocab > was.vocab or table.dim > was.dim:
             notes.append(
-                f"`{table.name}` grows: the restacking pads it with zeros, so its new rows or "
-                "columns start at 0, not from its initializer"
+                f"`{table.name}` grows: stack_and_shard_feature_tables pads it with zeros, so "
+                "its new rows or columns start at 0, not from its initializer, and "
+                "convert_cross_topology_checkpoint does not resize it"
             )
         if table.vocab < was.vocab or table.dim < was.dim:
             notes.append(
                 f"`{table.name}` shrinks: slice its unstacked array to ({table.vocab}, "
-                f"{table.dim}) first (the restacking refuses one larger than its padded size)"
+                f"{table.dim}) first (stack_and_shard_feature_tables refuses one larger "
+                "than its padded size)"
             )
     extra = f" ({'; '.join(notes)})" if notes else ""
     return CARRY + extra
