@@ -286,3 +286,67 @@ def test_a_stacked_layout_against_a_tensorflow_checkpoint_is_refused_plainly() -
     assert result.exit_code == 2
     assert "TE010" not in result.stdout
     assert "--against-checkpoint reads TensorFlow's" in result.stderr
+
+
+def _layouts() -> Any:
+    """Small stacked layouts, hostile numbers included: stacks of tables with shared, empty or
+    repeated names, sizes from -1 up, recorded optimizers or none."""
+    from hypothesis import strategies as st
+
+    name = st.sampled_from(["", "a", "b", "a_b", "c"])
+    number = st.integers(min_value=-1, max_value=40)
+    optimizer = st.one_of(st.none(), st.sampled_from(list(OptimizerSpecProto.OptimizerType.keys())))
+
+    @st.composite
+    def layout(draw: Any) -> EmbeddingSpecProto:
+        result = EmbeddingSpecProto()
+        for _ in range(draw(st.integers(0, 3))):
+            stack = result.stacked_table_specs.add(
+                stack_name=draw(name),
+                stack_vocab_size=draw(number),
+                stack_embedding_dim=draw(number),
+                num_sparsecores=draw(number),
+                max_ids_per_partition=draw(number),
+            )
+            for _ in range(draw(st.integers(0, 3))):
+                table = stack.table_specs.add(
+                    table_name=draw(name),
+                    vocab_size=draw(number),
+                    embedding_dim=draw(number),
+                    padded_vocab_size=draw(number),
+                    padded_embedding_dim=draw(number),
+                    row_offset_in_shard=draw(number),
+                    shard_rotation=draw(number),
+                )
+                kind = draw(optimizer)
+                if kind is not None:
+                    table.optimizer.type = OptimizerSpecProto.OptimizerType.Value(kind)
+                    table.optimizer.learning_rate = draw(st.sampled_from([0.0, 0.1]))
+        return result
+
+    return layout()
+
+
+@pytest.mark.slow
+def test_any_two_layouts_compare_without_a_crash() -> None:
+    from hypothesis import HealthCheck, given, settings
+
+    from tpuemb_cli.workspace import Version, Workspace, diff_versions
+
+    workspace = Workspace(isolated=True, command="diff")
+
+    @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(_layouts(), _layouts())
+    def compare(old: EmbeddingSpecProto, new: EmbeddingSpecProto) -> None:
+        sides = [
+            Version(
+                text_format.MessageToString(m).encode(), name, message_type="EmbeddingSpecProto"
+            )
+            for m, name in ((old, "old.pbtxt"), (new, "new.pbtxt"))
+        ]
+        diffed = diff_versions(workspace, sides[0], sides[1], "new.pbtxt")
+        assert all(f.rule != "TE010" for f in diffed.findings), diffed.findings
+        itself = diff_versions(workspace, sides[1], sides[1], "new.pbtxt")
+        assert itself.findings == [] or itself.error is not None, itself
+
+    compare()

@@ -12,7 +12,8 @@ another table of the same size) restores without a word and gives each table oth
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Protocol, TypeVar
 
 from tpuemb_cli.compat.jax_layout import JaxSide, StackVariables, TablePlace
 from tpuemb_cli.compat.kinds import Change
@@ -44,36 +45,55 @@ def _names(names: tuple[str, ...] | list[str]) -> str:
 
 def jax_changes(old: JaxSide, new: JaxSide) -> Iterator[Change]:
     """Every change of the stacked layout ``old`` -> ``new``."""
-    old_by_name = {stack.name: stack for stack in old.stacks}
-    new_by_name = {stack.name: stack for stack in new.stacks}
-    renamed = _renames(old, new, old_by_name, new_by_name)
-    for stack in new.stacks:
-        stored = old_by_name.get(stack.name)
+    old_by_name, new_by_name = _keyed(old.stacks), _keyed(new.stacks)
+    renamed = _renames(old_by_name, new_by_name)
+    for key, stack in new_by_name.items():
+        stored = old_by_name.get(key)
         if stored is not None:
             yield from _same_name(old, new, stored, stack)
-        elif stack.name in renamed:
-            yield _renamed(renamed[stack.name], stack)
+        elif key in renamed:
+            yield _renamed(old_by_name[renamed[key]], stack)
         else:
             yield _gained(old, stack)
-    gone = set(old_by_name) - set(new_by_name) - {s.name for s in renamed.values()}
-    for stack in old.stacks:
-        if stack.name in gone:
+    gone = set(old_by_name) - set(new_by_name) - set(renamed.values())
+    for key, stack in old_by_name.items():
+        if key in gone:
             yield _lost(new, stack)
     yield from _tables_gone(old, new)
     yield from _topology(old, new)
 
 
-def _renames(
-    old: JaxSide,
-    new: JaxSide,
-    old_by_name: dict[str, StackVariables],
-    new_by_name: dict[str, StackVariables],
-) -> dict[str, StackVariables]:
-    """New stack name -> the old stack it is, where only the name changed (same tables, shape
-    and layout)."""
-    gone = {s.layout: s for s in old.stacks if s.name not in new_by_name}
+Key = tuple[str, int]
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def _keyed(items: Iterable[N]) -> dict[Key, N]:
+    """Stacks (a checkpoint's keys) or a stack's tables by name. (A name twice is no layout the
+    library writes; the n-th of a name is matched with the n-th, so that a layout against
+    itself is no change.)"""
+    seen: dict[str, int] = {}
+    keyed = {}
+    for item in items:
+        nth = seen[item.name] = seen.get(item.name, -1) + 1
+        keyed[item.name, nth] = item
+    return keyed
+
+
+def _renames(old: dict[Key, StackVariables], new: dict[Key, StackVariables]) -> dict[Key, Key]:
+    """New stack -> the old stack it is, where only the name changed (same tables, shape and
+    layout)."""
+    gone = {stack.layout: key for key, stack in old.items() if key not in new}
     return {
-        s.name: gone[s.layout] for s in new.stacks if s.name not in old_by_name and s.layout in gone
+        key: gone[stack.layout]
+        for key, stack in new.items()
+        if key not in old and stack.layout in gone
     }
 
 
@@ -120,17 +140,16 @@ def _causes(old: JaxSide, new: JaxSide, stored: StackVariables, stack: StackVari
             f"SparseCores in all {stored.num_sparsecores} -> {stack.num_sparsecores}: each "
             "table's rows are padded to a multiple of 8 x that and dealt out over them"
         )
-    before = {t.name: t for t in stored.tables}
-    now = {t.name: t for t in stack.tables}
-    joined = [name for name in now if name not in before]
-    left = [name for name in before if name not in now]
+    before, now = _keyed(stored.tables), _keyed(stack.tables)
+    joined = [key[0] for key in now if key not in before]
+    left = [key[0] for key in before if key not in now]
     if joined:
         froms = [_whence(old, name) for name in joined]
         causes.append(f"joined by {', '.join(froms)}")
     if left:
         causes.append(f"left by {', '.join(_whither(new, name) for name in left)}")
-    for name, table in now.items():
-        was = before.get(name)
+    for (name, nth), table in now.items():
+        was = before.get((name, nth))
         if was is None:
             continue
         causes.extend(
@@ -332,9 +351,9 @@ def _training(stored: StackVariables, stack: StackVariables) -> Iterator[Change]
                 now,
                 f"stack `{stack.name}`: `{field}` changes from {before} to {now} ({what})",
             )
-    before_tables = {t.name: t for t in stored.tables}
-    for table in stack.tables:
-        was = before_tables.get(table.name)
+    before_tables = _keyed(stored.tables)
+    for key, table in _keyed(stack.tables).items():
+        was = before_tables.get(key)
         if was is None:
             continue
         yield from _table_training(stack, was, table)
