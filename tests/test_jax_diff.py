@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from click.testing import CliRunner, Result
@@ -320,7 +320,10 @@ def _layouts() -> Any:
                 )
                 kind = draw(optimizer)
                 if kind is not None:
-                    table.optimizer.type = OptimizerSpecProto.OptimizerType.Value(kind)
+                    table.optimizer.type = cast(
+                        OptimizerSpecProto.OptimizerType,
+                        OptimizerSpecProto.OptimizerType.Value(kind),
+                    )
                     table.optimizer.learning_rate = draw(st.sampled_from([0.0, 0.1]))
         return result
 
