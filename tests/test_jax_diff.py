@@ -216,6 +216,20 @@ def test_sizes_within_the_padding_and_limits_restore(tmp_path: Path) -> None:
     assert "ids 250..255 start from the padding's initial values" in changes[1]["message"]
 
 
+def test_a_width_within_the_padding_restores(tmp_path: Path) -> None:
+    def narrow(layout: EmbeddingSpecProto) -> None:
+        layout.stacked_table_specs[0].table_specs[0].embedding_dim = 30
+
+    changes = _changes(tmp_path, narrow)
+    assert _summary(changes) == [
+        ("training-change", "user", "stacked_table_specs[0].table_specs[0].embedding_dim")
+    ]
+    assert changes[0]["message"] == (
+        "table `user`: dimension 32 -> 30 within its padding (32): the checkpoint restores; "
+        "columns 30.. are no longer read"
+    )
+
+
 def test_a_layout_for_another_table_order_is_a_silent_reinit(tmp_path: Path) -> None:
     def swap(layout: EmbeddingSpecProto) -> None:
         tables = layout.stacked_table_specs[0].table_specs

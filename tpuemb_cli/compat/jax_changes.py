@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol, TypeVar
 
 from tpuemb_cli.compat.jax_layout import JaxSide, StackVariables, TablePlace
-from tpuemb_cli.compat.kinds import Change
+from tpuemb_cli.compat.kinds import Change, Value
 from tpuemb_cli.model.words import plural
 
 _LIB = "https://github.com/jax-ml/jax-tpu-embedding/blob"
@@ -356,20 +356,28 @@ def _training(stored: StackVariables, stack: StackVariables) -> Iterator[Change]
         was = before_tables.get(key)
         if was is None:
             continue
-        yield from _table_training(stack, was, table)
+        yield from _table_training(was, table)
 
 
-def _table_training(stack: StackVariables, was: TablePlace, table: TablePlace) -> Iterator[Change]:
-    same_place = (was.padded_vocab, was.padded_dim) == (table.padded_vocab, table.padded_dim)
-    if same_place and was.vocab != table.vocab:
-        yield Change(
+def _table_training(was: TablePlace, table: TablePlace) -> Iterator[Change]:
+    def change(field: str, before: Value, now: Value, message: str) -> Change:
+        return Change(
             "training-change",
             table.name,
-            (*table.path, "vocab_size"),
+            (*table.path, field),
+            before,
+            now,
+            f"table `{table.name}`: {message}",
+        )
+
+    same_place = (was.padded_vocab, was.padded_dim) == (table.padded_vocab, table.padded_dim)
+    if same_place and was.vocab != table.vocab:
+        yield change(
+            "vocab_size",
             was.vocab,
             table.vocab,
-            f"table `{table.name}`: {was.vocab} -> {table.vocab} rows within its padding "
-            f"({table.padded_vocab}): the checkpoint restores; "
+            f"{was.vocab} -> {table.vocab} rows within its padding ({table.padded_vocab}): the "
+            "checkpoint restores; "
             + (
                 f"ids {was.vocab}..{table.vocab - 1} start from the padding's initial values"
                 if table.vocab > was.vocab
@@ -377,24 +385,24 @@ def _table_training(stack: StackVariables, was: TablePlace, table: TablePlace) -
             ),
         )
     if same_place and was.dim != table.dim:
-        yield Change(
-            "training-change",
-            table.name,
-            (*table.path, "embedding_dim"),
+        yield change(
+            "embedding_dim",
             was.dim,
             table.dim,
-            f"table `{table.name}`: dimension {was.dim} -> {table.dim} within its padding "
-            f"({table.padded_dim}): the checkpoint restores; the columns that were padding start "
-            "from their initial values",
+            f"dimension {was.dim} -> {table.dim} within its padding ({table.padded_dim}): the "
+            "checkpoint restores; "
+            + (
+                f"columns {was.dim}..{table.dim - 1} start from the padding's initial values"
+                if table.dim > was.dim
+                else f"columns {table.dim}.. are no longer read"
+            ),
         )
     if was.combiner and table.combiner and was.combiner != table.combiner:
-        yield Change(
-            "training-change",
-            table.name,
-            (*table.path, "combiner"),
+        yield change(
+            "combiner",
             was.combiner,
             table.combiner,
-            f"table `{table.name}`: the combiner changes from {was.combiner} to {table.combiner}",
+            f"the combiner changes from {was.combiner} to {table.combiner}",
         )
     if was.optimizer is not None and table.optimizer is not None:
         old_settings = _settings(was.optimizer)
@@ -402,14 +410,11 @@ def _table_training(stack: StackVariables, was: TablePlace, table: TablePlace) -
         for name in sorted(set(old_settings) | set(new_settings)):
             before, now = old_settings.get(name), new_settings.get(name)
             if before != now and was.optimizer.type == table.optimizer.type:
-                yield Change(
-                    "training-change",
-                    table.name,
-                    (*table.path, "optimizer"),
+                yield change(
+                    "optimizer",
                     before,
                     now,
-                    f"table `{table.name}`: the optimizer's `{name}` changes from {before} to "
-                    f"{now}",
+                    f"the optimizer's `{name}` changes from {before} to {now}",
                 )
 
 

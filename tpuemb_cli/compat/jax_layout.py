@@ -73,11 +73,6 @@ class StackVariables(NamedTuple):
         return (self.rows, self.width)
 
     @property
-    def shard_rows(self) -> int | None:
-        """Rows of one SparseCore's shard (None without SparseCores)."""
-        return self.rows // self.num_sparsecores if self.num_sparsecores > 0 else None
-
-    @property
     def slots(self) -> tuple[str, ...] | None:
         """The slot arrays of ``EmbeddingVariables.slot``, in order; None when the proto does
         not say (no optimizer recorded, or a CUSTOM one)."""
