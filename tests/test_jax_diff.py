@@ -367,3 +367,22 @@ def test_any_two_layouts_compare_without_a_crash() -> None:
         assert itself.findings == [] or itself.error is not None, itself
 
     compare()
+
+
+def test_a_suppress_entry_acknowledges_a_change_of_a_binary_layout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.binpb").write_bytes(before().SerializeToString())
+    after = text_format.Parse(AFTER.read_text(), EmbeddingSpecProto())
+    (tmp_path / "new.binpb").write_bytes(after.SerializeToString())
+    (tmp_path / ".tpuemb.toml").write_text(
+        '[[suppress]]\nfile = "new.binpb"\nfield = "stacked_table_specs[*"\n'
+        'rules = ["restore-error", "silent-reinit"]\nreason = "moved to 8 devices, retrained"\n'
+    )
+    arguments = ["diff", "--type", "EmbeddingSpecProto", "--format", "json", "old.binpb"]
+    result = CliRunner().invoke(main, [*arguments, "new.binpb"])
+    changes = json.loads(result.stdout)["changes"]
+    assert (result.exit_code, [c["kind"] for c in changes]) == (0, ["topology-change"])
+    unacknowledged = CliRunner().invoke(main, [*arguments, "--isolated", "new.binpb"])
+    assert unacknowledged.exit_code == 1
