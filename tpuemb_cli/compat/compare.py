@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from tpuemb_cli.compat.features import feature_changes
 from tpuemb_cli.compat.jax_changes import jax_changes
-from tpuemb_cli.compat.jax_layout import JaxSide, jax_side
+from tpuemb_cli.compat.jax_entries import JaxSide, jax_side
 from tpuemb_cli.compat.kinds import Change, Placed
 from tpuemb_cli.compat.matching import identities
 from tpuemb_cli.compat.sides import NotComparable, side_of
@@ -58,7 +58,7 @@ def compare(
 
 class Placing(Protocol):
     """A side changes are placed in: a config or spec (``sides.Side``), or a stacked layout
-    (``jax_layout.JaxSide``)."""
+    (``jax_entries.JaxSide``)."""
 
     @property
     def document(self) -> Document: ...

@@ -1,5 +1,5 @@
 """What a change of jax-tpu-embedding's stacked layout (two ``EmbeddingSpecProto``) does to a
-checkpoint written under the old one (``jax_layout`` says what the checkpoint holds).
+checkpoint written under the old one (``jax_entries`` says what the checkpoint holds).
 
 A checkpoint entry is a stack, named by ``stack_name``: Orbax restores the new variables' tree
 from it by key and shape and refuses any mismatch (a stack gained, lost or renamed, another
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol, TypeVar
 
-from tpuemb_cli.compat.jax_layout import JaxSide, StackVariables, TablePlace
+from tpuemb_cli.compat.jax_entries import JaxSide, StackVariables, TablePlace
 from tpuemb_cli.compat.kinds import Change, Value
 from tpuemb_cli.model.words import plural
 

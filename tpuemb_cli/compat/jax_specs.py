@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tpuemb_cli.compat.jax_layout import JaxSide, jax_side
+from tpuemb_cli.compat.jax_entries import JaxSide, jax_side
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.paths import FieldPath
 
