@@ -232,3 +232,35 @@ def test_an_answer_that_does_not_fit_fails_the_request_instead_of_hanging_it(
     assert answer.get("result") is False, answer
     assert any(m.get("method") == "workspace/applyEdit" for m in client.seen)
     still_linting(client, tmp_path)
+
+
+def test_an_answer_that_does_not_fit_is_one_line_in_the_log_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    # pygls logged the null answer to workspace/applyEdit with some thirty lines of cattrs
+    # traceback on standard error, which editors show as the server's log.
+    log = tmp_path / "stderr.txt"
+    uri = (tmp_path / "mistakes.pbtxt").as_uri()
+    text = (
+        Path(__file__).parents[2] / "examples" / "mistakes" / "common_mistakes.pbtxt"
+    ).read_text()
+    with log.open("wb") as stderr:
+        client = RawClient(tmp_path, stderr=stderr)
+        try:
+            client.initialize(tmp_path)
+            client.open(uri, text)
+            client.diagnostics(uri)
+            answer = client.request(
+                "workspace/executeCommand",
+                {"command": "tpuemb.fixAll", "arguments": [uri]},
+                timeout=10,
+            )
+            assert answer.get("result") is False, answer
+            assert client.shutdown_and_exit() == 0
+        finally:
+            client.kill()
+    lines = log.read_text().splitlines()
+    assert lines == [
+        "tpuemb server: a client message could not be read (ApplyWorkspaceEditResponse: "
+        "TypeError: argument of type 'NoneType' is not iterable)"
+    ]

@@ -41,7 +41,7 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "9"
+RULESET_VERSION = "10"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
@@ -284,6 +284,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE693", "jax-ignored-table-limit", "jax", WARNING, "no", ("jax_spec",)),
     Entry("TE694", "jax-zero-size", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE695", "jax-duplicate-feature-name", "jax", ERROR, "no", ("jax_spec",)),
+    Entry("TE699", "jax-unknown-table", "jax", ERROR, "no", ("jax_spec",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Severity, Violation
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
@@ -189,10 +190,10 @@ class Rule(Record):
 def table_label(config: TPUEmbeddingConfiguration, index: int) -> str:
     """``table 2 ("user_id")`` -- how a message names a table."""
     name = config.table_descriptor[index].name
-    return f'table {index} ("{name}")' if name else f"table {index}"
+    return f'table {index} ("{shown(name)}")' if name else f"table {index}"
 
 
 def feature_label(config: TPUEmbeddingConfiguration, index: int) -> str:
     """``feature 1 ("query_terms")`` -- how a message names a feature."""
     name = config.feature_descriptor[index].name
-    return f'feature {index} ("{name}")' if name else f"feature {index}"
+    return f'feature {index} ("{shown(name)}")' if name else f"feature {index}"

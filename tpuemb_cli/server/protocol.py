@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from lsprotocol import types as lsp
 
+from tpuemb_cli.server import client_errors
 from tpuemb_cli.server.notifications import (
     did_change,
     did_change_configuration,
@@ -68,6 +69,7 @@ HANDLERS: tuple[Handler, ...] = (
 
 
 def build() -> TpuembServer:
+    client_errors.install()
     server = TpuembServer()
     for handler in HANDLERS:
         if isinstance(handler.OPTIONS, lsp.ExecuteCommandOptions):

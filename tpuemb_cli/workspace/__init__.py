@@ -9,8 +9,26 @@ through the same settings and engines (``diff_versions``), the comparison where 
 ``parallel`` runs work in forked copies of the process: ``check``'s files, a large pair's sides.
 """
 
-from tpuemb_cli.workspace.diffing import Diffed, Version, diff_checkpoint, diff_versions
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tpuemb_cli.workspace.linting import Linted, Workspace, debug_tracebacks
+
+if TYPE_CHECKING:
+    from tpuemb_cli.workspace.diffing import Diffed, Version, diff_checkpoint, diff_versions
+
+_DIFFING = frozenset({"Diffed", "Version", "diff_checkpoint", "diff_versions"})
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: `check` (every run of it, and its start-up) does not pay for the diff's module.
+    if name in _DIFFING:
+        from tpuemb_cli.workspace import diffing
+
+        return getattr(diffing, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Diffed",

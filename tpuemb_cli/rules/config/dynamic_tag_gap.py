@@ -48,7 +48,6 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import Config, table_label
-from tpuemb_cli.rules.lib.tags import missing
 
 _TAG = ("optimization_parameters", "learning_rate", "dynamic", "tag")
 
@@ -62,6 +61,10 @@ def check_config(config: Config) -> Iterator[Violation]:
     if not holders:
         return
     highest = max(holders)
+    if len(holders) == highest + 1:  # 0..highest, dense: the common case pays no import
+        return
+    from tpuemb_cli.rules.lib.tags import missing
+
     gap = missing(holders, highest)
     if not gap.total:
         return

@@ -1,12 +1,15 @@
-"""What the memory rules share: how they say how much the tables take and what would help."""
+"""What the memory rules share: one dispatch over the memory models (``budget``), and how each
+says how much the tables take and what would help."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.advice import Demand, smallest_slice
 from tpuemb_cli.model.memory import Memory, size
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.rules.base import Config, Fit
 
@@ -113,4 +116,66 @@ def jax_remedy(memory: JaxMemory, budget: int) -> str:
         f"{advice}, or use cheaper optimizer state (SGD on every table takes {size(sgd)} a "
         f"device: {'enough' if sgd <= budget else 'not enough'}; `tpuemb explain --memory` "
         "shows each stack's share)"
+    )
+
+
+class Budget(Record):
+    """A memory model's fill of the HBM it must fit in, in the words of its engine: what TE601
+    (more than the HBM) and TE602 (near it) judge, whichever model the engine worked out."""
+
+    path: FieldPath  # where the finding is placed
+    used: int  # bytes on the fullest core, chip or device
+    capacity: int  # the HBM of one
+    unit: str  # "core", "chip" or "device"
+    others: str  # what else needs that HBM (the near-HBM warning names it)
+    taken: Callable[[str], str]  # what takes the bytes, given the size as the message shows it
+    remedy: Callable[[int], str]  # what would bring the fill to at most a budget of bytes
+
+
+_BESIDES_TABLES = "activations, buffers and XLA's working set"
+
+
+def budget(config: Config, fit: Fit) -> Budget:
+    """``fit``'s memory model against its chip: TensorCore configs per core, SparseCore specs per
+    chip (TPUEmbeddingV2's variables), JAX EmbeddingSpecProtos per device (jax-tpu-embedding's)."""
+    memory = fit.memory
+    if isinstance(memory, Memory):
+        hbm = fit.chip.hbm_per_core
+        assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
+        return Budget(
+            ("num_tensor_cores",),
+            memory.per_core,
+            hbm,
+            "core",
+            _BESIDES_TABLES,
+            lambda shown: taken(fit, shown),
+            lambda most: remedy(config, fit, most),
+        )
+    # Imported only here: a config (the common case) never loads the spec models.
+    from tpuemb_cli.spec.jax_memory import JaxMemory
+
+    if isinstance(memory, JaxMemory):
+        hbm = fit.chip.hbm_per_core  # a JAX device is a TensorFlow core's share of the chip
+        assert hbm is not None
+        jax = memory
+        return Budget(
+            JAX_PATH,
+            jax.per_device_bytes,
+            hbm,
+            "device",
+            "activations and XLA's working set",  # the input buffers are counted in
+            lambda shown: jax_taken(jax, shown),
+            lambda most: jax_remedy(jax, most),
+        )
+    chip_hbm = fit.chip.hbm_bytes.value
+    assert chip_hbm is not None
+    sparsecore = memory
+    return Budget(
+        SPARSECORE_PATH,
+        sparsecore.per_chip,
+        chip_hbm,
+        "chip",
+        _BESIDES_TABLES,
+        lambda shown: sparsecore_taken(sparsecore, shown),
+        lambda most: sparsecore_remedy(sparsecore, most),
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.paths import FieldPath
 
 # The library's default per-table limits (TableSpec's max_ids_per_partition and
@@ -15,11 +16,11 @@ DEFAULT_LIMIT = 256
 
 
 def table_label(index: int, table: Any) -> str:
-    return f'table "{table.name}"' if table.name else f"table {index}"
+    return f'table "{shown(table.name)}"' if table.name else f"table {index}"
 
 
 def feature_label(index: int, feature: Any) -> str:
-    return f'feature "{feature.name}"' if feature.name else f"feature {index}"
+    return f'feature "{shown(feature.name)}"' if feature.name else f"feature {index}"
 
 
 def table_path(index: int) -> FieldPath:

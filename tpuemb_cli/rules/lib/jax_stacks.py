@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from math import prod
 from typing import Any
 
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.paths import FieldPath
 
 # The library pads a table's rows to a multiple of this times the SparseCores in all, and its
@@ -28,15 +29,17 @@ def padded_vocab(vocab_size: int, num_sparsecores: int) -> int:
 
 def stack_label(index: int, stack: Any) -> str:
     """``stack "a_b"`` (``stack 2`` when it has no name)."""
-    return f'stack "{stack.stack_name}"' if stack.stack_name else f"stack {index}"
+    return f'stack "{shown(stack.stack_name)}"' if stack.stack_name else f"stack {index}"
 
 
 def table_label(index: int, table: Any) -> str:
-    return f'table "{table.table_name}"' if table.table_name else f"table {index}"
+    return f'table "{shown(table.table_name)}"' if table.table_name else f"table {index}"
 
 
 def feature_label(index: int, feature: Any) -> str:
-    return f'feature "{feature.feature_name}"' if feature.feature_name else f"feature {index}"
+    return (
+        f'feature "{shown(feature.feature_name)}"' if feature.feature_name else f"feature {index}"
+    )
 
 
 def stack_path(index: int) -> FieldPath:

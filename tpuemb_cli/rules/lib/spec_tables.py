@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
 
@@ -21,10 +22,10 @@ def optimizers(spec: EmbeddingSpec) -> Iterator[tuple[FieldPath, Optimizer]]:
 def table_label(spec: EmbeddingSpec, index: int) -> str:
     """``table "video"``, or ``table #2`` when it has no name: how a spec rule names a table."""
     name = spec.tables[index].name
-    return f'table "{name}"' if name else f"table #{index}"
+    return f'table "{shown(name)}"' if name else f"table #{index}"
 
 
 def feature_label(spec: EmbeddingSpec, index: int) -> str:
     """``feature "watched"``, or ``feature #0`` when it has no name: as ``table_label``."""
     name = spec.features[index].name
-    return f'feature "{name}"' if name else f"feature #{index}"
+    return f'feature "{shown(name)}"' if name else f"feature #{index}"

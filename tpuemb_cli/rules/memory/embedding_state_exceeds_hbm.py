@@ -68,66 +68,20 @@ The rule does not run without one, nor on a chip whose HBM is not known (`docs/m
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.memory import Memory, sizes
+from tpuemb_cli.model.memory import sizes
 from tpuemb_cli.rules.base import Config, Fit
-from tpuemb_cli.rules.lib.fit import (
-    JAX_PATH,
-    SPARSECORE_PATH,
-    jax_remedy,
-    jax_taken,
-    remedy,
-    sparsecore_remedy,
-    sparsecore_taken,
-    taken,
-)
-from tpuemb_cli.spec.jax_memory import JaxMemory
-
-if TYPE_CHECKING:
-    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
+from tpuemb_cli.rules.lib.fit import budget
 
 
 def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
-    if isinstance(fit.memory, JaxMemory):  # a JAX spec: jax-tpu-embedding's, per device
-        yield from _on_jax(fit.memory, fit)
-        return
-    if not isinstance(fit.memory, Memory):  # a SparseCore spec: TPUEmbeddingV2's variables
-        yield from _on_sparsecores(fit.memory, fit)
-        return
-    hbm = fit.chip.hbm_per_core
-    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
-    if fit.memory.per_core > hbm:
-        used, available = sizes(fit.memory.per_core, hbm)
+    fill = budget(config, fit)
+    if fill.used > fill.capacity:
+        used, available = sizes(fill.used, fill.capacity)
         yield Violation(
-            ("num_tensor_cores",),
-            f"{taken(fit, used)}: more than the {available} of HBM of a {fit.chip.name} core",
-            remedy(config, fit, hbm),
-        )
-
-
-def _on_sparsecores(memory: SparseCoreMemory, fit: Fit) -> Iterator[Violation]:
-    hbm = fit.chip.hbm_bytes.value
-    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
-    if memory.per_chip > hbm:
-        used, available = sizes(memory.per_chip, hbm)
-        yield Violation(
-            SPARSECORE_PATH,
-            f"{sparsecore_taken(memory, used)}: more than the {available} of HBM of a "
-            f"{fit.chip.name} chip",
-            sparsecore_remedy(memory, hbm),
-        )
-
-
-def _on_jax(memory: JaxMemory, fit: Fit) -> Iterator[Violation]:
-    hbm = fit.chip.hbm_per_core
-    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
-    if memory.per_device_bytes > hbm:
-        used, available = sizes(memory.per_device_bytes, hbm)
-        yield Violation(
-            JAX_PATH,
-            f"{jax_taken(memory, used)}: more than the {available} of HBM of a "
-            f"{fit.chip.name} device",
-            jax_remedy(memory, hbm),
+            fill.path,
+            f"{fill.taken(used)}: more than the {available} of HBM of a {fit.chip.name} "
+            f"{fill.unit}",
+            fill.remedy(fill.capacity),
         )

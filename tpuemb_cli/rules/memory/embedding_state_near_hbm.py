@@ -62,73 +62,21 @@ little besides the tables.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.memory import WARNING_PERCENT, Memory, sizes
+from tpuemb_cli.model.memory import WARNING_PERCENT, sizes
 from tpuemb_cli.rules.base import Config, Fit
-from tpuemb_cli.rules.lib.fit import (
-    JAX_PATH,
-    SPARSECORE_PATH,
-    jax_remedy,
-    jax_taken,
-    remedy,
-    sparsecore_remedy,
-    sparsecore_taken,
-    taken,
-)
-from tpuemb_cli.spec.jax_memory import JaxMemory
-
-if TYPE_CHECKING:
-    from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
+from tpuemb_cli.rules.lib.fit import budget
 
 
 def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
-    if isinstance(fit.memory, JaxMemory):  # a JAX spec: jax-tpu-embedding's, per device
-        yield from _on_jax(fit.memory, fit)
-        return
-    if not isinstance(fit.memory, Memory):  # a SparseCore spec: TPUEmbeddingV2's variables
-        yield from _on_sparsecores(fit.memory, fit)
-        return
-    hbm = fit.chip.hbm_per_core
-    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
-    per_core = fit.memory.per_core
+    fill = budget(config, fit)
     # In integers, so that "above 80%" is exact at any size.
-    if per_core * 100 > hbm * WARNING_PERCENT and per_core <= hbm:
-        share = f"{per_core / hbm:.0%}"
-        used, available = sizes(per_core, hbm)
+    if fill.used * 100 > fill.capacity * WARNING_PERCENT and fill.used <= fill.capacity:
+        used, available = sizes(fill.used, fill.capacity)
         yield Violation(
-            ("num_tensor_cores",),
-            f"{taken(fit, used)}: {share} of the {available} of HBM of a {fit.chip.name} core, "
-            "which leaves little for activations, buffers and XLA's working set",
-            remedy(config, fit, hbm * WARNING_PERCENT // 100),
-        )
-
-
-def _on_sparsecores(memory: SparseCoreMemory, fit: Fit) -> Iterator[Violation]:
-    hbm = fit.chip.hbm_bytes.value
-    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
-    per_chip = memory.per_chip
-    if per_chip * 100 > hbm * WARNING_PERCENT and per_chip <= hbm:
-        used, available = sizes(per_chip, hbm)
-        yield Violation(
-            SPARSECORE_PATH,
-            f"{sparsecore_taken(memory, used)}: {per_chip / hbm:.0%} of the {available} of HBM "
-            f"of a {fit.chip.name} chip, which leaves little for activations, buffers and "
-            "XLA's working set",
-            sparsecore_remedy(memory, hbm * WARNING_PERCENT // 100),
-        )
-
-
-def _on_jax(memory: JaxMemory, fit: Fit) -> Iterator[Violation]:
-    hbm = fit.chip.hbm_per_core
-    assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
-    used_bytes = memory.per_device_bytes
-    if used_bytes * 100 > hbm * WARNING_PERCENT and used_bytes <= hbm:
-        used, available = sizes(used_bytes, hbm)
-        yield Violation(
-            JAX_PATH,
-            f"{jax_taken(memory, used)}: {used_bytes / hbm:.0%} of the {available} of HBM of a "
-            f"{fit.chip.name} device, which leaves little for activations and XLA's working set",
-            jax_remedy(memory, hbm * WARNING_PERCENT // 100),
+            fill.path,
+            f"{fill.taken(used)}: {fill.used / fill.capacity:.0%} of the {available} of HBM of "
+            f"a {fit.chip.name} {fill.unit}, which leaves little for {fill.others}",
+            fill.remedy(fill.capacity * WARNING_PERCENT // 100),
         )
