@@ -15,7 +15,9 @@ from tpuemb_cli.compat.jax_entries import JaxSide, jax_side
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.paths import FieldPath
 
-# spec (an EmbeddingSpec with a jax section) -> the EmbeddingSpecProto the library would make.
+# spec (an EmbeddingSpec with a jax section) -> the EmbeddingSpecProto the library would make:
+# compile --target jax's function (``compile_jax_spec`` in ``spec/jax_compiler.py`` on the
+# jax-compile branch), set here when it is merged.
 SpecToStacked = Callable[[Any], Any]
 stacked_layout_of_spec: SpecToStacked | None = None
 
