@@ -12,11 +12,11 @@ another table of the same size) restores without a word and gives each table oth
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Protocol, TypeVar
+from collections.abc import Iterator
 
-from tpuemb_cli.compat.jax_entries import JaxSide, StackVariables, TablePlace
-from tpuemb_cli.compat.kinds import Change, Value
+from tpuemb_cli.compat.jax_entries import JaxSide, Key, StackVariables, keyed
+from tpuemb_cli.compat.jax_training import training_changes
+from tpuemb_cli.compat.kinds import Change
 from tpuemb_cli.model.words import plural
 
 _LIB = "https://github.com/jax-ml/jax-tpu-embedding/blob"
@@ -45,7 +45,7 @@ def _names(names: tuple[str, ...] | list[str]) -> str:
 
 def jax_changes(old: JaxSide, new: JaxSide) -> Iterator[Change]:
     """Every change of the stacked layout ``old`` -> ``new``."""
-    old_by_name, new_by_name = _keyed(old.stacks), _keyed(new.stacks)
+    old_by_name, new_by_name = keyed(old.stacks), keyed(new.stacks)
     renamed = _renames(old_by_name, new_by_name)
     for key, stack in new_by_name.items():
         stored = old_by_name.get(key)
@@ -61,29 +61,6 @@ def jax_changes(old: JaxSide, new: JaxSide) -> Iterator[Change]:
             yield _lost(new, stack)
     yield from _tables_gone(old, new)
     yield from _topology(old, new)
-
-
-Key = tuple[str, int]
-
-
-class _Named(Protocol):
-    @property
-    def name(self) -> str: ...
-
-
-N = TypeVar("N", bound=_Named)
-
-
-def _keyed(items: Iterable[N]) -> dict[Key, N]:
-    """Stacks (a checkpoint's keys) or a stack's tables by name. (A name twice is no layout the
-    library writes; the n-th of a name is matched with the n-th, so that a layout against
-    itself is no change.)"""
-    seen: dict[str, int] = {}
-    keyed = {}
-    for item in items:
-        nth = seen[item.name] = seen.get(item.name, -1) + 1
-        keyed[item.name, nth] = item
-    return keyed
 
 
 def _renames(old: dict[Key, StackVariables], new: dict[Key, StackVariables]) -> dict[Key, Key]:
@@ -129,7 +106,7 @@ def _same_name(
             help=_carry(old, new, stack),
         )
     yield from _slots(stored, stack)
-    yield from _training(stored, stack)
+    yield from training_changes(stored, stack)
 
 
 def _causes(old: JaxSide, new: JaxSide, stored: StackVariables, stack: StackVariables) -> list[str]:
@@ -140,7 +117,7 @@ def _causes(old: JaxSide, new: JaxSide, stored: StackVariables, stack: StackVari
             f"SparseCores in all {stored.num_sparsecores} -> {stack.num_sparsecores}: each "
             "table's rows are padded to a multiple of 8 x that and dealt out over them"
         )
-    before, now = _keyed(stored.tables), _keyed(stack.tables)
+    before, now = keyed(stored.tables), keyed(stack.tables)
     joined = [key[0] for key in now if key not in before]
     left = [key[0] for key in before if key not in now]
     if joined:
@@ -312,122 +289,6 @@ def _slots(stored: StackVariables, stack: StackVariables) -> Iterator[Change]:
             "start from another optimizer's state",
             help="start the new slots from their initializers instead, or keep the optimizer",
         )
-
-
-def _training(stored: StackVariables, stack: StackVariables) -> Iterator[Change]:
-    """What restores but trains differently: the optimizer and its settings, the combiner, the
-    limits, the samples per step, vocabularies and dimensions that stay within the padding."""
-    if stored.optimizer and stack.optimizer and stored.optimizer != stack.optimizer:
-        path = (*stack.tables[0].path, "optimizer", "type") if stack.tables else stack.path
-        yield Change(
-            "training-change",
-            stack.name,
-            path,
-            stored.optimizer,
-            stack.optimizer,
-            f"stack `{stack.name}`: the optimizer changes from {stored.optimizer} to "
-            f"{stack.optimizer}",
-        )
-    for field, before, now in (
-        ("max_ids_per_partition", stored.max_ids_per_partition, stack.max_ids_per_partition),
-        (
-            "max_unique_ids_per_partition",
-            stored.max_unique_ids_per_partition,
-            stack.max_unique_ids_per_partition,
-        ),
-        ("total_sample_count", stored.total_sample_count, stack.total_sample_count),
-    ):
-        if before != now:
-            what = (
-                "samples per step"
-                if field == "total_sample_count"
-                else "ids a SparseCore sends one partition per step (more are dropped)"
-            )
-            yield Change(
-                "training-change",
-                stack.name,
-                (*stack.path, field),
-                before,
-                now,
-                f"stack `{stack.name}`: `{field}` changes from {before} to {now} ({what})",
-            )
-    before_tables = _keyed(stored.tables)
-    for key, table in _keyed(stack.tables).items():
-        was = before_tables.get(key)
-        if was is None:
-            continue
-        yield from _table_training(was, table)
-
-
-def _table_training(was: TablePlace, table: TablePlace) -> Iterator[Change]:
-    def change(field: str, before: Value, now: Value, message: str) -> Change:
-        return Change(
-            "training-change",
-            table.name,
-            (*table.path, field),
-            before,
-            now,
-            f"table `{table.name}`: {message}",
-        )
-
-    same_place = (was.padded_vocab, was.padded_dim) == (table.padded_vocab, table.padded_dim)
-    if same_place and was.vocab != table.vocab:
-        yield change(
-            "vocab_size",
-            was.vocab,
-            table.vocab,
-            f"{was.vocab} -> {table.vocab} rows within its padding ({table.padded_vocab}): the "
-            "checkpoint restores; "
-            + (
-                f"ids {was.vocab}..{table.vocab - 1} start from the padding's initial values"
-                if table.vocab > was.vocab
-                else f"ids {table.vocab}.. are no longer looked up"
-            ),
-        )
-    if same_place and was.dim != table.dim:
-        yield change(
-            "embedding_dim",
-            was.dim,
-            table.dim,
-            f"dimension {was.dim} -> {table.dim} within its padding ({table.padded_dim}): the "
-            "checkpoint restores; "
-            + (
-                f"columns {was.dim}..{table.dim - 1} start from the padding's initial values"
-                if table.dim > was.dim
-                else f"columns {table.dim}.. are no longer read"
-            ),
-        )
-    if was.combiner and table.combiner and was.combiner != table.combiner:
-        yield change(
-            "combiner",
-            was.combiner,
-            table.combiner,
-            f"the combiner changes from {was.combiner} to {table.combiner}",
-        )
-    if was.optimizer is not None and table.optimizer is not None:
-        old_settings = _settings(was.optimizer)
-        new_settings = _settings(table.optimizer)
-        for name in sorted(set(old_settings) | set(new_settings)):
-            before, now = old_settings.get(name), new_settings.get(name)
-            if before != now and was.optimizer.type == table.optimizer.type:
-                yield change(
-                    "optimizer",
-                    before,
-                    now,
-                    f"the optimizer's `{name}` changes from {before} to {now}",
-                )
-
-
-def _settings(optimizer: object) -> dict[str, str | float | bool]:
-    """An OptimizerSpecProto's settings by name: the learning rate (or its schedule's tag),
-    then its float and bool parameters."""
-    found: dict[str, str | float | bool] = {}
-    which = optimizer.WhichOneof("learning_rate_spec")  # type: ignore[attr-defined]
-    if which is not None:
-        found[which] = getattr(optimizer, which)
-    found.update(optimizer.float_params)  # type: ignore[attr-defined]
-    found.update(optimizer.bool_params)  # type: ignore[attr-defined]
-    return found
 
 
 def _topology(old: JaxSide, new: JaxSide) -> Iterator[Change]:

@@ -16,8 +16,8 @@ SparseCore count, offset or rotation holds the same values for other rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Position
@@ -136,6 +136,29 @@ def stacks_of(proto: Any) -> list[StackVariables]:
             )
         )
     return stacks
+
+
+Key = tuple[str, int]
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def keyed(items: Iterable[N]) -> dict[Key, N]:
+    """Stacks (a checkpoint's keys) or a stack's tables by name. (A name twice is no layout the
+    library writes; the n-th of a name is matched with the n-th, so that a layout against
+    itself is no change.)"""
+    seen: dict[str, int] = {}
+    keyed = {}
+    for item in items:
+        nth = seen[item.name] = seen.get(item.name, -1) + 1
+        keyed[item.name, nth] = item
+    return keyed
 
 
 class JaxSide(NamedTuple):
