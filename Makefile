@@ -120,9 +120,10 @@ test-tf:
 # The JAX SparseCore support against jax-tpu-embedding itself: our mirror of its
 # embedding_spec.proto against its generated module, and its own stacking and
 # create_proto_from_feature_specs on CPU for generated cases (`compile --target jax` byte for byte
-# with them), and tpuemb_cli.jax on its objects with each front-end rule against what the library
-# does (tests/test_jax_*.py, skipped where the
-# library is missing). Installs the newest jax-tpu-embedding this Python can install (0.2.0 needs
+# with them), tpuemb_cli.jax on its objects with each front-end rule against what the library
+# does, and diff's verdicts on stacked layouts against the library's restacking and Orbax's restore
+# (tests/test_jax_*.py, skipped where the library is missing). Installs the newest
+# jax-tpu-embedding this Python can install (0.2.0 needs
 # Python 3.12; 0.1.0 installs on 3.11) with jax and jaxlib (about 800 MB, a few minutes), and says
 # which it ran.
 test-jax:
@@ -130,7 +131,8 @@ test-jax:
 	build/venv-jax/bin/python -m pip install -q --upgrade jax-tpu-embedding -e '.[test]'
 	@build/venv-jax/bin/python -c "import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])"
 	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_jax_oracle.py \
-	  tests/test_jax_memory_oracle.py tests/test_jax_front_oracle.py tests/test_jax_compile_oracle.py
+	  tests/test_jax_memory_oracle.py tests/test_jax_front_oracle.py \
+	  tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the

@@ -15,14 +15,18 @@ from tpuemb_cli.workspace import Version, Workspace, diff_versions
 ROOT = Path(__file__).parent.parent
 FIXTURES = sorted(
     path
-    for folder in (ROOT / "examples", ROOT / "tests" / "data" / "tf-2.21")
+    for folder in (
+        ROOT / "examples",
+        ROOT / "tests" / "data" / "tf-2.21",
+        ROOT / "tests" / "data" / "jax",
+    )
     for path in folder.rglob("*")
     if path.suffix in (".pbtxt", ".pb", ".json", ".yaml")
 )
 
 
 def _documents() -> list[tuple[Path, bytes]]:
-    """The fixtures that hold a config or a spec, with their bytes."""
+    """The fixtures that hold a config, a spec or a stacked layout, with their bytes."""
     found = []
     for path in FIXTURES:
         data = path.read_bytes()
@@ -30,7 +34,7 @@ def _documents() -> list[tuple[Path, bytes]]:
         if (
             isinstance(document, Document)
             and document.message is not None
-            and kind_of(document.message) in ("config", "spec")
+            and kind_of(document.message) in ("config", "spec", "jax")
         ):
             found.append((path, data))
     return found

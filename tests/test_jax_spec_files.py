@@ -22,13 +22,14 @@ JAX = DATA / "jax"
 HEADER = (
     "# proto-message: third_party.py.jax_tpu_embedding.sparsecore_lib_proto.EmbeddingSpecProto\n"
 )
-# Every file TensorFlow made and every example: none may be taken for a JAX spec.
+# Every file TensorFlow made and every example but the JAX ones: none may be taken for a JAX spec.
 OTHERS = sorted(
     path
     for folder in (DATA / "tf-2.21", REPO / "examples")
     for path in folder.rglob("*")
-    if path.is_file()
+    if path.is_file() and "jax" not in path.relative_to(folder).parts
 )
+JAX_EXAMPLES = sorted((REPO / "examples" / "jax").rglob("*.pbtxt"))
 
 
 @pytest.mark.parametrize("name", ["stacked.pbtxt", "stacked.json", "stacked.binpb"])
@@ -44,6 +45,13 @@ def test_the_librarys_files_are_recognised_and_clean(name: str) -> None:
         "All checks passed (1 file checked).\n",
         "",
     )
+
+
+@pytest.mark.parametrize("path", JAX_EXAMPLES, ids=lambda p: str(p.relative_to(REPO)))
+def test_the_jax_examples_are_taken_for_jax_specs(path: Path) -> None:
+    data = path.read_bytes()
+    assert recognise(path.name, data, "text").message_type == "EmbeddingSpecProto"
+    assert sniff.text_type(data.decode()) == "EmbeddingSpecProto"
 
 
 def test_binary_is_sniffed_without_a_name_to_go_by() -> None:

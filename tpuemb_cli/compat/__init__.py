@@ -14,5 +14,9 @@ what it does to those names and shapes (``kinds``), and to how the restored run 
   optimizer creates, as TensorFlow names them, are ``model.optimizers``');
 - ``compare``: all of it, for two loaded documents;
 - ``checkpoint``: a config or spec against the variables a checkpoint on disk holds
-  (``load.checkpoint`` reads it).
+  (``load.checkpoint`` reads it);
+- ``jax_entries``, ``jax_changes``, ``jax_training``, ``jax_specs``: jax-tpu-embedding's
+  stacked layouts (``EmbeddingSpecProto``), whose checkpoints hold one entry per stack: what the
+  entries are, what a change does to them and to training, and a spec's stacked layout
+  (``compile --target jax``'s).
 """

@@ -31,6 +31,7 @@ class Change(NamedTuple):
     new: Value
     message: str
     side: str = "new"
+    help: str = ""  # how to carry the state across, where tpuemb knows a way
 
 
 class Placed(NamedTuple):
@@ -45,3 +46,4 @@ class Placed(NamedTuple):
     message: str
     file: str
     position: Position | None
+    help: str = ""

@@ -50,11 +50,14 @@ class Side(NamedTuple):
     def file(self) -> str:
         return self.document.name
 
+    def file_path(self, path: FieldPath) -> FieldPath:
+        """The field at config ``path`` in this side's file terms."""
+        return self.compiled.spec_path(path) if self.compiled is not None else path
+
     def place(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
         """The field at config ``path`` in this side's file terms, and its position there (None
         for binary input)."""
-        if self.compiled is not None:
-            path = self.compiled.spec_path(path)
+        path = self.file_path(path)
         source = self.document.source_map
         return path, source.position(path) if source is not None else None
 

@@ -48,6 +48,13 @@ _ACKNOWLEDGE_IN_SETTINGS = (
     "if the change is intended, acknowledge it with a [[suppress]] entry for `{file}`, this "
     "field and `{rule}`, with a reason ({format} files hold no suppression comments)"
 )
+
+
+def _with_help(help: str, advice: str) -> str:
+    """A change's own advice (how to carry the state across), then how to acknowledge it."""
+    return f"{help}; {advice}" if help else advice
+
+
 _TABLE, _OPTIMIZER = ("table_descriptor",), ("optimization_parameters",)
 
 
@@ -282,7 +289,9 @@ class Engine:
                 change.file,
                 change.message,
                 change.path,
-                advice.format(rule=rule.name, file=document.name, format=shown),
+                _with_help(
+                    change.help, advice.format(rule=rule.name, file=document.name, format=shown)
+                ),
                 change.position,
             )
             findings.append(

@@ -59,8 +59,9 @@ class CannotCompare(Exception):
     """A side that holds no checkpoint layout where the other does; the message says which."""
 
 
-# The kinds of document that have a checkpoint layout: a config, and a spec (compiled).
-_LAYOUTS = frozenset({"config", "spec"})
+# The kinds of document that have a checkpoint layout: a config, a spec (compiled), and
+# jax-tpu-embedding's stacked layout (an EmbeddingSpecProto).
+_LAYOUTS = frozenset({"config", "spec", "jax"})
 
 
 def diff_versions(
@@ -171,14 +172,6 @@ def _diff(
                 "diff does not compare yet"
             )
             return Diffed(name, [], sources, skipped=why, unchecked=True)
-        if any(f is not None and f.spec.HasField("jax") for f in facts.values()):
-            # jax-tpu-embedding checkpoints hold stacks too (named by the library's stacking),
-            # and the per-table comparison is TensorFlow's.
-            why = (
-                "a spec for jax-tpu-embedding: its checkpoints hold the library's stacks of "
-                "tables, which diff does not compare yet"
-            )
-            return Diffed(name, [], sources, skipped=why, unchecked=True)
         during = "while comparing"
         anchor, placed = compare(documents, facts)
         findings = engine.judge_changes(anchor, placed)
@@ -197,6 +190,12 @@ def _against_checkpoint(
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.compat.sides import side_of
 
+    if document.message is not None and kind_of(document.message) == "jax":
+        raise CannotCompare(
+            f"{document.name}: a stacked layout of jax-tpu-embedding, whose checkpoints Orbax "
+            "writes; --against-checkpoint reads TensorFlow's (compare two layouts instead: "
+            "tpuemb diff OLD NEW)"
+        )
     try:
         changes = compare_checkpoint(document, checkpoint, prefix, facts)
     except EmbeddingNotFound as problem:

@@ -14,6 +14,12 @@ merge), what it had learned is lost with the next checkpoint.
 `restore()` succeeds; only `assert_consumed()` reports checkpointed values that were not
 restored.
 
+## What jax-tpu-embedding does
+A table no stack of the new `EmbeddingSpecProto` holds: its rows in the checkpoint's stack go
+nowhere, and the library's restacking takes only the new layout's tables
+(`stack_and_shard_feature_tables` in
+[table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py)).
+
 ## Example
 ```pbtxt
 # old: adagrad {}

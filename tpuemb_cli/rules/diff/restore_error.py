@@ -16,6 +16,21 @@ attempting to restore variable with shape (100, 16)`. Each table is one variable
 table (and one per optimizer slot, `<table>/<slot>`): `_create_variables` in
 [tpu_embedding_base.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_base.py).
 
+## What jax-tpu-embedding does
+Its checkpoints hold one entry per stack, named after the stack: `init_embedding_variables` in
+[embedding.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py)
+makes `{stack_name: EmbeddingVariables(table, slot)}`, and Orbax restores that tree strictly. A
+stack gained, lost or renamed (a table joining a stack renames it) or another number of slot
+arrays raises `User-provided restore item and on-disk value metadata tree structures do not
+match`; another shape (a table's padded rows or width, the SparseCore count) raises `Requested
+shape: ... is not compatible with the stored shape`. `tpuemb diff` of two `EmbeddingSpecProto`
+files reports each, with the library's way across: `unstack_and_unshard_stacked_tables` with the
+old layout, then `stack_and_shard_feature_tables` with the new one, in
+[table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py);
+or `convert_cross_topology_checkpoint` for an NNX checkpoint, in
+[checkpoint_utils.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.2.0/jax_tpu_embedding/sparsecore/lib/flax/nnx/checkpoint_utils.py)
+(docs/jax.md).
+
 ## Example
 ```pbtxt
 # old: dimension: 16

@@ -16,6 +16,16 @@ nothing, and nothing notices a table restored from another one of the same shape
 a name are named `table_<i>` by position (`TPUEmbedding.__init__` in
 [tpu_embedding_v2.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v2.py)).
 
+## What jax-tpu-embedding does
+A stack's entry that keeps its name and shape restores whatever its layout: row `r` of a table
+sits on SparseCore `(r mod N + shard_rotation) mod N` at `row_offset_in_shard + r div N`
+(`_stack_and_shard_table` in
+[table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py)),
+so another SparseCore count `N` (devices x SparseCores per device), offset or rotation gives each
+table other rows' values, without an error. Slots of another optimizer with as many arrays
+restore by position (Adam's `momentum` into FTRL's `accumulator`). Restack with the library
+instead (docs/jax.md).
+
 ## Example
 ```pbtxt
 # old: name: "user"

@@ -15,6 +15,13 @@ and saves the shards as slices of one full variable (`ShardedVariable` in
 [sharded_variable.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/distribute/sharded_variable.py)),
 which restores into another number of shards.
 
+## What jax-tpu-embedding does
+The SparseCores in all (`num_sparsecores`: devices x SparseCores per device) change: unlike
+TensorFlow's, a stacked checkpoint does not restore onto them as it is -- each stack is padded and
+dealt out anew, and `tpuemb diff` says what that does to each (a `restore-error` or a
+`silent-reinit`); the library's restacking carries it across, in
+[table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py).
+
 ## Example
 ```pbtxt
 # old: num_hosts: 2

@@ -14,6 +14,13 @@ diverges from the one it continues, and nothing in the restore says so.
 ## What TensorFlow does
 Nothing: the checkpoint holds state, not hyper-parameters, and restores whatever they are now.
 
+## What jax-tpu-embedding does
+For two `EmbeddingSpecProto` files: a stack's optimizer, learning rate or settings (0.2.0 records
+them), a table's combiner, a stack's `max_ids_per_partition` / `max_unique_ids_per_partition`
+(ids beyond them are dropped) or `total_sample_count`, and a table's rows or width that change
+within its padding (the entry's shape stays; the new rows start from the padding's initial
+values).
+
 ## Example
 ```pbtxt
 # old: learning_rate { constant: 0.1 }
