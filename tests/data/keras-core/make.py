@@ -17,17 +17,18 @@ import json
 import os
 import zipfile
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("KERAS_BACKEND", "jax")
 
-import keras
-import keras_rs
+import keras  # type: ignore[import-not-found, unused-ignore]
+import keras_rs  # type: ignore[import-not-found, unused-ignore]
 
 HERE = Path(__file__).parent
 TableConfig, FeatureConfig = keras_rs.layers.TableConfig, keras_rs.layers.FeatureConfig
 
 
-def _model(features: dict, name: str, nested: bool) -> keras.Model:
+def _model(features: dict[str, Any], name: str, nested: bool) -> Any:
     layer = keras_rs.layers.DistributedEmbedding(features)
     inputs = {
         key: keras.Input(
