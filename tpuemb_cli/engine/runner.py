@@ -429,7 +429,7 @@ class Engine:
         same mistake as Keras-RS shows it."""
         from tpuemb_cli.spec.keras_spec import convert, layer_path
 
-        topology = self.keras_topology()
+        topology = self.keras_topology(model)
         for rule in self._rules("keras"):
             assert rule.check_keras is not None
             for violation in self._checked(rule, rule.check_keras, model, topology):
@@ -465,12 +465,21 @@ class Engine:
             else:
                 self._lint_spec(converted.spec, placed, None)
 
-    def keras_topology(self) -> Any:
-        """What a Keras-RS model's layers convert for: the settings' backend (``--keras-backend``,
-        ``keras-backend``) and the TPU (``--tpu``, ``tpu``): its devices and SparseCores per
-        device when known."""
+    def keras_topology(self, model: Any) -> Any:
+        """What a Keras-RS model's layers convert for: the model's ``target`` when its caller
+        gave one (live objects), else the settings' backend (``--keras-backend``,
+        ``keras-backend``) and TPU (``--tpu``, ``tpu``): its devices and SparseCores per device
+        when known."""
         from tpuemb_cli.spec.keras_spec import Topology
 
+        if model.HasField("target"):
+            target = model.target
+            return Topology(
+                target.backend or self.settings.keras_backend,
+                target.global_device_count,
+                target.num_sc_per_device,
+                target.accelerator,
+            )
         tpu = self.accelerator()
         if tpu is None:
             return Topology(self.settings.keras_backend)

@@ -6,12 +6,26 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class KerasModel(_message.Message):
-    __slots__ = ("layers", "keras_version")
+    __slots__ = ("layers", "keras_version", "target")
     LAYERS_FIELD_NUMBER: _ClassVar[int]
     KERAS_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
     layers: _containers.RepeatedCompositeFieldContainer[DistributedEmbeddingLayer]
     keras_version: str
-    def __init__(self, layers: _Optional[_Iterable[_Union[DistributedEmbeddingLayer, _Mapping]]] = ..., keras_version: _Optional[str] = ...) -> None: ...
+    target: Target
+    def __init__(self, layers: _Optional[_Iterable[_Union[DistributedEmbeddingLayer, _Mapping]]] = ..., keras_version: _Optional[str] = ..., target: _Optional[_Union[Target, _Mapping]] = ...) -> None: ...
+
+class Target(_message.Message):
+    __slots__ = ("backend", "global_device_count", "num_sc_per_device", "accelerator")
+    BACKEND_FIELD_NUMBER: _ClassVar[int]
+    GLOBAL_DEVICE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    NUM_SC_PER_DEVICE_FIELD_NUMBER: _ClassVar[int]
+    ACCELERATOR_FIELD_NUMBER: _ClassVar[int]
+    backend: str
+    global_device_count: int
+    num_sc_per_device: int
+    accelerator: str
+    def __init__(self, backend: _Optional[str] = ..., global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., accelerator: _Optional[str] = ...) -> None: ...
 
 class DistributedEmbeddingLayer(_message.Message):
     __slots__ = ("path", "name", "tables", "features", "table_stacking")
