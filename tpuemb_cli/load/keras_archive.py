@@ -11,11 +11,12 @@ says (a header that lies about the size then fails zipfile's CRC check, or is re
 
 from __future__ import annotations
 
-import io
-import zipfile
-import zlib
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.records import Record
+
+if TYPE_CHECKING:
+    import zipfile
 
 CONFIG = "config.json"
 METADATA = "metadata.json"
@@ -39,13 +40,14 @@ def max_member_bytes() -> int:
 
 class Archive(Record):
     """What was read of an archive: ``config`` (config.json's bytes) and ``keras_version``
-    (metadata.json's), or ``error``: why it could not be read (``unreadable``: not a zip at all,
-    as opposed to a zip whose config.json cannot be read)."""
+    (metadata.json's), or ``error``: why it could not be read. ``no_model``: the file is no
+    Keras model archive at all (not a zip, or a zip without config.json), as opposed to one
+    whose config.json cannot be read."""
 
     config: bytes | None = None
     keras_version: str = ""
     error: str = ""
-    not_a_zip: bool = False
+    no_model: bool = False
 
 
 def is_zip(data: bytes) -> bool:
@@ -54,14 +56,18 @@ def is_zip(data: bytes) -> bool:
 
 def read_archive(data: bytes, limit: int | None = None) -> Archive:
     """config.json and metadata.json of the archive ``data``; never raises on bad input."""
+    import io
+    import zipfile  # only for an archive
+
     limit = _max_member_bytes if limit is None else limit
     if not is_zip(data):
-        return Archive(error="it is not a zip archive (a .keras file is one)", not_a_zip=True)
+        return Archive(error="it is not a zip archive (a .keras file is one)", no_model=True)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = [info for info in archive.infolist() if info.filename == CONFIG]
             if not members:
-                return Archive(error=f"the archive holds no {CONFIG} (a Keras model's has one)")
+                error = f"the zip archive holds no {CONFIG} (a Keras model's has one)"
+                return Archive(error=error, no_model=True)
             if len(members) > 1:
                 return Archive(error=f"the archive holds {CONFIG} {len(members)} times")
             config = _member(archive, members[0], limit)
@@ -78,6 +84,9 @@ def read_archive(data: bytes, limit: int | None = None) -> Archive:
 
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes | str:
     """The member's bytes, or why they cannot be read."""
+    import zipfile
+    import zlib
+
     if info.flag_bits & 0x1:
         return f"{info.filename} is encrypted"
     if info.file_size > limit:

@@ -404,7 +404,7 @@ def judge_archive(data: bytes) -> Verdict:
 
     archive = read_archive(data)
     if archive.config is None:
-        if archive.not_a_zip or "holds no" in archive.error:
+        if archive.no_model:
             return Verdict(False, reason=archive.error)
         return Verdict(True, message_type=MESSAGE_TYPE)
     try:

@@ -10,8 +10,6 @@ from google.protobuf.message import Message
 from tpuemb_cli.load.document import Document
 from tpuemb_cli.load.encodings import ConversionError
 from tpuemb_cli.load.keras_archive import CONFIG, is_zip, read_archive
-from tpuemb_cli.load.keras_config import MESSAGE_TYPE, load_text
-from tpuemb_cli.load.problems import LoadProblem
 
 __all__ = ["load", "render", "sniff"]
 
@@ -22,6 +20,9 @@ def sniff(data: bytes) -> bool:
 
 
 def load(data: bytes, name: str, message_type: str | None) -> Document:
+    from tpuemb_cli.load.keras_config import MESSAGE_TYPE, load_text
+    from tpuemb_cli.load.problems import LoadProblem
+
     archive = read_archive(data)
     if archive.config is None:
         problem = LoadProblem(

@@ -1,0 +1,245 @@
+"""Keras-RS models on disk, without Keras: `.keras` archives (recognised by content, read within
+bounds) and model folders' config.json, through `tpuemb check` end to end."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import struct
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tpuemb_cli.cli import main
+from tpuemb_cli.load.keras_archive import read_archive
+
+DATA = Path(__file__).parent / "data" / "keras-core"
+# What keras-rs 0.4.0 saved on CPU (tests/data/keras-core/make.py).
+SAMPLE = DATA / "mistakes.keras"
+CLIPNORM = (
+    "TE762 [error] table 'users' of layer 'mistakes/tower/distributed_embedding_1' goes to the "
+    "SparseCores, and Keras-RS's JAX conversion refuses its Adagrad optimizer's `clipnorm` "
+    '(1.0): ValueError("Unsupported optimizer option `clipnorm`.") when the layer is built on '
+    "the TPU (on CPU the conversion never runs)"
+)
+
+
+def invoke(*args: str, stdin: bytes | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
+
+
+def _config() -> dict[str, object]:
+    with zipfile.ZipFile(SAMPLE) as archive:
+        value: dict[str, object] = json.loads(archive.read("config.json"))
+    return value
+
+
+def _archive(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_saved_model_is_checked_at_its_config_json_positions() -> None:
+    result = invoke("check", "--select", "TE762", str(SAMPLE))
+    name = f"{SAMPLE}!config.json"
+    assert (result.exit_code, result.stderr) == (1, "")
+    lines = result.stdout.splitlines()
+    assert f"{name}:1:7579: {CLIPNORM}" in lines
+    assert lines[-1] == "Found 4 errors in 1 file (1 file checked)."
+    # The column is the clipnorm key's in config.json, which Keras writes as one line.
+    text = zipfile.ZipFile(SAMPLE).read("config.json").decode()
+    assert text[7578:].startswith('"clipnorm": 1.0')
+
+
+def test_the_full_format_quotes_the_member() -> None:
+    result = invoke("check", "--format", "full", "--select", "TE761", str(SAMPLE))
+    assert result.exit_code == 1
+    assert f"  --> {SAMPLE}!config.json:1:3120\n" in result.stdout
+    assert '"output_shape": [32, 8]' in result.stdout
+    assert "  = field: layers[0].features[4].output_shape[1]\n" in result.stdout
+
+
+def test_a_model_folders_pretty_printed_config_json() -> None:
+    result = invoke("check", "--select", "TE762", str(DATA / "model" / "config.json"))
+    assert result.exit_code == 1
+    assert f"{DATA / 'model' / 'config.json'}:475:25: {CLIPNORM}" in result.stdout.splitlines()
+
+
+def test_the_clean_model_passes() -> None:
+    result = invoke("check", "--tpu", "v5p-8", str(DATA / "clean.keras"))
+    assert (result.exit_code, result.stdout) == (0, "All checks passed (1 file checked).\n")
+
+
+def test_a_walk_recognises_archives_by_content(tmp_path: Path) -> None:
+    shutil.copy(DATA / "clean.keras", tmp_path / "model.keras")
+    (tmp_path / "notes.keras").write_text("a .keras name, no zip\n")
+    (tmp_path / "empty.keras").write_bytes(_archive({"readme.txt": b"x"}))
+    plain = {"module": "keras", "class_name": "Sequential", "config": {"name": "s", "layers": []}}
+    (tmp_path / "plain.keras").write_bytes(_archive({"config.json": json.dumps(plain).encode()}))
+    (tmp_path / "renamed.json").write_text(json.dumps(_config()))
+    result = invoke("check", "--show-files", str(tmp_path))
+    assert result.exit_code == 0
+    assert sorted(result.stdout.splitlines()) == [
+        f"{tmp_path}/empty.keras: skipped: the zip archive holds no config.json (a Keras "
+        "model's has one)",
+        f"{tmp_path}/model.keras: checked",
+        f"{tmp_path}/notes.keras: skipped: it is not a zip archive (a .keras file is one)",
+        f"{tmp_path}/plain.keras: skipped: a Keras model with no Keras-RS DistributedEmbedding "
+        "layer",
+        f"{tmp_path}/renamed.json: checked",
+    ]
+
+
+def test_a_named_file_that_is_no_archive_is_one_finding(tmp_path: Path) -> None:
+    path = tmp_path / "notes.keras"
+    path.write_text("hello\n")
+    result = invoke("check", str(path))
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{path}: TE009 [error] not a TPU embedding document: it is not a zip archive (a .keras "
+        "file is one)\nFound 1 error in 1 file (1 file checked).\n",
+    )
+
+
+def test_broken_json_is_a_syntax_finding_at_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "m.keras"
+    path.write_bytes(_archive({"config.json": b'{"class_name": "Functional",\n "config": {,}}'}))
+    result = invoke("check", str(path))
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{path}!config.json:2:13: TE001 [error] config.json is not valid JSON: Expecting "
+        "property name enclosed in double quotes\nFound 1 error in 1 file (1 file checked).\n",
+    )
+
+
+def test_a_member_over_the_limit_is_not_decompressed(tmp_path: Path) -> None:
+    text = json.dumps(_config()).encode()
+    padded = text[:-1] + b" " * 200_000 + b"}"
+    path = tmp_path / "m.keras"
+    path.write_bytes(_archive({"config.json": padded}))
+    assert path.stat().st_size < 100_000  # the archive is under the limit, its member is not
+    result = invoke("check", "--max-file-size", "100000", str(path))
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{path}: TE001 [error] not a readable .keras archive: config.json is {len(padded)} "
+        "bytes decompressed, larger than the limit of 100000 bytes (raise it with "
+        "--max-file-size)\nFound 1 error in 1 file (1 file checked).\n",
+    )
+    assert invoke("check", str(path)).exit_code == 1  # the default limit reads it: TE762s
+
+
+def test_a_header_that_lies_about_the_size_stops_at_it() -> None:
+    text = json.dumps(_config()).encode() + b" " * 50_000
+    data = bytearray(_archive({"config.json": text}))
+    # Declare 100 bytes decompressed, in the local header and in the central directory.
+    local = data.index(b"PK\x03\x04")
+    data[local + 22 : local + 26] = struct.pack("<I", 100)
+    central = data.index(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", 100)
+    archive = read_archive(bytes(data), limit=1_000_000)
+    assert archive.config is None
+    assert archive.error.startswith("config.json cannot be decompressed: Bad CRC-32")
+    # Under a limit below what it holds: refused as soon as the declared size is known.
+    data[local + 22 : local + 26] = struct.pack("<I", 2_000_000)
+    data[central + 24 : central + 28] = struct.pack("<I", 2_000_000)
+    assert read_archive(bytes(data), limit=1_000_000).error == (
+        "config.json is 2000000 bytes decompressed, larger than the limit of 1000000 bytes "
+        "(raise it with --max-file-size)"
+    )
+
+
+def test_only_config_json_is_read_and_never_as_a_path(tmp_path: Path) -> None:
+    config = json.dumps(_config()).encode()
+    members = {
+        "../config.json": b"not json",
+        "/etc/config.json": b"not json",
+        "config.json": config,
+        "metadata.json": b'{"keras_version": "3.15.1"}',
+        "model.weights.h5": b"weights",
+    }
+    data = bytearray(_archive(members, zipfile.ZIP_STORED))
+    # Weights that cannot be decompressed: never touched.
+    start = data.index(b"weights")
+    data[start : start + 7] = b"\xff" * 7
+    path = tmp_path / "m.keras"
+    path.write_bytes(bytes(data))
+    archive = read_archive(bytes(data))
+    assert (archive.config, archive.keras_version, archive.error) == (config, "3.15.1", "")
+    result = invoke("check", "--select", "TE762", str(path))
+    assert f"{path}!config.json:1:7579: {CLIPNORM}" in result.stdout.splitlines()
+
+
+def test_an_encrypted_config_is_refused(tmp_path: Path) -> None:
+    data = bytearray(_archive({"config.json": b"{}"}, zipfile.ZIP_STORED))
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.index(signature) + offset
+        data[at] |= 0x1
+    assert read_archive(bytes(data)).error == "config.json is encrypted"
+
+
+def test_two_config_members_are_refused() -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("config.json", "{}")
+        with pytest.warns(UserWarning, match="Duplicate name"):
+            archive.writestr(zipfile.ZipInfo("config.json"), "{}")
+    assert read_archive(buffer.getvalue()).error == "the archive holds config.json 2 times"
+
+
+def test_a_truncated_archive_is_a_finding(tmp_path: Path) -> None:
+    path = tmp_path / "m.keras"
+    path.write_bytes(SAMPLE.read_bytes()[:2000])
+    result = invoke("check", str(path))
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout.startswith(
+        f"{path}: TE001 [error] not a readable .keras archive: the zip archive cannot be read: "
+    )
+
+
+def test_an_archive_on_stdin_is_known_by_its_bytes() -> None:
+    result = invoke("check", "--select", "TE762", "-", stdin=SAMPLE.read_bytes())
+    assert f"<stdin>!config.json:1:7579: {CLIPNORM}" in result.stdout.splitlines()
+
+
+def test_values_of_the_wrong_kind_are_findings_where_they_are(tmp_path: Path) -> None:
+    config = json.dumps(_config())
+    config = config.replace('"vocabulary_size": 1000', '"vocabulary_size": "lots"', 1)
+    path = tmp_path / "config.json"
+    path.write_text(config)
+    result = invoke("check", "--select", "TE007", str(path))
+    column = config.index('"vocabulary_size": "lots"') + 1
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{path}:1:{column}: TE007 [error] a table's `vocabulary_size` must be an integer\n"
+        "Found 1 error in 1 file (1 file checked).\n",
+    )
+
+
+def test_keras_archives_are_read_not_written() -> None:
+    result = invoke("convert", str(SAMPLE), "--to", "keras")
+    assert result.exit_code == 2
+    assert "'keras' is not one of 'text', 'json', 'binary', 'yaml'" in result.stderr
+
+
+def test_the_backend_is_a_setting(tmp_path: Path) -> None:
+    shutil.copy(SAMPLE, tmp_path / "m.keras")
+    (tmp_path / ".tpuemb.toml").write_text('keras-backend = "tensorflow"\n')
+    result = invoke("check", "--select", "TE762", str(tmp_path / "m.keras"))
+    assert "Keras-RS's TensorFlow conversion refuses" in result.stdout
+    result = invoke(
+        "check", "--select", "TE762", "--keras-backend", "jax", str(tmp_path / "m.keras")
+    )
+    assert "Keras-RS's TensorFlow conversion" not in result.stdout
+    (tmp_path / ".tpuemb.toml").write_text('keras-backend = "torch"\n')
+    result = invoke("check", str(tmp_path / "m.keras"))
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f'tpuemb: error: {tmp_path / ".tpuemb.toml"}:1:1: `keras-backend`: must be "jax" or '
+        '"tensorflow"\n',
+    )
