@@ -26,6 +26,13 @@ keras_rs.layers.TableConfig(
 )
 ```
 
+As its `config.json` holds it:
+
+```json
+"optimizer": {"module": "keras.optimizers", "class_name": "AdamW",
+              "config": {"learning_rate": 0.0010000000474974513, "weight_decay": 0.004}}
+```
+
 ## Use instead
 ```python
 keras_rs.layers.TableConfig(
@@ -68,12 +75,13 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
         ):
             at = (*table_path(li, t), "optimizer")
             path = (*at, "config", dropped.option) if dropped.option in optimizer.config else at
+            adam = actual == "AdamW" and dropped.option == "weight_decay"
             yield Violation(
                 path,
                 f"{table_label(layer, t)} of {layer_label(layer)} goes to the SparseCores, and "
                 f"Keras-RS's JAX conversion drops its {actual} optimizer's `{dropped.option}` "
                 f"({dropped.value:g}) without a word: {dropped.why}",
                 f"remove `{dropped.option}`"
-                + (" and use Adam" if actual == "AdamW" else "")
+                + (" and use Adam" if adam else "")
                 + ": the SparseCores train the table without it",
             )

@@ -30,6 +30,13 @@ keras_rs.layers.TableConfig(name="users", vocabulary_size=1000, embedding_dim=16
                             placement="sparse_core")
 ```
 
+As an edited `config.json` holds it (the layer never saves a value it refuses):
+
+```json
+"tables": [{"name": "users", "vocabulary_size": 1000, "embedding_dim": 16,
+            "placement": "sparse_core"}]
+```
+
 ## Use instead
 ```python
 keras_rs.layers.TableConfig(name="users", vocabulary_size=1000, embedding_dim=16,

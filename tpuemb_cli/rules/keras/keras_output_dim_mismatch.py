@@ -27,6 +27,14 @@ feature = keras_rs.layers.FeatureConfig(
 )
 ```
 
+As its `config.json` holds it (the tables by index, a feature pointing at one):
+
+```json
+"feature_configs": {"u": {"name": "u", "table": 0, "input_shape": [32, 1],
+                          "output_shape": [32, 8]}},
+"tables": [{"name": "users", "vocabulary_size": 1000, "embedding_dim": 16, "optimizer": "adam"}]
+```
+
 ## Use instead
 ```python
 feature = keras_rs.layers.FeatureConfig(

@@ -3,7 +3,7 @@
 ## What it does
 Reports, for each table a `DistributedEmbedding` puts on SparseCores (placement `"sparsecore"`,
 or `"auto"` on a TPU that has them), an optimizer class or option that the backend's conversion
-raises `ValueError` for: every option, in the order the conversion checks them.
+raises `ValueError` for: each such option (the conversion raises at the first it checks).
 
 - Both backends: `clipnorm`, `global_clipnorm`, `use_ema`, `loss_scale_factor`; any class but
   SGD, Adagrad, Adam (AdamW is one) and Ftrl (RMSprop, Adamax, Nadam, Lion, ...); SGD's
@@ -32,6 +32,13 @@ keras_rs.layers.TableConfig(
     name="users", vocabulary_size=1000, embedding_dim=16,
     optimizer=keras.optimizers.Adagrad(learning_rate=0.1, clipnorm=1.0),
 )
+```
+
+As its `config.json` holds it:
+
+```json
+"optimizer": {"module": "keras.optimizers", "class_name": "Adagrad",
+              "config": {"learning_rate": 0.10000000149011612, "clipnorm": 1.0}}
 ```
 
 ## Use instead
