@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import shutil
 import struct
 import zipfile
@@ -242,4 +243,24 @@ def test_the_backend_is_a_setting(tmp_path: Path) -> None:
         2,
         f'tpuemb: error: {tmp_path / ".tpuemb.toml"}:1:1: `keras-backend`: must be "jax" or '
         '"tensorflow"\n',
+    )
+
+
+def test_a_model_larger_than_the_limit_is_read_for_its_configuration(tmp_path: Path) -> None:
+    # A model's weights are most of its archive: only config.json (and metadata.json) are read
+    # from the file, each within the limit.
+    weights = random.Random(0).randbytes(1_100_000)  # bytes that do not compress
+    members = {"config.json": json.dumps(_config()).encode(), "model.weights.h5": weights}
+    path = tmp_path / "big.keras"
+    path.write_bytes(_archive(members))
+    assert path.stat().st_size > 1_000_000
+    result = invoke("check", "--select", "TE762", "--max-file-size", "200000", str(path))
+    assert f"{path}!config.json:1:7579: {CLIPNORM}" in result.stdout.splitlines()
+    # What is no archive is read whole, and refused past the limit as any input is.
+    path.write_bytes(b"x" * 300_000)
+    result = invoke("check", "--max-file-size", "200000", str(path))
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"tpuemb: error: {path}: file is 300000 bytes, larger than the limit of 200000 bytes "
+        "(raise it with --max-file-size)\n",
     )

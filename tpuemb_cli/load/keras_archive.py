@@ -82,6 +82,39 @@ def read_archive(data: bytes, limit: int | None = None) -> Archive:
         return Archive(error=f"the zip archive cannot be read: {error}")
 
 
+def members_of_file(path: str, limit: int) -> bytes | None:
+    """The members tpuemb reads of the archive at ``path`` -- config.json and metadata.json --
+    as a small zip archive of their own, read from the file without reading the rest of it (the
+    weights of a model, gigabytes for large tables, stay on disk). None when the file is not an
+    archive that holds one config.json of at most ``limit`` bytes: it is then read whole, and
+    the codec says what is wrong with it."""
+    import io
+    import zipfile
+
+    try:
+        with open(path, "rb") as handle:  # noqa: PTH123
+            if handle.read(4) != ZIP_MAGIC:
+                return None
+            handle.seek(0)
+            with zipfile.ZipFile(handle) as archive:
+                wanted = [i for i in archive.infolist() if i.filename in (CONFIG, METADATA)]
+                if [i.filename for i in wanted].count(CONFIG) != 1:
+                    return None
+                members = {}
+                for info in wanted:
+                    data = _member(archive, info, limit)
+                    if isinstance(data, str):
+                        return None
+                    members[info.filename] = data
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError):
+        return None
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as small:
+        for name, data in members.items():
+            small.writestr(name, data)
+    return buffer.getvalue()
+
+
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes | str:
     """The member's bytes, or why they cannot be read."""
     import zipfile

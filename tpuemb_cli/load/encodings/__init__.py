@@ -119,6 +119,9 @@ class Encoding(Record):
     no_fixes: str = ""
     # Whether tpuemb writes it (`--to`): an archive it only reads is not offered.
     writable: bool = True
+    # An archive: its codec's ``members_of_file(path, limit)`` reads the members it needs from a
+    # file on disk, so that the rest (a model's weights) is never read.
+    archive: bool = False
 
     def module(self) -> ModuleType:
         # sys.modules first: import_module's machinery, even for a module already imported,
@@ -160,6 +163,7 @@ for _row in (
         f"{_CODECS}.keras",
         no_fixes="a .keras archive gets no fixes (Keras writes it: change the model's code)",
         writable=False,
+        archive=True,
     ),
     Encoding(
         "binary",

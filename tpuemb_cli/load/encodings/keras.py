@@ -9,9 +9,9 @@ from google.protobuf.message import Message
 
 from tpuemb_cli.load.document import Document
 from tpuemb_cli.load.encodings import ConversionError
-from tpuemb_cli.load.keras_archive import CONFIG, is_zip, read_archive
+from tpuemb_cli.load.keras_archive import CONFIG, is_zip, members_of_file, read_archive
 
-__all__ = ["load", "render", "sniff"]
+__all__ = ["load", "members_of_file", "render", "sniff"]
 
 
 def sniff(data: bytes) -> bool:
