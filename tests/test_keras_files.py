@@ -264,3 +264,47 @@ def test_a_model_larger_than_the_limit_is_read_for_its_configuration(tmp_path: P
         f"tpuemb: error: {path}: file is 300000 bytes, larger than the limit of 200000 bytes "
         "(raise it with --max-file-size)\n",
     )
+
+
+def test_the_tpu_gives_the_devices_and_their_sparsecores(tmp_path: Path) -> None:
+    # v5p-8: 8 TensorCores, 4 chips, 4 devices of 4 SparseCores: 16 feature slices.
+    config = json.dumps(_config()).replace("[32, 1]", "[40, 1]")
+    path = tmp_path / "config.json"
+    path.write_text(config)
+    result = invoke("check", "--select", "TE691", "--tpu", "v5p-8", str(path))
+    lines = result.stdout.splitlines()
+    assert len(lines) == 5  # the four SparseCore features; `small` stays on the TensorCores
+    assert "which 4 devices x 4 SparseCores (16 feature slices) do not divide" in lines[0]
+    assert invoke("check", "--select", "TE691", str(path)).exit_code == 0  # no TPU: not known
+
+
+def test_named_archives_that_hold_no_embedding_model(tmp_path: Path) -> None:
+    empty, plain = tmp_path / "empty.keras", tmp_path / "plain.keras"
+    empty.write_bytes(_archive({"readme.txt": b"x"}))
+    model = {"module": "keras", "class_name": "Sequential", "config": {"name": "s", "layers": []}}
+    plain.write_bytes(_archive({"config.json": json.dumps(model).encode()}))
+    result = invoke("check", str(empty), str(plain))
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{empty}: TE009 [error] not a TPU embedding document: the zip archive holds no "
+        "config.json (a Keras model's has one)\n"
+        f"{plain}: TE009 [error] not a TPU embedding document: a Keras model with no Keras-RS "
+        "DistributedEmbedding layer\n"
+        "Found 2 errors in 2 files (2 files checked).\n",
+    )
+
+
+def test_convert_shows_what_was_read() -> None:
+    result = invoke("convert", str(DATA / "clean.keras"), "--to", "json")
+    assert result.exit_code == 0
+    read = json.loads(result.stdout)
+    (layer,) = read["layers"]
+    assert layer["path"] == "clean/distributed_embedding"
+    assert [t["name"] for t in layer["tables"]] == ["users", "items", "tags"]
+    assert [(f["key"], f.get("table", 0)) for f in layer["features"]] == [
+        ("friend", 0),
+        ("item", 1),
+        ("tag", 2),
+        ("user", 0),
+    ]
+    assert layer["tables"][2]["optimizer"] == {"className": "sgd", "byName": True}

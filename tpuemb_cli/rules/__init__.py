@@ -307,6 +307,15 @@ CATALOG: tuple[Entry, ...] = (
     ),
     Entry("TE763", "keras-dropped-optimizer-option", "keras", WARNING, "no", ("keras",)),
     Entry("TE764", "keras-invalid-placement", "keras", ERROR, "no", ("keras",)),
+    Entry(
+        "TE765",
+        "keras-invalid-output-shape",
+        "keras",
+        ERROR,
+        "no",
+        ("keras",),
+        supersedes=("TE661",),
+    ),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

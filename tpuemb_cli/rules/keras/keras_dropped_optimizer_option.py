@@ -21,7 +21,9 @@ SparseCore rules judge them there.
 ## Example
 ```python
 keras_rs.layers.TableConfig(
-    name="items", vocabulary_size=500, embedding_dim=8,
+    name="items",
+    vocabulary_size=500,
+    embedding_dim=8,
     optimizer=keras.optimizers.AdamW(learning_rate=0.001, weight_decay=0.004),
 )
 ```
@@ -36,7 +38,9 @@ As its `config.json` holds it:
 ## Use instead
 ```python
 keras_rs.layers.TableConfig(
-    name="items", vocabulary_size=500, embedding_dim=8,
+    name="items",
+    vocabulary_size=500,
+    embedding_dim=8,
     optimizer=keras.optimizers.Adam(learning_rate=0.001),
 )
 ```

@@ -26,8 +26,9 @@ sparsecore placement.")` when `_has_sparsecore` finds no "TPU v5" or "TPU v6 lit
 
 ## Example
 ```python
-keras_rs.layers.TableConfig(name="users", vocabulary_size=1000, embedding_dim=16,
-                            placement="sparse_core")
+keras_rs.layers.TableConfig(
+    name="users", vocabulary_size=1000, embedding_dim=16, placement="sparse_core"
+)
 ```
 
 As an edited `config.json` holds it (the layer never saves a value it refuses):
@@ -39,8 +40,9 @@ As an edited `config.json` holds it (the layer never saves a value it refuses):
 
 ## Use instead
 ```python
-keras_rs.layers.TableConfig(name="users", vocabulary_size=1000, embedding_dim=16,
-                            placement="sparsecore")
+keras_rs.layers.TableConfig(
+    name="users", vocabulary_size=1000, embedding_dim=16, placement="sparsecore"
+)
 ```
 
 ## Fix safety

@@ -65,7 +65,8 @@ from tpuemb_cli.rules.lib.keras_layers import feature_label, feature_path, layer
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
     for li, layer in enumerate(model.layers):
         for f, feature in enumerate(layer.features):
-            if not feature.output_shape or not 0 <= feature.table < len(layer.tables):
+            # (A shape without a batch and an embedding dimension is TE765's.)
+            if len(feature.output_shape) < 2 or not 0 <= feature.table < len(layer.tables):
                 continue
             declared = feature.output_shape[-1]
             dim = layer.tables[feature.table].embedding_dim

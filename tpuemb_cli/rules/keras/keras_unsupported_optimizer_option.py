@@ -29,7 +29,9 @@ of [Adagrad, Adam, Ftrl, SGD].")`; TensorFlow's `keras_to_tf_tpu_optimizer` rais
 ## Example
 ```python
 keras_rs.layers.TableConfig(
-    name="users", vocabulary_size=1000, embedding_dim=16,
+    name="users",
+    vocabulary_size=1000,
+    embedding_dim=16,
     optimizer=keras.optimizers.Adagrad(learning_rate=0.1, clipnorm=1.0),
 )
 ```
@@ -44,7 +46,9 @@ As its `config.json` holds it:
 ## Use instead
 ```python
 keras_rs.layers.TableConfig(
-    name="users", vocabulary_size=1000, embedding_dim=16,
+    name="users",
+    vocabulary_size=1000,
+    embedding_dim=16,
     optimizer=keras.optimizers.Adagrad(learning_rate=0.1),
 )
 ```
