@@ -308,3 +308,17 @@ def test_convert_shows_what_was_read() -> None:
         ("user", 0),
     ]
     assert layer["tables"][2]["optimizer"] == {"className": "sgd", "byName": True}
+
+
+def test_feature_configs_nested_as_deep_as_json_reads(tmp_path: Path) -> None:
+    config = _config()
+    text = json.dumps(config)
+    deep = '{"a": ' * 900 + '{"name": "x", "table": 0, "output_shape": [32, 3]}' + "}" * 900
+    text = text.replace('"feature_configs": {', f'"feature_configs": {{"deep": {deep}, ', 1)
+    path = tmp_path / "config.json"
+    path.write_text(text)
+    result = invoke("check", "--select", "TE761", str(path))
+    assert result.exit_code == 1
+    assert "feature 'x' of layer 'mistakes/tower/distributed_embedding_1' declares an output" in (
+        result.stdout
+    )

@@ -22,7 +22,9 @@ model saved from it give the same spec. For ``backend="jax"`` the spec is what
 ``backend="tensorflow"``, what ``tpuemb_cli.tf.spec_from_tf`` writes for the TPUEmbeddingV2
 objects its TensorFlow conversion makes (``keras_to_tf_tpu_configuration``), the replicas being
 one host's ``global_device_count`` devices. A learning-rate schedule is named after its class
-(``lambda`` for TensorFlow, which wraps it in one), and described by it.
+(``lambda`` for TensorFlow, which wraps it in one), and described by it. An optimizer the
+conversion refuses (TE762 says why) is kept under its Keras class name, so that the layer's other
+findings still show.
 """
 
 from __future__ import annotations
@@ -71,7 +73,9 @@ def _optimizer(optimizer: Any) -> Any:
 
 
 def _initializer(initializer: Any) -> Any:
-    return initializer if isinstance(initializer, str) else type(initializer).__name__
+    if initializer is None or isinstance(initializer, str):
+        return initializer
+    return type(initializer).__name__
 
 
 def _table(table: Any) -> dict[str, Any]:

@@ -163,21 +163,30 @@ def _layer(
 
 
 def _feature_leaves(
-    value: Any, json_path: JsonPath, key: tuple[str, ...] = ()
+    value: Any, json_path: JsonPath
 ) -> Iterator[tuple[str, JsonPath, dict[str, Any]]]:
     """The FeatureConfigs of a nested ``feature_configs``, as Keras flattens them (dict keys
     sorted, lists in order): an object whose ``name`` is a string is one (keras-rs's own test
     in ``from_config``). Yields the Keras-RS path (keys joined by ``.``), the JSON path and the
-    object."""
-    if isinstance(value, dict):
-        if isinstance(value.get("name"), str):
-            yield ".".join(key), json_path, value
-            return
-        for name in sorted(value, key=str):
-            yield from _feature_leaves(value[name], (*json_path, name), (*key, str(name)))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _feature_leaves(item, (*json_path, index), (*key, str(index)))
+    object. Walked with a stack: JSON nests as deep as ``json`` reads."""
+    waiting: list[tuple[tuple[str, ...], JsonPath, Any]] = [((), json_path, value)]
+    while waiting:
+        key, path, current = waiting.pop()
+        if isinstance(current, dict):
+            if isinstance(current.get("name"), str):
+                yield ".".join(key), path, current
+                continue
+            children = [
+                ((*key, str(name)), (*path, name), current[name])
+                for name in sorted(current, key=str)
+            ]
+        elif isinstance(current, list):
+            children = [
+                ((*key, str(index)), (*path, index), item) for index, item in enumerate(current)
+            ]
+        else:
+            continue
+        waiting.extend(reversed(children))
 
 
 def _int(value: Any) -> int | None:
