@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.load.problems import LoadProblem
 from tpuemb_cli.model.paths import FieldPath
 
 if TYPE_CHECKING:
     from tpuemb_cli.load.document import Document
+    from tpuemb_cli.load.problems import LoadProblem
     from tpuemb_cli.load.signatures import Verdict
     from tpuemb_cli.pb.keras.keras_model_pb2 import (
         DistributedEmbeddingLayer,
@@ -104,6 +104,8 @@ class KerasReading:
     def problems(self, spans: dict[JsonPath, tuple[int, int]]) -> list[LoadProblem]:
         """The problems found, each at the span of its value in the text (``spans``: by JSON
         path, as ``json_parser.value_spans`` finds them), or of the nearest value around it."""
+        from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
         found = []
         for message, at, json_path, fix in self.pending:
             span = None
@@ -352,6 +354,8 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
+        from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
         problem = LoadProblem(
             "invalid-syntax",
             f"config.json is not valid JSON: {error.msg}",
@@ -360,6 +364,8 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
         )
         return Document(name, fmt, MESSAGE_TYPE, None, SourceMap(text), [problem], text=text)
     except (ValueError, RecursionError) as error:  # too deep, or a number too long to read
+        from tpuemb_cli.load.problems import LoadProblem
+
         problem = LoadProblem("invalid-syntax", f"config.json cannot be read: {error}", fatal=True)
         return Document(name, fmt, MESSAGE_TYPE, None, SourceMap(text), [problem], text=text)
     reading = read_model(value)
