@@ -322,3 +322,20 @@ def test_feature_configs_nested_as_deep_as_json_reads(tmp_path: Path) -> None:
     assert "feature 'x' of layer 'mistakes/tower/distributed_embedding_1' declares an output" in (
         result.stdout
     )
+
+
+def test_configuration_names_the_archive(tmp_path: Path) -> None:
+    # Findings name the member (`m.keras!config.json`); configuration names files on disk.
+    shutil.copy(SAMPLE, tmp_path / "m.keras")
+    (tmp_path / ".tpuemb.toml").write_text("")
+    result = invoke("check", "--add-suppressions", str(tmp_path / "m.keras"))
+    assert (result.exit_code, result.stderr) == (
+        0,
+        f"tpuemb: {tmp_path / '.tpuemb.toml'}: added 7 suppressions\n",
+    )
+    assert 'file = "m.keras"\n' in (tmp_path / ".tpuemb.toml").read_text()
+    result = invoke("check", str(tmp_path / "m.keras"))
+    assert (result.exit_code, result.stdout) == (0, "All checks passed (1 file checked).\n")
+    (tmp_path / ".tpuemb.toml").write_text('per-file-ignores = { "*.keras" = ["TE76"] }\n')
+    result = invoke("check", str(tmp_path / "m.keras"))
+    assert (result.exit_code, result.stdout) == (0, "All checks passed (1 file checked).\n")

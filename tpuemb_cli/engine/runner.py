@@ -296,7 +296,7 @@ class Engine:
         source_map = document.source_map
         off = (
             self.settings.ignored_for(
-                document.name, _CHANGE_CODES if self.command == "diff" else None
+                document.on_disk(), _CHANGE_CODES if self.command == "diff" else None
             )
             if self.settings.per_file_ignores
             else set()

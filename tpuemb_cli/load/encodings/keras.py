@@ -38,8 +38,8 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
             f"{CONFIG} is not UTF-8 text: byte at offset {error.start}",
             fatal=True,
         )
-        return Document(member, "keras", MESSAGE_TYPE, None, None, [problem])
-    return load_text(text, member, "keras", archive.keras_version)
+        return Document(member, "keras", MESSAGE_TYPE, None, None, [problem], member=CONFIG)
+    return load_text(text, member, "keras", archive.keras_version)._replace(member=CONFIG)
 
 
 def render(message: Message) -> bytes:
