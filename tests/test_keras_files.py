@@ -339,3 +339,34 @@ def test_configuration_names_the_archive(tmp_path: Path) -> None:
     (tmp_path / ".tpuemb.toml").write_text('per-file-ignores = { "*.keras" = ["TE76"] }\n')
     result = invoke("check", str(tmp_path / "m.keras"))
     assert (result.exit_code, result.stdout) == (0, "All checks passed (1 file checked).\n")
+
+
+def test_dimensions_out_of_range_are_findings(tmp_path: Path) -> None:
+    config = json.dumps(_config()).replace(
+        '"output_shape": [32, 8]', '"output_shape": [-5, 2e3]', 1
+    )
+    config = config.replace('"input_shape": [32, 1]', f'"input_shape": [{2**70}, 1]', 1)
+    path = tmp_path / "config.json"
+    path.write_text(config)
+    result = invoke("check", "--select", "TE007", str(path))
+    assert result.exit_code == 1
+    assert [line.split(": ", 1)[1] for line in result.stdout.splitlines()[:-1]] == [
+        "TE007 [error] feature 'user''s `input_shape` must be a list of dimensions (integers "
+        "from 0 below 2**31, or null)",
+        "TE007 [error] feature 'user''s `output_shape` must be a list of dimensions (integers "
+        "from 0 below 2**31, or null)",
+    ]
+
+
+def test_table_integers_the_libraries_cannot_hold(tmp_path: Path) -> None:
+    config = json.dumps(_config()).replace('"embedding_dim": 16', f'"embedding_dim": {2**31}', 1)
+    path = tmp_path / "config.json"
+    path.write_text(config)
+    result = invoke("check", str(path))
+    assert result.exit_code == 1
+    column = config.index(f'"embedding_dim": {2**31}') + 1
+    assert (
+        f"{path}:1:{column}: TE005 [error] a table's `embedding_dim` of 2147483648 is more than "
+        "the libraries' 32-bit fields hold"
+    ) in result.stdout.splitlines()
+    assert "TE010" not in result.stdout

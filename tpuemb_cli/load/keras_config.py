@@ -93,13 +93,20 @@ class KerasReading:
         self.places: dict[FieldPath, JsonPath] = {}
         # Problems with the JSON path of their value: the codec, which knows the text, places
         # them (``problems``).
-        self.pending: list[tuple[str, FieldPath, JsonPath, str]] = []
+        self.pending: list[tuple[str, FieldPath, JsonPath, str, str]] = []
 
     def note(self, path: FieldPath, json_path: JsonPath) -> None:
         self.places[path] = json_path
 
-    def problem(self, message: str, at: FieldPath, json_path: JsonPath, fix: str = "") -> None:
-        self.pending.append((message, at, json_path, fix))
+    def problem(
+        self,
+        message: str,
+        at: FieldPath,
+        json_path: JsonPath,
+        fix: str = "",
+        rule: str = "invalid-value",
+    ) -> None:
+        self.pending.append((message, at, json_path, fix, rule))
 
     def problems(self, spans: dict[JsonPath, tuple[int, int]]) -> list[LoadProblem]:
         """The problems found, each at the span of its value in the text (``spans``: by JSON
@@ -107,13 +114,13 @@ class KerasReading:
         from tpuemb_cli.load.problems import LoadProblem  # only for a problem
 
         found = []
-        for message, at, json_path, fix in self.pending:
+        for message, at, json_path, fix, rule in self.pending:
             span = None
             for cut in range(len(json_path), -1, -1):
                 span = spans.get(json_path[:cut])
                 if span is not None:
                     break
-            found.append(LoadProblem("invalid-value", message, at, span, fix, failed=at))
+            found.append(LoadProblem(rule, message, at, span, fix, failed=at))
         return found
 
 
@@ -191,6 +198,22 @@ def _feature_leaves(
         waiting.extend(reversed(children))
 
 
+# A table's integers and the bits the SparseCore libraries hold them in (TensorFlow's
+# TableDescriptor and jax-tpu-embedding's EmbeddingSpecProto: a vocabulary in 64, the rest in 32).
+_TABLE_INTEGERS = {
+    "vocabulary_size": 64,
+    "embedding_dim": 32,
+    "max_ids_per_partition": 32,
+    "max_unique_ids_per_partition": 32,
+}
+
+
+def _dimension(value: Any) -> bool:
+    """A dimension of a shape: an integer from 0 that a 32-bit field holds."""
+    number = _int(value)
+    return number is not None and 0 <= number < 2**31
+
+
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -212,17 +235,20 @@ def _table(
                 reading.problem(
                     f"a table's `{field}` must be a string", (*at, field), (*json_path, field)
                 )
-    for field in (
-        "vocabulary_size",
-        "embedding_dim",
-        "max_ids_per_partition",
-        "max_unique_ids_per_partition",
-    ):
+    for field, bits in _TABLE_INTEGERS.items():
         if field in value:
             number = _int(value[field])
-            if number is None or abs(number) >= 2**63:
+            if number is None:
                 reading.problem(
                     f"a table's `{field}` must be an integer", (*at, field), (*json_path, field)
+                )
+            elif not -(2 ** (bits - 1)) <= number < 2 ** (bits - 1):
+                reading.problem(
+                    f"a table's `{field}` of {number} is more than the libraries' {bits}-bit "
+                    "fields hold",
+                    (*at, field),
+                    (*json_path, field),
+                    rule="value-out-of-range",
                 )
             else:
                 setattr(target, field, number)
@@ -302,9 +328,10 @@ def _feature(
         if shape is None and field not in value:
             continue
         dims = shape if isinstance(shape, list) else None
-        if dims is None or any(d is not None and _int(d) is None for d in dims):
+        if dims is None or not all(d is None or _dimension(d) for d in dims):
             reading.problem(
-                f"feature {value['name']!r}'s `{field}` must be a list of dimensions",
+                f"feature {value['name']!r}'s `{field}` must be a list of dimensions (integers "
+                "from 0 below 2**31, or null)",
                 (*at, field),
                 (*json_path, field),
             )
