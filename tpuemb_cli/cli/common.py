@@ -161,7 +161,7 @@ type_option = click.option(
 
 def _max_bytes(ctx: click.Context, param: click.Parameter, value: int) -> int:
     """The limit holds for what an archive's members take decompressed too (``.keras``)."""
-    from tpuemb_cli.load.keras_archive import set_max_member_bytes
+    from tpuemb_cli.load.limits import set_max_member_bytes
 
     set_max_member_bytes(value)
     return value

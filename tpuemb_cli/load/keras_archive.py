@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tpuemb_cli.load.limits import max_member_bytes
 from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
@@ -21,21 +22,6 @@ if TYPE_CHECKING:
 CONFIG = "config.json"
 METADATA = "metadata.json"
 ZIP_MAGIC = b"PK\x03\x04"
-DEFAULT_MAX_MEMBER_BYTES = 256 * 1024 * 1024
-
-# The most a member may take decompressed: the command line's --max-file-size (set once per run
-# by the CLI, before any input is read), else the default.
-_max_member_bytes = DEFAULT_MAX_MEMBER_BYTES
-
-
-def set_max_member_bytes(limit: int) -> None:
-    """Sets the largest a member may be decompressed (``--max-file-size``)."""
-    global _max_member_bytes
-    _max_member_bytes = limit
-
-
-def max_member_bytes() -> int:
-    return _max_member_bytes
 
 
 class Archive(Record):
@@ -59,7 +45,7 @@ def read_archive(data: bytes, limit: int | None = None) -> Archive:
     import io
     import zipfile  # only for an archive
 
-    limit = _max_member_bytes if limit is None else limit
+    limit = max_member_bytes() if limit is None else limit
     if not is_zip(data):
         return Archive(error="it is not a zip archive (a .keras file is one)", no_model=True)
     try:
