@@ -316,6 +316,7 @@ CATALOG: tuple[Entry, ...] = (
         ("keras",),
         supersedes=("TE661",),
     ),
+    Entry("TE766", "keras-unsupported-table-stacking", "keras", ERROR, "no", ("keras",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(
