@@ -143,7 +143,7 @@ test-jax:
 FUZZ_SECONDS ?= 450
 fuzz:
 	$(PYTHON) -m pip install -q atheris
-	@status=0; for fmt in text json yaml binary yaml-aliases json-hostile; do \
+	@status=0; for fmt in text json yaml binary keras yaml-aliases json-hostile keras-layers; do \
 	  mkdir -p build/fuzz/$$fmt build/fuzz-corpus/$$fmt && \
 	  cp -n fuzz/corpus/$$fmt/* build/fuzz-corpus/$$fmt/ 2>/dev/null; \
 	  (cd build/fuzz/$$fmt && $(PYTHON) ../../../fuzz/fuzz_loaders.py $$fmt \

@@ -1,7 +1,7 @@
 """Coverage-guided fuzzing of the loaders and the engine with atheris (`make fuzz`).
 
     python fuzz/fuzz_loaders.py FORMAT [libFuzzer options]
-    # FORMAT: text, json, yaml, binary; or yaml-aliases, json-hostile
+    # FORMAT: text, json, yaml, binary, keras; or yaml-aliases, json-hostile, keras-layers
 
 Each input is loaded as FORMAT and linted; anything but a clean return is a crash. Text input is
 also checked differentially: parsed a line at a time (as the parser reads a large file, in
@@ -10,12 +10,13 @@ records every field's position places them (tpuemb finds positions by a second, 
 parse). libFuzzer writes a crashing input as crash-<hash> in the working folder; keep it in
 fuzz/regressions/ -- tests/test_fuzz_regressions.py replays every file there.
 
-yaml-aliases and json-hostile do not load the bytes: they are the randomness that
-tests/test_hostile_inputs.py's generators build documents from (nested anchors, aliases, merges
-and self references; strings with lone surrogates and numbers of thousands of digits), with
-their properties: no exception, a bounded time (and memory: run with -rss_limit_mb), and each
-refusal found where the model of the document says, at its line and column. A crash there is
-a failing example of that test: hypothesis prints it (and replays it from its database).
+yaml-aliases, json-hostile and keras-layers do not load the bytes: they are the randomness that
+tests/test_hostile_inputs.py's and tests/test_keras_hostile.py's generators build documents from
+(nested anchors, aliases, merges and self references; strings with lone surrogates and numbers
+of thousands of digits; Keras-RS layers of hostile values), with their properties: no
+exception, a bounded time (and memory: run with -rss_limit_mb), and each refusal found where the
+model of the document says, at its line and column. A crash there is a failing example of that
+test: hypothesis prints it (and replays it from its database).
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ with atheris.instrument_imports():
 
     import tpuemb_cli.load.encodings.binary
     import tpuemb_cli.load.encodings.json
+    import tpuemb_cli.load.encodings.keras
     import tpuemb_cli.load.encodings.text
     import tpuemb_cli.load.encodings.yaml
+    import tpuemb_cli.load.keras_config
     import tpuemb_cli.load.recognise  # noqa: F401
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import load_bytes, text_parser, text_tokenizer
@@ -44,11 +47,24 @@ with atheris.instrument_imports():
     all_rules()
 
 ENGINE = Engine()
-NAMES = {"text": "f.pbtxt", "json": "f.json", "yaml": "f.yaml", "binary": "f.pb"}
+NAMES = {
+    "text": "f.pbtxt",
+    "json": "f.json",
+    "yaml": "f.yaml",
+    "binary": "f.pb",
+    "keras": "f.keras",
+}
 # Structured targets: a property test of tests/test_hostile_inputs.py, driven by the fuzzer.
 PROPERTIES = {
-    "yaml-aliases": "test_yaml_aliases_are_bounded_and_refused_at_the_alias",
-    "json-hostile": "test_json_surrogates_and_huge_numbers_are_findings_at_their_place",
+    "yaml-aliases": (
+        "test_hostile_inputs",
+        "test_yaml_aliases_are_bounded_and_refused_at_the_alias",
+    ),
+    "json-hostile": (
+        "test_hostile_inputs",
+        "test_json_surrogates_and_huge_numbers_are_findings_at_their_place",
+    ),
+    "keras-layers": ("test_keras_hostile", "test_a_layer_of_hostile_values_is_read_and_linted"),
 }
 
 
@@ -72,9 +88,10 @@ def _same_in_chunks(text: str) -> None:
 def _property(fmt: str) -> object:
     """The hypothesis test for ``fmt``, as a function of the fuzzer's bytes."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from tests import test_hostile_inputs
+    import importlib
 
-    return getattr(test_hostile_inputs, PROPERTIES[fmt]).hypothesis.fuzz_one_input
+    module, test = PROPERTIES[fmt]
+    return getattr(importlib.import_module(f"tests.{module}"), test).hypothesis.fuzz_one_input
 
 
 def main() -> None:

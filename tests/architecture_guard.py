@@ -49,6 +49,7 @@ LAYERS: dict[str, int] = {
     "api": 7,
     "tf": 7,
     "jax": 7,
+    "keras": 7,
     "guards": 7,
     "__main__": 7,
     # The package itself: `__version__`, and the API's names, loaded lazily (the facade).

@@ -43,8 +43,8 @@ class TableSpec:
 class FeatureSpec:
     name: str
     table_spec: TableSpec
-    input_shape: tuple[int, ...] = (128, 1)
-    output_shape: tuple[int, ...] = (128, 16)
+    input_shape: tuple[int | None, ...] = (128, 1)
+    output_shape: tuple[int | None, ...] = (128, 16)
 
 
 def codes(features: Any, **options: Any) -> list[str]:

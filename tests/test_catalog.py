@@ -46,6 +46,9 @@ def test_documentation_has_every_section_in_order(rule: Rule) -> None:
     if rule.module.startswith("tpuemb_cli.rules.jax."):
         # A JAX rule says what the JAX library does instead.
         doc = doc.replace("## What jax-tpu-embedding does", "## What TensorFlow does")
+    if rule.module.startswith("tpuemb_cli.rules.keras."):
+        # A Keras rule says what Keras-RS does instead.
+        doc = doc.replace("## What Keras-RS does", "## What TensorFlow does")
     positions = [doc.find(section) for section in SECTIONS]
     assert all(p >= 0 for p in positions), [
         s for s, p in zip(SECTIONS, positions, strict=True) if p < 0
@@ -57,11 +60,13 @@ def test_documentation_has_every_section_in_order(rule: Rule) -> None:
         body = doc.split(section, 1)[1].split("\n## ", 1)[0].strip()
         assert body, f"{rule.code}: empty {section}"
     example = doc.split("## Example", 1)[1].split("## Use instead", 1)[0]
-    assert "```pbtxt" in example or "```yaml" in example
+    # In a format tpuemb reads: a Keras rule's is a model's config.json.
+    assert "```pbtxt" in example or "```yaml" in example or "```json" in example
 
 
 TF_LINK = re.compile(r"https://github\.com/tensorflow/tensorflow\b[^)\s]*")
 JAX_LINK = re.compile(r"https://github\.com/jax-ml/jax-tpu-embedding\b[^)\s]*")
+KERAS_RS_LINK = re.compile(r"https://github\.com/keras-team/keras-rs\b[^)\s]*")
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
@@ -75,6 +80,10 @@ def test_documentation_cites_only_what_users_can_open(rule: Rule) -> None:
         assert link.startswith("https://github.com/tensorflow/tensorflow/blob/v2.21.0/"), link
     for link in JAX_LINK.findall(doc) if rule.module.startswith("tpuemb_cli.rules.jax.") else []:
         assert link.startswith("https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/"), link
+    for link in (
+        KERAS_RS_LINK.findall(doc) if rule.module.startswith("tpuemb_cli.rules.keras.") else []
+    ):
+        assert link.startswith("https://github.com/keras-team/keras-rs/blob/v0.4.0/"), link
 
 
 ROOT = Path(__file__).parent.parent

@@ -171,7 +171,7 @@ def test_bad_option_exit_2() -> None:
     assert (
         "Invalid value for '--type': unknown message type 'GraphDeff'; did you mean `GraphDef`? "
         "(known: TPUEmbeddingConfiguration, OptimizationParameters, EmbeddingSpec, GraphDef, "
-        "SavedModel, SparseCoreTableLayouts, EmbeddingSpecProto)\n"
+        "SavedModel, SparseCoreTableLayouts, EmbeddingSpecProto, KerasModel)\n"
     ) in result.stderr
 
 

@@ -141,7 +141,18 @@ def test_the_pre_commit_hooks_match_every_extension_of_the_registry() -> None:
     hooks = yaml.safe_load((Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text())
     extensions = {
         f".{e}"
-        for e in ["pbtxt", "textproto", "txtpb", "prototxt", "json", "pb", "binpb", "yaml", "yml"]
+        for e in [
+            "pbtxt",
+            "textproto",
+            "txtpb",
+            "prototxt",
+            "json",
+            "keras",
+            "pb",
+            "binpb",
+            "yaml",
+            "yml",
+        ]
     }
     assert set(encodings.EXTENSIONS) == extensions
     for hook in hooks:

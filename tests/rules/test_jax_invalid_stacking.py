@@ -121,8 +121,24 @@ def test_an_output_shape_without_samples() -> None:
         (
             "TE696",
             ("features", 0, "output_shape"),
-            'feature "f" has an output shape of 1 dimension(s): the library counts its samples '
-            "as the product of all but the last, a float for none, and "
+            'feature "f" has an output shape of 1 dimension: the library counts its samples as '
+            "the product of all but the last, and prepare_feature_specs_for_training or "
             "create_proto_from_feature_specs raises TypeError",
+        )
+    ]
+
+
+def test_an_output_shape_with_an_unknown_dimension() -> None:
+    # The library's prepare_feature_specs_for_training raises TypeError on (None, 16) (jax-tpu-
+    # embedding 0.1.0 on CPU; Keras-RS hands it a FeatureConfig's shapes as they are).
+    features = [FeatureSpec("f", TableSpec("a"), output_shape=(None, 16))]
+    findings = lint_jax(features, global_device_count=1, num_sc_per_device=2)
+    assert [(f.rule, f.path, f.message) for f in findings] == [
+        (
+            "TE696",
+            ("features", 0, "output_shape"),
+            'feature "f" has no output shape with every dimension known: the library counts its '
+            "samples as the product of all but the last, and prepare_feature_specs_for_training "
+            "or create_proto_from_feature_specs raises TypeError",
         )
     ]

@@ -21,6 +21,7 @@ from tpuemb_cli.cli.common import (
     Streams,
     color,
     error,
+    keras_backend_option,
     max_size_option,
     note,
     run,
@@ -59,6 +60,7 @@ class CheckOptions(NamedTuple):
     extend_select: Sequence[str] = ()
     ignore: Sequence[str] = ()
     tpu: str | None = None
+    keras_backend: str | None = None
     fail_level: str | None = None
     exit_zero: bool = False
     fix: bool = False
@@ -85,6 +87,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         options.extend_select,
         options.ignore,
         options.tpu,
+        keras_backend=options.keras_backend,
     )
     if workspace is None:
         return EXIT_ERROR
@@ -142,10 +145,11 @@ def execute(options: CheckOptions, streams: Streams) -> int:
             skipped.append((item.name, outcome.skipped))
             continue
         findings.extend(outcome.findings)
+        file = outcome.file or item.name
         if outcome.text is not None:
-            sources[item.name] = outcome.text
+            sources[file] = outcome.text
         checked += 1
-        fail_levels[item.name] = fail_level or settings.fail_level
+        fail_levels[file] = fail_level or settings.fail_level
     # tpuemb failed on a file (each is an internal-error finding, which nothing hides): exit 2.
     failed = unreadable > 0 or any(f.name == "internal-error" for f in findings)
     if options.show_files:
@@ -251,6 +255,7 @@ def _check_help() -> str:
 @max_size_option
 @settings_options("rules")
 @tpu_option
+@keras_backend_option
 @click.option(
     "--fail-level",
     type=click.Choice(["error", "warning", "info"]),
@@ -321,6 +326,7 @@ def command(
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     tpu: str | None,
+    keras_backend: str | None,
     fail_level: str | None,
     exit_zero: bool,
     fix: bool,
@@ -358,6 +364,7 @@ def command(
         extend_select=list(extend_select),
         ignore=list(ignore),
         tpu=tpu,
+        keras_backend=keras_backend,
         fail_level=fail_level,
         exit_zero=exit_zero,
         # As ruff: --unsafe-fixes alone writes nothing; it marks and counts unsafe fixes as

@@ -32,7 +32,7 @@ class RegistryChoice(_Choice):
 def encodings() -> RegistryChoice:
     from tpuemb_cli.load import encodings as registry
 
-    return RegistryChoice(registry.names)
+    return RegistryChoice(registry.writable_names)
 
 
 def formats() -> RegistryChoice:

@@ -157,13 +157,25 @@ def _type_help() -> str:
 type_option = click.option(
     "--type", "message_type", metavar="TYPE", callback=_message_type, help=_type_help()
 )
+
+
+def _max_bytes(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """The limit holds for what an archive's members take decompressed too (``.keras``)."""
+    from tpuemb_cli.load.limits import set_max_member_bytes
+
+    set_max_member_bytes(value)
+    return value
+
+
 max_size_option = click.option(
     "--max-file-size",
     "max_bytes",
     type=click.IntRange(min=1),
     default=inputs.DEFAULT_MAX_BYTES,
     show_default=True,
-    help="Refuse inputs larger than this many bytes, before reading them.",
+    callback=_max_bytes,
+    help="Refuse inputs larger than this many bytes, before reading them (and a .keras "
+    "archive's config.json larger than this decompressed).",
 )
 stdin_option = click.option(
     "--stdin-filename",
@@ -185,6 +197,14 @@ def _tpu(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
         raise click.BadParameter(str(error)) from None
 
 
+keras_backend_option = click.option(
+    "--keras-backend",
+    "keras_backend",
+    type=click.Choice(["jax", "tensorflow"]),
+    help="The Keras backend a Keras-RS model's DistributedEmbedding layers are converted for "
+    "(the rules of its SparseCore library run on them). Overrides `keras-backend` in the "
+    "settings; default: jax.",
+)
 tpu_option = click.option(
     "--tpu",
     metavar="TPU",

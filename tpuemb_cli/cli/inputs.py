@@ -134,6 +134,12 @@ def read_stamped(item: Input, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes
                 raise InputError(f"{item.name}: not a regular file")
             with open(item.path, "rb") as stream:  # noqa: PTH123
                 return _read_stream(stream, item.name, max_bytes), None
+        encoding = for_name(str(item.path))
+        if encoding is not None and encoding.archive:
+            # The members the codec reads, each within the limit; not the rest of the archive.
+            members = encoding.module().members_of_file(item.path, max_bytes)
+            if members is not None:
+                return members, Stamp(status.st_size, status.st_mtime_ns)
         if status.st_size > max_bytes:
             raise InputError(
                 f"{item.name}: file is {status.st_size} bytes, larger than the limit of "

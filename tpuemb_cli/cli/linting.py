@@ -31,6 +31,9 @@ class Outcome(Record):
     text: str | None
     error: str | None
     skipped: str | None = None  # why a walked file is not a TPU embedding document
+    # The name its findings carry, when not the input's: a member of an archive it was read from
+    # (``model.keras!config.json``).
+    file: str | None = None
 
 
 class Plan(Record):
@@ -129,7 +132,8 @@ def lint_all(
                 during = "while fixing the file"
                 workspace.report_crash(during, error)
                 return Outcome([linted.engine.crashed(item.name, during, error)], None, None)
-        return Outcome(found, document.text if found else None, None)
+        named = document.name if document.name != item.name else None
+        return Outcome(found, document.text if found else None, None, file=named)
 
     # The first file here, before any worker forks: it imports the rules the files need and fills
     # the parser's caches once, and the workers inherit them.

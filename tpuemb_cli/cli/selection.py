@@ -68,6 +68,7 @@ def open_workspace(
     ignore: Sequence[str],
     tpu: str | None = None,
     command: str = "check",
+    keras_backend: str | None = None,
 ) -> Workspace | None:
     """The workspace of a run with these options; None, after saying why, when a selector names
     no rule or the configuration cannot be used (exit 2)."""
@@ -76,7 +77,11 @@ def open_workspace(
     from tpuemb_cli.workspace import Workspace
 
     selection = Selection(
-        tuple(select) if select is not None else None, tuple(extend_select), tuple(ignore), tpu
+        tuple(select) if select is not None else None,
+        tuple(extend_select),
+        tuple(ignore),
+        tpu,
+        keras_backend,
     )
     unknown = selection.unknown()
     if unknown is not None:

@@ -305,7 +305,7 @@ class Engine:
         source_map = document.source_map
         off = (
             self.settings.ignored_for(
-                document.name, _CHANGE_CODES if self.command == "diff" else None
+                document.on_disk(), _CHANGE_CODES if self.command == "diff" else None
             )
             if self.settings.per_file_ignores
             else set()
@@ -428,6 +428,79 @@ class Engine:
         tpu = self.accelerator()
         if tpu is not None:
             self._lint_jax_memory(spec, emit, tpu.chip)
+
+    def _run_keras(
+        self, model: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    ) -> None:
+        """A Keras-RS model: the Keras rules, then each DistributedEmbedding layer's spec (what
+        its backend's conversion hands the SparseCore library) through that backend's rules,
+        each finding placed at the layer's field it comes from, unless a Keras rule reports the
+        same mistake as Keras-RS shows it."""
+        from tpuemb_cli.spec.keras_spec import convert, layer_path
+
+        topology = self.keras_topology(model)
+        for rule in self._rules("keras"):
+            assert rule.check_keras is not None
+            for violation in self._checked(rule, rule.check_keras, model, topology):
+                emit(rule, (), violation)
+        superseded = frozenset(
+            code for entry in self._entries if "keras" in entry.runs for code in entry.supersedes
+        )
+        library = "jax-tpu-embedding" if topology.backend == "jax" else "TPUEmbeddingV2"
+        unplaced = topology.global_device_count < 1
+        for index, layer in enumerate(model.layers):
+            converted = convert(layer, topology)
+            if not converted.spec.features:
+                continue  # nothing on the SparseCores
+
+            def placed(
+                rule: Rule,
+                prefix: FieldPath,
+                violation: Violation,
+                converted: Any = converted,
+                index: int = index,
+            ) -> None:
+                if rule.code in superseded:
+                    return
+                path = prefix + violation.path
+                if unplaced and path[:1] == ("jax",):
+                    return  # the devices no --tpu gave: tpuemb's zeros, not the model's mistake
+                message = f"in what Keras-RS hands {library} ({render(path)}): {violation.message}"
+                at = layer_path(converted, index, path)
+                emit(rule, (), Violation(at, message, violation.fix))
+
+            if topology.backend == "jax":
+                for rule in self._rules("jax_spec"):
+                    assert rule.check_jax_spec is not None
+                    for violation in self._checked(rule, rule.check_jax_spec, converted.spec):
+                        placed(rule, (), violation)
+            else:
+                self._lint_spec(converted.spec, placed, None)
+
+    def keras_topology(self, model: Any) -> Any:
+        """What a Keras-RS model's layers convert for: the model's ``target`` when its caller
+        gave one (live objects), else the settings' backend (``--keras-backend``,
+        ``keras-backend``) and TPU (``--tpu``, ``tpu``): its devices and SparseCores per device
+        when known."""
+        from tpuemb_cli.spec.keras_spec import Topology
+
+        if model.HasField("target"):
+            target = model.target
+            return Topology(
+                target.backend or self.settings.keras_backend,
+                target.global_device_count,
+                target.num_sc_per_device,
+                target.accelerator,
+            )
+        tpu = self.accelerator()
+        if tpu is None:
+            return Topology(self.settings.keras_backend)
+        return Topology(
+            self.settings.keras_backend,
+            tpu.devices or 0,
+            tpu.chip.sparse_cores_per_device.value or 0,
+            tpu.chip.name,
+        )
 
     def unused_config_suppressions(self) -> list[Finding]:
         """Configuration suppressions whose files were linted but that suppressed nothing."""

@@ -42,6 +42,7 @@ KEYS = {
     "require-reason",
     "suppress",
     "tpu",
+    "keras-backend",
 }
 SUPPRESS_KEYS = {"file", "field", "rules", "reason"}
 
@@ -123,6 +124,8 @@ class Settings(Record):
     suppress: tuple[Suppression, ...] = ()
     tpu: str | None = None  # the chip the configs run on (model.chips), for the memory rules
     tpu_forced: bool = False  # from --tpu: it wins over a spec's topology.accelerator
+    # The Keras backend a Keras-RS model's layers convert for: "jax" or "tensorflow".
+    keras_backend: str = "jax"
 
     @property
     def table_path(self) -> tuple[str, ...]:
@@ -168,6 +171,7 @@ class Selection(Record):
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     tpu: str | None = None  # --tpu, a known chip's name
+    keras_backend: str | None = None  # --keras-backend
 
     def unknown(self) -> str | None:
         """The first selector that names no rule."""
@@ -186,6 +190,8 @@ class Selection(Record):
         )
         if self.tpu is not None:
             merged = merged._replace(tpu=self.tpu, tpu_forced=True)
+        if self.keras_backend is not None:
+            merged = merged._replace(keras_backend=self.keras_backend)
         return merged
 
 
@@ -267,6 +273,8 @@ def parse(table: Mapping[str, Any], path: Path) -> Settings:
         values["require_reason"] = table["require-reason"]
     if "tpu" in table:
         values["tpu"] = _tpu(path, table["tpu"])
+    if "keras-backend" in table:
+        values["keras_backend"] = _keras_backend(path, table["keras-backend"])
     if "suppress" in table:
         values["suppress"] = _suppressions(
             path, table["suppress"], values.get("require_reason", True)
@@ -284,6 +292,15 @@ def _tpu(path: Path, value: Any) -> str:
         return parse(value).name
     except UnknownTpu as error:
         raise _fail(path, ("tpu",), str(error)) from None
+
+
+def _keras_backend(path: Path, value: Any) -> str:
+    from tpuemb_cli.model.keras_optimizers import BACKENDS
+
+    if value not in BACKENDS:
+        names = " or ".join(f'"{name}"' for name in BACKENDS)
+        raise _fail(path, ("keras-backend",), f"must be {names}")
+    return str(value)
 
 
 def _suppressions(path: Path, entries: Any, require_reason: bool) -> tuple[Suppression, ...]:

@@ -321,7 +321,7 @@ def apply(
     fields = _Fields(key_of, config_use)
     if settings.suppress:
         indexed = config_use.entries(settings)
-        for entry in indexed.for_file(document.name, settings):
+        for entry in indexed.for_file(document.on_disk(), settings):
             # Else the rules never ran (it could not be used), or they are not this run's.
             if document.message is not None and indexed.codes[entry.number] & enabled:
                 config_use.matched.setdefault((key_of, entry.number), (settings, entry.number))

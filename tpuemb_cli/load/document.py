@@ -38,6 +38,16 @@ class Document(Record):
     # Fields whose values did not load and that no problem's path names (an integer too long to
     # read is reported where it is written, by the parser, before its field is known).
     failed: Sequence[FieldPath] = ()
+    # The archive member the text is of (``config.json`` of a ``.keras``): ``name`` is then
+    # ``<archive>!<member>``, as findings name it.
+    member: str = ""
+
+    def on_disk(self) -> str:
+        """The file the document was read from, as configuration names it (``per-file-ignores``,
+        ``[[suppress]]`` entries): ``name``, or an archive member's archive."""
+        if self.member and self.name.endswith(f"!{self.member}"):
+            return self.name[: -len(self.member) - 1]
+        return self.name
 
 
 class UnknownHeaderType(Exception):

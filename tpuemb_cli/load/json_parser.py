@@ -204,6 +204,13 @@ def json_spans(text: str, value: Any, descriptor: Any) -> dict[FieldPath, Span]:
     return map_spans(value, descriptor, raw)
 
 
+def value_spans(text: str) -> RawSpans:
+    """Where each key's pair and each list element lies in JSON text that ``json.loads``
+    accepted, keyed by the data's own keys and indexes (for a document that is no protobuf
+    message in JSON, such as a Keras model's config.json)."""
+    return _scan(text)[0]
+
+
 def _key(token: str) -> str:
     """A key's name from its quoted token: escapes decoded, a lone surrogate repaired as the
     value's keys are."""

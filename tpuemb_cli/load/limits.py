@@ -113,3 +113,20 @@ def integer_text(number: int) -> str:
     if number.bit_length() < 3 * INT_DIGITS:
         return shown(str(number))
     return f"{'-' if number < 0 else ''}an integer of {number.bit_length():,} bits"
+
+
+# The most an archive's member may take decompressed (a `.keras`'s config.json): the command
+# line's --max-file-size, set once per run by the CLI before any input is read (kept here, which
+# every run imports, rather than in the archive reader, which only archives need).
+DEFAULT_MAX_MEMBER_BYTES = 256 * 1024 * 1024
+_max_member_bytes = DEFAULT_MAX_MEMBER_BYTES
+
+
+def set_max_member_bytes(limit: int) -> None:
+    """Sets the largest an archive's member may be decompressed (``--max-file-size``)."""
+    global _max_member_bytes
+    _max_member_bytes = limit
+
+
+def max_member_bytes() -> int:
+    return _max_member_bytes

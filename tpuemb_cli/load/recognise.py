@@ -49,6 +49,10 @@ def recognise(name: str, data: bytes, encoding: str) -> Verdict:
     base = os.path.basename(name)  # noqa: PTH119 -- a tenth of PurePath(name).name's cost per file
     if base in _NOT_CONFIGS:
         return Verdict(False, reason=_NOT_CONFIGS[base])
+    if encoding == "keras":
+        from tpuemb_cli.load.keras_config import judge_archive  # only for .keras archives
+
+        return judge_archive(data)
     if encoding == "binary":
         text = _as_text(data)
         if text is None:

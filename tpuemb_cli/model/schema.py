@@ -27,8 +27,8 @@ class MessageType(Record):
 
     name: str  # the short name users give (`--type`, `# proto-message:` headers)
     module: str  # the generated module that defines it, imported on first use
-    # config, optimizer, spec, graph, saved_model, layouts or jax: what the engine runs on it (its
-    # `Engine._run_<kind>`)
+    # config, optimizer, spec, graph, saved_model, layouts, jax or keras: what the engine runs on
+    # it (its `Engine._run_<kind>`)
     kind: str
     # The proto packages of its full names (`--type`, headers): our mirror's, then TensorFlow's.
     packages: tuple[str, ...]
@@ -64,6 +64,10 @@ class MessageType(Record):
     explain: str = ""
     explain_refusal: str = ""
     memory_refusal: str = ""
+    # A type whose JSON is a format of its own, not protobuf's JSON mapping: the module of
+    # ``tpuemb_cli.load`` whose ``load_text(text, name, fmt)`` reads it (a Keras model's
+    # config.json).
+    json_reader: str = ""
 
 
 # What explain shows: the types with an `explain` view.
@@ -177,6 +181,19 @@ TYPES: tuple[MessageType, ...] = (
         binary_missing="no `stacked_table_specs` with a stack_name and table_specs",
         binary_sniff="jax_spec_bytes",
         explain="explain_jax_spec",
+    ),
+    # A Keras 3 model with Keras-RS DistributedEmbedding layers: a `.keras` archive's config.json,
+    # or a model folder's. Recognised by its own check (load/keras_config), not by field names:
+    # config.json is Keras's format, which the KerasModel mirrors; never written.
+    MessageType(
+        "KerasModel",
+        "tpuemb_cli.pb.keras.keras_model_pb2",
+        "keras",
+        packages=("tpuemb.keras",),
+        explain_refusal=(
+            f"a Keras model: {_EXPLAINED}; `tpuemb check` lints its DistributedEmbedding layers"
+        ),
+        json_reader="keras_config",
     ),
 )
 BY_NAME = {row.name: row for row in TYPES}

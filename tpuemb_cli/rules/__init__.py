@@ -41,12 +41,12 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "11"
+RULESET_VERSION = "12"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
-# layout (jax-tpu-embedding's EmbeddingSpecProto), a spec, a graph, and the suppressions the
-# engine reports on, and the kinds of change `tpuemb diff` reports.
+# layout (jax-tpu-embedding's EmbeddingSpecProto), a Keras-RS model, a spec, a graph, and the
+# suppressions the engine reports on, and the kinds of change `tpuemb diff` reports.
 FAMILIES = (
     "parse",
     "optimizer",
@@ -54,6 +54,7 @@ FAMILIES = (
     "memory",
     "sparsecore",
     "jax",
+    "keras",
     "spec",
     "graph",
     "suppression",
@@ -286,6 +287,38 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE695", "jax-duplicate-feature-name", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE696", "jax-invalid-stacking", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE699", "jax-unknown-table", "jax", ERROR, "no", ("jax_spec",)),
+    # Keras-RS DistributedEmbedding layers (a Keras model's config.json); the spec each layer
+    # converts to runs its backend's rules, and these report what Keras-RS does before that.
+    Entry(
+        "TE761",
+        "keras-output-dim-mismatch",
+        "keras",
+        ERROR,
+        "no",
+        ("keras",),
+        supersedes=("TE690",),
+    ),
+    Entry(
+        "TE762",
+        "keras-unsupported-optimizer-option",
+        "keras",
+        ERROR,
+        "no",
+        ("keras",),
+        supersedes=("TE664",),
+    ),
+    Entry("TE763", "keras-dropped-optimizer-option", "keras", WARNING, "no", ("keras",)),
+    Entry("TE764", "keras-invalid-placement", "keras", ERROR, "no", ("keras",)),
+    Entry(
+        "TE765",
+        "keras-invalid-output-shape",
+        "keras",
+        ERROR,
+        "no",
+        ("keras",),
+        supersedes=("TE661",),
+    ),
+    Entry("TE766", "keras-unsupported-table-stacking", "keras", ERROR, "no", ("keras",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

@@ -83,6 +83,9 @@ CHECKS = {
     # (EmbeddingSpec with a `jax` section: jax-tpu-embedding's FeatureSpecs) -> Violations from
     # its root; such a spec runs these instead of the spec, config and SparseCore rules
     "jax_spec": "check_jax_spec",
+    # (a Keras-RS model's KerasModel, the Topology its layers convert for) -> Violations from its
+    # root; the spec each layer converts to then runs its backend's rules
+    "keras": "check_keras",
 }
 
 
@@ -124,6 +127,7 @@ class Fit(Record):
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]
 JaxCheck = Callable[[Any], Iterator[Violation]]  # a tpuemb_cli.pb.jax EmbeddingSpecProto
 JaxSpecCheck = Callable[["EmbeddingSpec"], Iterator[Violation]]
+KerasCheck = Callable[[Any, Any], Iterator[Violation]]  # (KerasModel, keras_spec.Topology)
 
 
 class Rule(Record):
@@ -144,6 +148,7 @@ class Rule(Record):
     check_memory: MemoryCheck | None = None
     check_jax: JaxCheck | None = None
     check_jax_spec: JaxSpecCheck | None = None
+    check_keras: KerasCheck | None = None
     follows: tuple[str, ...] = ()  # see the catalog's Entry
     on_sparsecore: bool = True  # see the catalog's Entry
 
@@ -182,6 +187,7 @@ class Rule(Record):
             check_memory=checks["memory"],
             check_jax=checks["jax"],
             check_jax_spec=checks["jax_spec"],
+            check_keras=checks["keras"],
             follows=entry.follows,
             on_sparsecore=entry.on_sparsecore,
         )

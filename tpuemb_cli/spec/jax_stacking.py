@@ -268,12 +268,20 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
         names.setdefault(table.name, index)
     for index, feature in enumerate(spec.features):
         if len(feature.output_shape) < 2:
+            # An empty shape is also how a spec records one with an unknown dimension (None):
+            # the library's arithmetic fails on both.
+            shape = (
+                f"an output shape of {len(feature.output_shape)} dimension"
+                if feature.output_shape
+                else "no output shape with every dimension known"
+            )
             yield JaxStackingError(
                 ("features", index, "output_shape"),
-                f'feature "{feature.name}" has an output shape of {len(feature.output_shape)} '
-                "dimension(s): the library counts its samples as the product of all but the "
-                "last, a float for none, and create_proto_from_feature_specs raises TypeError",
-                "give the output shape its samples and the embedding dimension, e.g. [batch, dim]",
+                f'feature "{feature.name}" has {shape}: the library counts its samples as the '
+                "product of all but the last, and prepare_feature_specs_for_training or "
+                "create_proto_from_feature_specs raises TypeError",
+                "give the output shape its samples and the embedding dimension, e.g. [batch, dim], "
+                "every dimension a number (the global batch, not None)",
             )
         if table_of(spec, feature) is None:
             yield JaxStackingError(

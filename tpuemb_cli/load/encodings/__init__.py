@@ -117,6 +117,11 @@ class Encoding(Record):
     codec: str  # the module that reads, writes and edits it
     # Why its files get no fixes, when its codec has no text_edits.
     no_fixes: str = ""
+    # Whether tpuemb writes it (`--to`): an archive it only reads is not offered.
+    writable: bool = True
+    # An archive: its codec's ``members_of_file(path, limit)`` reads the members it needs from a
+    # file on disk, so that the rest (a model's weights) is never read.
+    archive: bool = False
 
     def module(self) -> ModuleType:
         # sys.modules first: import_module's machinery, even for a module already imported,
@@ -151,6 +156,15 @@ def register(encoding: Encoding) -> Encoding:
 for _row in (
     Encoding("text", (".pbtxt", ".textproto", ".txtpb", ".prototxt"), f"{_CODECS}.text"),
     Encoding("json", (".json",), f"{_CODECS}.json"),
+    # Before binary: a zip's bytes are not UTF-8 either, and binary's sniff takes those.
+    Encoding(
+        "keras",
+        (".keras",),
+        f"{_CODECS}.keras",
+        no_fixes="a .keras archive gets no fixes (Keras writes it: change the model's code)",
+        writable=False,
+        archive=True,
+    ),
     Encoding(
         "binary",
         (".pb", ".binpb"),
@@ -169,6 +183,11 @@ for _row in (
 
 def names() -> list[str]:
     return list(ENCODINGS)
+
+
+def writable_names() -> list[str]:
+    """The encodings tpuemb writes (``--to``)."""
+    return [name for name, encoding in ENCODINGS.items() if encoding.writable]
 
 
 def get(name: str) -> Encoding:

@@ -35,6 +35,13 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     if isinstance(text, Document):
         return text
     type_name = message_type or schema.DEFAULT_TYPE
+    reader = schema.lookup(type_name).json_reader
+    if reader:  # JSON of its own (a Keras model's config.json), read by its module
+        import importlib
+
+        module = importlib.import_module(f"tpuemb_cli.load.{reader}")
+        read: Document = module.load_text(text, name, "json")
+        return read
     message = schema.resolve(type_name)()
     parsed = parse_json(text, message, MAX_DEPTH, PLAIN_VALUE_HINTS)
     ok = not is_fatal(parsed.problems)

@@ -1,0 +1,61 @@
+from typing import Any
+
+from tests.keras_objects import DistributedEmbedding, FeatureConfig, TableConfig
+from tpuemb_cli.keras import lint_keras
+
+
+def _found(stacking: Any, backend: str = "jax") -> list[tuple[str, str, str]]:
+    users, items = TableConfig("users", optimizer="sgd"), TableConfig("items", optimizer="sgd")
+    small = TableConfig("small", optimizer="sgd", placement="default_device")
+    layer = DistributedEmbedding(
+        {
+            "u": FeatureConfig("u", users),
+            "i": FeatureConfig("i", items),
+            "s": FeatureConfig("s", small),
+        }
+    )
+    layer._table_stacking = stacking  # type: ignore[attr-defined]
+    found = lint_keras(layer, backend=backend, global_device_count=4, num_sc_per_device=4)
+    return [(f.field, f.message, f.fix) for f in found if f.rule == "TE766"]
+
+
+def test_a_stack_of_a_table_not_on_the_sparsecores() -> None:
+    assert _found([["users", "small"]]) == [
+        (
+            "layers[0].table_stacking.stacks.stacks[0].tables[1]",
+            "layer 'distributed_embedding''s table_stacking stacks 'small', which no feature on "
+            "the SparseCores looks up: jax-tpu-embedding's stack_tables raises KeyError when "
+            "the layer is built on the TPU",
+            "name tables of the layer's SparseCore features ('items', 'users')",
+        )
+    ]
+
+
+def test_a_table_stacked_twice() -> None:
+    messages = [message for _, message, _ in _found([["users", "items"], ["users"]])]
+    assert messages == [
+        "layer 'distributed_embedding''s table_stacking stacks 'users' twice (also in stack 0): "
+        "jax-tpu-embedding's stack_tables raises ValueError when the layer is built on the TPU"
+    ]
+    assert len(_found(["users", "users"])) == 1  # one list: one stack
+
+
+def test_tensorflow_takes_auto_or_none() -> None:
+    [(field, message, fix)] = _found([["users", "items"]], backend="tensorflow")
+    assert field == "layers[0].table_stacking"
+    assert "TensorFlow conversion refuses with ValueError" in message
+    assert fix == "use 'auto' (TPUEmbeddingV2 then stacks the tables itself) or None"
+    assert _found("auto", backend="tensorflow") == _found(None, backend="tensorflow") == []
+
+
+def test_another_string() -> None:
+    [(_, message, fix)] = _found("all")
+    assert message == (
+        "layer 'distributed_embedding''s table_stacking is 'all': the layer raises ValueError "
+        "when it is built on the TPU (it takes 'auto', None or lists of table names)"
+    )
+    assert fix == "use 'auto'"
+
+
+def test_what_the_layer_takes() -> None:
+    assert _found("auto") == _found(None) == _found([["users", "items"]]) == []

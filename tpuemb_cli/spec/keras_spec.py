@@ -1,0 +1,327 @@
+"""A Keras-RS ``DistributedEmbedding`` layer (a ``KerasModel``'s layer) as the spec of what its
+backend puts on the SparseCores, with which spec table and feature came from which of the
+layer's, so that findings on the spec are placed at the layer's fields.
+
+- JAX (keras-rs 0.4.0, ``keras_rs/src/layers/embedding/jax/``): the features placed on
+  SparseCores (``"sparsecore"``, and ``"auto"`` on a TPU that has them), as a dict keyed by their
+  path, go through ``keras_to_jte_feature_configs``, which maps a dict in sorted key order and
+  makes one TableSpec per table *name* (the first one's); the spec is what
+  ``tpuemb_cli.jax.spec_from_jax`` writes for those FeatureSpecs on ``global_device_count``
+  devices of ``num_sc_per_device`` SparseCores, with the layer's explicit ``table_stacking``
+  lists as its stacks.
+- TensorFlow (``keras_rs/src/layers/embedding/tensorflow/config_conversion.py``,
+  ``keras_to_tf_tpu_configuration``): the same features become ``tf.tpu.experimental.embedding``
+  FeatureConfigs (one TableConfig per table object, the batch divided by the replicas, the
+  embedding dimension cut from ``output_shape``) and a ``SparseCoreEmbeddingConfig``; the spec
+  is what ``tpuemb_cli.tf.spec_from_tf`` writes for them, the replicas one host's devices.
+
+Tables on ``"default_device"`` stay on the TensorCores: no conversion reads them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from tpuemb_cli.model import keras_optimizers
+from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.records import Record
+
+if TYPE_CHECKING:
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, LearningRate
+
+PLACEMENTS = ("auto", "default_device", "sparsecore")  # SUPPORTED_PLACEMENTS
+# The chips whose devices keras-rs 0.4.0's JAX layer takes for SparseCore ones (its
+# `_has_sparsecore`: device_kind "TPU v5" or "TPU v6 lite"); elsewhere "auto" is "default_device".
+JAX_SPARSECORE_CHIPS = frozenset({"v5p", "v6e"})
+
+
+class Topology(Record):
+    """Where the layer runs: its backend, devices in all and SparseCores per device (0: not
+    known), and the chip ("" when not known)."""
+
+    backend: str = "jax"
+    global_device_count: int = 0
+    num_sc_per_device: int = 0
+    accelerator: str = ""
+
+    def auto_on_sparsecore(self) -> bool:
+        """Whether ``"auto"`` places a table on the SparseCores: on a TPU that has them, which
+        the layer decides at run time; assumed, unless the chip is known to be one the JAX
+        layer does not take for one."""
+        if self.backend == "jax" and self.accelerator:
+            return self.accelerator in JAX_SPARSECORE_CHIPS
+        return True
+
+    def sparsecore_placement(self, placement: str) -> bool:
+        return placement == "sparsecore" or (placement == "auto" and self.auto_on_sparsecore())
+
+
+class Converted(Record):
+    """The spec of one layer, and for each spec table and feature the index of the layer's
+    table and feature it came from."""
+
+    spec: EmbeddingSpec
+    tables: list[int]
+    features: list[int]
+
+
+def on_sparsecore(layer: Any, topology: Topology) -> list[int]:
+    """The indexes of the layer's features whose tables go to the SparseCores, in the order the
+    conversions read them: by their path in ``feature_configs``, sorted as text (the layer keeps
+    them in a dict keyed so)."""
+    chosen = [
+        index
+        for index, feature in enumerate(layer.features)
+        if 0 <= feature.table < len(layer.tables)
+        and topology.sparsecore_placement(layer.tables[feature.table].placement)
+    ]
+    return sorted(chosen, key=lambda index: layer.features[index].key)
+
+
+def convert(layer: Any, topology: Topology) -> Converted:
+    """The spec the backend's conversion gives for ``layer`` on ``topology``."""
+    if topology.backend == "tensorflow":
+        return _tensorflow(layer, topology)
+    return _jax(layer, topology)
+
+
+def _dims(shape: Any) -> list[int]:
+    """A shape with every dimension known (spec_from_jax keeps no partly known shape)."""
+    dims = [int(d) for d in shape]
+    return [] if any(d < 0 for d in dims) else dims
+
+
+def _learning_rate(
+    optimizer: Any,
+    values: dict[str, float | None],
+    target: LearningRate,
+    schedules: dict[int, str],
+    table: int,
+    spec: EmbeddingSpec,
+    callable_name: str = "",
+) -> None:
+    """A number, or a schedule: one per table optimizer (a schedule object is a callable the
+    spec tells apart by identity; after a saved model is loaded no two optimizers share one),
+    named as the spec names the callable the conversion passes on: the schedule's class
+    (JAX's), or ``callable_name`` (TensorFlow's is a lambda around it)."""
+    if optimizer.learning_rate_schedule:
+        name = schedules.get(table)
+        if name is None:
+            base = callable_name or optimizer.learning_rate_schedule
+            suffix, name = 2, base
+            taken = {schedule.name for schedule in spec.schedules}
+            while name in taken:
+                name, suffix = f"{base}_{suffix}", suffix + 1
+            spec.schedules.add(name=name, description=f"a Keras {optimizer.learning_rate_schedule}")
+            schedules[table] = name
+        target.schedule = name
+        return
+    rate = values.get("learning_rate")
+    if rate is not None:
+        target.constant = rate
+
+
+def _jax(layer: Any, topology: Topology) -> Converted:
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+
+    spec = EmbeddingSpec()
+    spec.jax.global_device_count = topology.global_device_count
+    spec.jax.num_sc_per_device = topology.num_sc_per_device
+    features = on_sparsecore(layer, topology)
+    # One TableSpec per table name: the first feature's table of that name (table_spec_map).
+    by_name: dict[str, int] = {}
+    for index in features:
+        table = layer.tables[layer.features[index].table]
+        by_name.setdefault(table.name, layer.features[index].table)
+    tables = list(dict.fromkeys(by_name.values()))
+    asked = _stacks(layer)
+    schedules: dict[int, str] = {}
+    for keras_index in tables:
+        table = layer.tables[keras_index]
+        target = spec.tables.add(
+            name=table.name, vocabulary_size=table.vocabulary_size, dim=table.embedding_dim
+        )
+        target.combiner = table.combiner
+        optimizer = table.optimizer
+        values = keras_optimizers.settings(
+            keras_optimizers.class_of(optimizer.class_name, optimizer.by_name),
+            dict(optimizer.config),
+        )
+        kind, settings = keras_optimizers.jax_spec(optimizer.class_name, optimizer.by_name, values)
+        target.jax.optimizer.type = kind
+        _learning_rate(
+            optimizer, values, target.jax.optimizer.learning_rate, schedules, keras_index, spec
+        )
+        for name, value in settings.items():
+            target.jax.optimizer.settings[name] = value
+        target.jax.max_ids_per_partition = table.max_ids_per_partition
+        target.jax.max_unique_ids_per_partition = table.max_unique_ids_per_partition
+        target.jax.stack = asked.get(table.name, "")
+    for index in features:
+        feature = layer.features[index]
+        spec.features.add(
+            name=feature.name,
+            table=layer.tables[feature.table].name,
+            input_shape=_dims(feature.input_shape),
+            output_shape=_dims(feature.output_shape),
+        )
+    # Each feature's table, as the spec refers to it: the first table of its name.
+    return Converted(spec, tables, features)
+
+
+def _stacks(layer: Any) -> dict[str, str]:
+    """The stack each table is asked into by the layer's explicit ``table_stacking`` lists (a
+    stack's name: its tables' names joined by ``_``, tpuemb's label for it)."""
+    asked: dict[str, str] = {}
+    if layer.table_stacking.WhichOneof("kind") != "stacks":
+        return asked
+    for stack in layer.table_stacking.stacks.stacks:
+        name = "_".join(stack.tables)
+        for table in stack.tables:
+            asked.setdefault(table, name)
+    return asked
+
+
+def _tensorflow(layer: Any, topology: Topology) -> Converted:
+    from tpuemb_cli.model import optimizers
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+
+    spec = EmbeddingSpec()
+    features = on_sparsecore(layer, topology)
+    # One TableConfig per table object (by its index in the saved layer).
+    tables = list(dict.fromkeys(layer.features[index].table for index in features))
+    schedules: dict[int, str] = {}
+    for keras_index in tables:
+        table = layer.tables[keras_index]
+        target = spec.tables.add()
+        if table.name:
+            target.name = table.name
+        target.vocabulary_size = table.vocabulary_size
+        target.dim = table.embedding_dim
+        if table.combiner != "mean":
+            target.combiner = table.combiner
+        optimizer = table.optimizer
+        actual = keras_optimizers.class_of(optimizer.class_name, optimizer.by_name)
+        as_class = keras_optimizers.CONVERTED_AS.get(actual)
+        algorithm = optimizers.of_class({"Ftrl": "FTRL"}.get(as_class or "", as_class or ""))
+        if algorithm is None:
+            target.optimizer.custom.type = actual  # refused: the Keras rules say so
+            continue
+        settings = getattr(target.optimizer, algorithm.spec)
+        settings.SetInParent()
+        if optimizer.by_name:  # TensorFlow's class, with TensorFlow's defaults
+            for argument in algorithm.arguments:
+                setattr(settings, argument.name, argument.default)
+            target.optimizer.learning_rate.constant = algorithm.learning_rate
+            target.optimizer.use_gradient_accumulation = True
+            continue
+        values = keras_optimizers.settings(actual, dict(optimizer.config))
+        for argument in algorithm.arguments:
+            value = values.get(argument.name)
+            setattr(settings, argument.name, argument.default if value is None else value)
+        _learning_rate(
+            optimizer,
+            values,
+            target.optimizer.learning_rate,
+            schedules,
+            keras_index,
+            spec,
+            callable_name="lambda",
+        )
+        # TensorFlow's optimizers accumulate gradients unless told otherwise; Keras-RS says so
+        # only when gradient_accumulation_steps is set.
+        target.optimizer.use_gradient_accumulation = True
+        if values.get("weight_decay") is not None:
+            target.optimizer.weight_decay_factor = values["weight_decay"]  # type: ignore[assignment]
+        clip = values.get("clipvalue")
+        if clip is not None:
+            target.optimizer.clipvalue.range.min = -clip
+            target.optimizer.clipvalue.range.max = clip
+    named = Counter(layer.tables[index].name for index in tables if layer.tables[index].name)
+    for index in features:
+        feature = layer.features[index]
+        position = tables.index(feature.table)
+        target_feature = spec.features.add()
+        if feature.name:
+            target_feature.name = feature.name
+        name = layer.tables[feature.table].name
+        target_feature.table = name if name and named[name] == 1 else f"#{position}"
+        output = list(feature.output_shape[:-1])
+        replicas = topology.global_device_count
+        if output and output[0] >= 0 and replicas > 0 and output[0] % replicas == 0:
+            output[0] //= replicas
+            if all(d >= 0 for d in output):
+                target_feature.output_shape.extend(output)
+        target_feature.key = feature.key
+    spec.topology.num_hosts = 1
+    spec.topology.cores_per_host = max(topology.global_device_count, 1)
+    spec.topology.pipeline_execution_with_tensor_core = False
+    if topology.accelerator:
+        spec.topology.accelerator = topology.accelerator
+    elif topology.num_sc_per_device:
+        spec.topology.sparse_cores_per_chip = topology.num_sc_per_device
+    stacking = layer.table_stacking
+    spec.sparse_core.SetInParent()
+    spec.sparse_core.initialize_tables_on_host = False
+    if stacking.WhichOneof("kind") == "mode" and stacking.mode == "none":
+        spec.sparse_core.disable_table_stacking = True
+    return Converted(spec, tables, features)
+
+
+# Where a spec field comes from in the layer: the spec's table and feature fields by name, and
+# a JAX table's optimizer and limits.
+_TABLE_FIELDS = {
+    "name": "name",
+    "vocabulary_size": "vocabulary_size",
+    "dim": "embedding_dim",
+    "combiner": "combiner",
+}
+_JAX_TABLE_FIELDS = {
+    "max_ids_per_partition": "max_ids_per_partition",
+    "max_unique_ids_per_partition": "max_unique_ids_per_partition",
+    "optimizer": "optimizer",
+}
+_FEATURE_FIELDS = ("name", "table", "input_shape", "output_shape")
+
+
+def _optimizer_option(rest: FieldPath) -> FieldPath:
+    """The Keras optimizer's config key a spec optimizer field was made from, when it has one
+    (the source map places a key the config does not hold at the optimizer)."""
+    if not rest:
+        return ()
+    if rest[0] == "settings" and len(rest) > 1:  # a JAX optimizer's hyperparameter
+        return ("config", rest[1])
+    if rest[0] in ("learning_rate", "clipvalue"):
+        return ("config", rest[0])
+    if rest[0] == "weight_decay_factor":
+        return ("config", "weight_decay")
+    if len(rest) > 1 and rest[0] in ("sgd", "adagrad", "adam", "ftrl"):  # TensorFlow's argument
+        return ("config", rest[1])
+    return ()
+
+
+def layer_path(converted: Converted, layer: int, path: FieldPath) -> FieldPath:
+    """The field of the KerasModel's ``layer`` that the spec field at ``path`` was made from (the
+    nearest one: a table or feature, else the layer)."""
+    at: FieldPath = ("layers", layer)
+    if len(path) >= 2 and path[0] == "tables" and isinstance(path[1], int):
+        at = (*at, "tables", converted.tables[path[1]])
+        rest = path[2:]
+        if rest and rest[0] in _TABLE_FIELDS:
+            return (*at, _TABLE_FIELDS[str(rest[0])])
+        if len(rest) >= 2 and rest[0] == "jax" and rest[1] in _JAX_TABLE_FIELDS:
+            at = (*at, _JAX_TABLE_FIELDS[str(rest[1])])
+            if rest[1] == "optimizer":
+                return (*at, *_optimizer_option(rest[2:]))
+            return at
+        if rest and rest[0] == "optimizer":
+            return (*at, "optimizer", *_optimizer_option(rest[1:]))
+        return at
+    if len(path) >= 2 and path[0] == "features" and isinstance(path[1], int):
+        at = (*at, "features", converted.features[path[1]])
+        rest = path[2:]
+        if rest and rest[0] in _FEATURE_FIELDS:
+            return (*at, *rest[:2])
+        return at
+    return at
