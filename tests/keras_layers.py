@@ -333,6 +333,38 @@ def _handwritten() -> list[Case]:
             sparsecore=True,
         ),
         case(
+            # Keras-RS raises KeyError("a") while it builds: "a" is not among the tables it
+            # stacks (only the SparseCore ones).
+            "stacking_names_a_default_device_table",
+            layer(
+                "embedding",
+                [
+                    table(
+                        "a", 16, 8, optimizer("SGD", learning_rate=0.1), placement="default_device"
+                    ),
+                    table("b", 24, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"),
+                    table("c", 8, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"),
+                ],
+                table_stacking=[["a", "b"]],
+            ),
+            sparsecore=True,
+        ),
+        case(
+            # jax-tpu-embedding's stack_tables refuses tables of different optimizers.
+            "stacking_mixes_optimizers",
+            layer(
+                "embedding",
+                [
+                    table("a", 16, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"),
+                    table(
+                        "b", 24, 8, optimizer("Adagrad", learning_rate=0.1), placement="sparsecore"
+                    ),
+                ],
+                table_stacking=[["a", "b"]],
+            ),
+            sparsecore=True,
+        ),
+        case(
             "output_dim_larger",
             layer("embedding", [table("t", 40, 8)], [feature("t_ids", 0, 8, out=32)]),
         ),
@@ -386,9 +418,11 @@ def _generated(count: int, seed: int) -> list[Case]:
     cases: list[Case] = []
     for n in range(count):
         tables: list[dict[str, Any]] = []
-        for i in range(rng.randint(1, 20)):
-            refused = rng.random() < 0.15
-            opt = rng.choice(_REFUSED_OPTIMIZERS if refused else _ACCEPTED_OPTIMIZERS)
+        count_tables = rng.randint(1, 20)
+        # One layer in three has one table with an optimizer the conversion refuses.
+        refused = rng.randrange(count_tables) if rng.random() < 1 / 3 else -1
+        for i in range(count_tables):
+            opt = rng.choice(_REFUSED_OPTIMIZERS if i == refused else _ACCEPTED_OPTIMIZERS)
             settings: dict[str, Any] = {}
             if rng.random() < 0.3:
                 settings["max_ids_per_partition"] = rng.choice([32, 64, 256, 1024])
@@ -397,6 +431,9 @@ def _generated(count: int, seed: int) -> list[Case]:
                 settings["combiner"] = rng.choice(["sum", "sqrtn"])
             if rng.random() < 0.1:
                 settings["placement"] = "default_device"
+            # Zeros: Keras compiles its default (truncated normal) initializer once a shape, a
+            # second a table on this machine.
+            settings["initializer"] = "zeros"
             tables.append(
                 table(f"t{n}_{i}", rng.randint(2, 64), rng.randint(1, 300), opt, **settings)
             )
@@ -417,9 +454,19 @@ def _generated(count: int, seed: int) -> list[Case]:
         stacking: Any = rng.choice(["auto", "auto", None, "explicit"])
         if stacking == "explicit":
             names = [t["name"] for t in tables]
-            stacking = [names[: max(1, len(names) // 2)]]
+            alike = [t["name"] for t in tables if t["optimizer"] == tables[0]["optimizer"]]
+            # Tables with one optimizer stack; a half of them, mixed, makes the library raise.
+            stacking = [
+                alike if len(alike) > 1 and rng.random() < 0.6 else names[: max(1, len(names) // 2)]
+            ]
+        # Only the SparseCore path saves table_stacking (and builds or raises as on a TPU).
+        sparsecore = stacking != "auto" and rng.random() < 0.7
         cases.append(
-            case(f"generated_{n}", layer("embedding", tables, features, table_stacking=stacking))
+            case(
+                f"generated_{n}",
+                layer("embedding", tables, features, table_stacking=stacking),
+                sparsecore=sparsecore,
+            )
         )
     return cases
 

@@ -30,9 +30,9 @@ from typing import Any
 
 os.environ.setdefault("KERAS_BACKEND", "jax")
 
+import jax
 import keras
 import keras_rs
-import numpy as np
 from jax_tpu_embedding.sparsecore.lib.nn import embedding, table_stacking
 from keras_rs.src.layers.embedding import base_distributed_embedding
 from keras_rs.src.layers.embedding.jax import config_conversion
@@ -155,7 +155,7 @@ def build_model(case: Case) -> tuple[Any, list[Any]]:
             if case["model"] == "functional":
                 outputs = made(inputs)
             elif case["model"] == "functional-in-functional":
-                inner_inputs = _inputs(data, "inner_" + prefix)
+                inner_inputs = _inputs(data, prefix)
                 inner = keras.Model(inner_inputs, made(inner_inputs), name="inner_model")
                 outputs = inner(inputs)
             elif case["model"] == "sequential-in-functional":
@@ -246,6 +246,8 @@ def verdicts(layer: Any) -> dict[str, Any]:
         except (ValueError, TypeError) as error:
             per_table[t.name] = _message(error)
     result: dict[str, Any] = {
+        # In `get_config`'s order: a feature's table is an index into this.
+        "tables": [t.name for t in tables],
         "conversion": None,
         "table_conversion": per_table,
         "stacks": None,
@@ -289,9 +291,11 @@ def _shapes(structure: Any) -> list[tuple[int, ...]]:
 
 
 def output_shapes(layer: Any) -> list[list[int]]:
-    """The shapes the layer returns on CPU when called eagerly on ids of each input shape."""
+    """The shapes the layer returns on CPU for ids of each feature's input shape: its real call,
+    traced by `jax.eval_shape` (not its `compute_output_shape`, which repeats the configs), so
+    nothing is compiled."""
     ids = keras.tree.map_structure(
-        lambda f: np.ones(tuple(f.input_shape), dtype="int32"), layer._feature_configs
+        lambda f: jax.ShapeDtypeStruct(tuple(f.input_shape), "int32"), layer._feature_configs
     )
-    outputs = layer(ids)
+    outputs = jax.eval_shape(layer, ids)
     return [list(output.shape) for output in keras.tree.flatten(outputs)]
