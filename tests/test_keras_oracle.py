@@ -28,6 +28,7 @@ import json
 import os
 import re
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,10 @@ from click.testing import CliRunner
 from google.protobuf import text_format
 
 from tests import keras_probe
-from tests.keras_layers import DEVICES, SPARSECORES, Case, all_cases
+from tests.keras_layers import DEVICES, FIXTURES, SPARSECORES, Case, all_cases
 from tpuemb_cli.cli import main
 
+FIXTURE_DATA = Path(__file__).parent / "data" / "keras"
 VERSIONS = {
     name: importlib.metadata.version(name)
     for name in ("keras-rs", "keras", "jax", "jax-tpu-embedding")
@@ -274,3 +276,30 @@ def test_lint_keras_reports_an_error_where_keras_rs_raises_while_building(name: 
             assert found, finding
             flagged.add(int(found.group(2)))
     assert flagged == refused, case.save_error
+
+
+def _without_ids(config: Any) -> Any:
+    """A config without Keras's `shared_object_id`s (object addresses: new in every process)."""
+    if isinstance(config, dict):
+        return {k: _without_ids(v) for k, v in config.items() if k != "shared_object_id"}
+    if isinstance(config, list):
+        return [_without_ids(v) for v in config]
+    return config
+
+
+FIXTURE_PARAMS = [
+    pytest.param(case["name"], marks=pytest.mark.xdist_group(case["name"])) for case in FIXTURES
+]
+
+
+@pytest.mark.parametrize("name", FIXTURE_PARAMS)
+def test_the_committed_fixture_is_what_this_keras_rs_saves(name: str) -> None:
+    """tests/data/keras/ was written by keras-rs 0.4.0: a newer release that saves its layers'
+    configs differently shows here first (then rerun make_fixtures.py and read the diff)."""
+    case = saved(name)
+
+    def config(path: Path) -> Any:
+        with zipfile.ZipFile(path) as archive:
+            return _without_ids(json.loads(archive.read("config.json")))
+
+    assert config(case.path) == config(FIXTURE_DATA / f"{name}.keras")
