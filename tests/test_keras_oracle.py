@@ -155,8 +155,6 @@ def saved(name: str) -> Built:
 
 
 NAMES = sorted(CASES)
-# One worker builds a case once for all its tests (`--dist loadgroup`).
-PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group(name)) for name in NAMES]
 
 
 def test_the_oracle_builds_and_saves_at_least_30_layers() -> None:
@@ -170,7 +168,7 @@ def test_the_oracle_builds_and_saves_at_least_30_layers() -> None:
     assert refused >= 10 and stacked >= 10
 
 
-@pytest.mark.parametrize("name", PARAMS)
+@pytest.mark.parametrize("name", NAMES)
 def test_check_refuses_exactly_the_tables_the_conversion_refuses(name: str) -> None:
     case = saved(name)
     _, findings = check(case.path)
@@ -191,7 +189,7 @@ def test_check_refuses_exactly_the_tables_the_conversion_refuses(name: str) -> N
     assert layers == {i for i, v in enumerate(case.verdicts) if v["conversion"]}
 
 
-@pytest.mark.parametrize("name", PARAMS)
+@pytest.mark.parametrize("name", NAMES)
 def test_check_reports_each_output_shape_the_layer_does_not_return(name: str) -> None:
     case = saved(name)
     if any(shapes is None for shapes in case.output_shapes):
@@ -209,7 +207,7 @@ def test_check_reports_each_output_shape_the_layer_does_not_return(name: str) ->
         assert len(reported) == differs, (returned, verdict["declared_output_shapes"])
 
 
-@pytest.mark.parametrize("name", PARAMS)
+@pytest.mark.parametrize("name", NAMES)
 def test_check_reports_an_error_where_the_library_cannot_stack(name: str) -> None:
     case = saved(name)
     broken = [i for i, v in enumerate(case.verdicts) if v["stacking_error"]]
@@ -221,7 +219,7 @@ def test_check_reports_an_error_where_the_library_cannot_stack(name: str) -> Non
     assert set(broken) <= errors, [case.verdicts[i]["stacking_error"] for i in broken]
 
 
-@pytest.mark.parametrize("name", PARAMS)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_compiled_stacks_are_the_librarys(name: str) -> None:
     case = saved(name)
     specs = specs_of_file(case.path)
@@ -242,7 +240,7 @@ def test_the_compiled_stacks_are_the_librarys(name: str) -> None:
         pytest.skip("the conversion or the stacking raised for every layer")
 
 
-@pytest.mark.parametrize("name", PARAMS)
+@pytest.mark.parametrize("name", NAMES)
 def test_the_live_layer_and_its_saved_file_give_one_spec(name: str) -> None:
     case = saved(name)
     from_file = specs_of_file(case.path)
@@ -252,7 +250,7 @@ def test_the_live_layer_and_its_saved_file_give_one_spec(name: str) -> None:
         assert spec_of_layer(layer) == spec, path
 
 
-@pytest.mark.parametrize("name", PARAMS)
+@pytest.mark.parametrize("name", NAMES)
 def test_lint_keras_reports_an_error_where_keras_rs_raises_while_building(name: str) -> None:
     """The layers Keras-RS's SparseCore path refuses to build (a refused optimizer, a stack the
     library cannot make, a stack naming a table that is not on the SparseCores): nothing is
@@ -278,21 +276,21 @@ def test_lint_keras_reports_an_error_where_keras_rs_raises_while_building(name: 
     assert flagged == refused, case.save_error
 
 
-def _without_ids(config: Any) -> Any:
-    """A config without Keras's `shared_object_id`s (object addresses: new in every process)."""
+def _without_ids(config: Any, in_optimizer: bool = False) -> Any:
+    """A config without what changes from process to process: Keras's `shared_object_id`s (object
+    addresses) and an optimizer's default name, which Keras numbers up in a process ("sgd_52")."""
     if isinstance(config, dict):
-        return {k: _without_ids(v) for k, v in config.items() if k != "shared_object_id"}
+        return {
+            k: _without_ids(v, in_optimizer or k == "optimizer")
+            for k, v in config.items()
+            if k != "shared_object_id" and not (in_optimizer and k == "name")
+        }
     if isinstance(config, list):
-        return [_without_ids(v) for v in config]
+        return [_without_ids(v, in_optimizer) for v in config]
     return config
 
 
-FIXTURE_PARAMS = [
-    pytest.param(case["name"], marks=pytest.mark.xdist_group(case["name"])) for case in FIXTURES
-]
-
-
-@pytest.mark.parametrize("name", FIXTURE_PARAMS)
+@pytest.mark.parametrize("name", [case["name"] for case in FIXTURES])
 def test_the_committed_fixture_is_what_this_keras_rs_saves(name: str) -> None:
     """tests/data/keras/ was written by keras-rs 0.4.0: a newer release that saves its layers'
     configs differently shows here first (then rerun make_fixtures.py and read the diff)."""
