@@ -350,6 +350,21 @@ def _handwritten() -> list[Case]:
             sparsecore=True,
         ),
         case(
+            # A tuple: the live layer ignores it (neither a string nor a list), its config.json
+            # holds a list, and the reloaded layer stacks.
+            "stacking_as_a_tuple",
+            layer(
+                "embedding",
+                [
+                    table("a", 16, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"),
+                    table("b", 24, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"),
+                    table("c", 8, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"),
+                ],
+                table_stacking=(("a", "b"),),
+            ),
+            sparsecore=True,
+        ),
+        case(
             # jax-tpu-embedding's stack_tables refuses tables of different optimizers.
             "stacking_mixes_optimizers",
             layer(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -225,8 +226,10 @@ def converted(layer: Any) -> Any:
 
 
 def saved_stacking(layer: Any) -> Any:
-    """The ``table_stacking`` the layer's saved config reloads with ("auto" when absent)."""
-    return layer.get_config().get("table_stacking", "auto")
+    """The ``table_stacking`` the layer's saved config reloads with ("auto" when absent), as
+    JSON gives it back: a tuple, which the live layer ignores, comes back a list, and is
+    honoured."""
+    return json.loads(json.dumps(layer.get_config().get("table_stacking", "auto")))
 
 
 def verdicts(layer: Any) -> dict[str, Any]:
