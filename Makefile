@@ -143,7 +143,7 @@ test-keras:
 	build/venv-keras/bin/python -m pip install -q --upgrade keras-rs keras jax jax-tpu-embedding -e '.[test]'
 	@build/venv-keras/bin/python -c "import importlib.metadata as m, sys; print(', '.join(p + ' ' + m.version(p) for p in ('keras-rs', 'keras', 'jax', 'jax-tpu-embedding')), 'on Python', sys.version.split()[0])"
 	@# One process: it builds each case once for all the tests that compare with it.
-	KERAS_BACKEND=jax JAX_PLATFORMS=cpu build/venv-keras/bin/python -m pytest -q -rsP -p no:cacheprovider \
+	KERAS_BACKEND=jax JAX_PLATFORMS=cpu build/venv-keras/bin/python -m pytest -q -rfEsP -p no:cacheprovider \
 	  tests/test_keras_oracle.py
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
