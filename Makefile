@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax fuzz fuzz-fix bench examples
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-keras fuzz fuzz-fix bench examples
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -133,6 +133,21 @@ test-jax:
 	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_jax_oracle.py \
 	  tests/test_jax_memory_oracle.py tests/test_jax_front_oracle.py \
 	  tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py
+
+# tpuemb's Keras-RS support against keras-rs itself, on CPU with KERAS_BACKEND=jax: at least 30
+# generated DistributedEmbedding layers built and saved as .keras files, and tpuemb's verdicts on
+# each against Keras-RS's own (its JAX conversion's refusals, jax-tpu-embedding's stacks and
+# EmbeddingSpecProto, the shapes the layer returns), and spec_from_keras of the live layer against
+# the spec read from its file (tests/test_keras_oracle.py, skipped where keras-rs is missing).
+# Installs the newest keras-rs with keras, jax and the newest jax-tpu-embedding this Python can
+# install (about 800 MB, a few minutes), and says which it ran.
+test-keras:
+	$(PYTHON) -m venv build/venv-keras
+	build/venv-keras/bin/python -m pip install -q --upgrade keras-rs keras jax jax-tpu-embedding -e '.[test]'
+	@build/venv-keras/bin/python -c "import importlib.metadata as m, sys; print(', '.join(p + ' ' + m.version(p) for p in ('keras-rs', 'keras', 'jax', 'jax-tpu-embedding')), 'on Python', sys.version.split()[0])"
+	@# One process: it builds each case once for all the tests that compare with it.
+	KERAS_BACKEND=jax JAX_PLATFORMS=cpu build/venv-keras/bin/python -m pytest -q -rfEsP -p no:cacheprovider \
+	  tests/test_keras_oracle.py
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the
