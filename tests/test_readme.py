@@ -127,11 +127,19 @@ def test_the_examples_exit_as_the_readme_says() -> None:
     result = _run("tpuemb check examples/")
     assert (result.returncode, result.stderr) == (1, "")
     findings = result.stdout.splitlines()[:-2]
-    assert len(findings) == 7
-    assert all(line.startswith("examples/mistakes/common_mistakes.pbtxt:") for line in findings[:6])
+    assert len(findings) == 9
+    # "`examples/keras/ranking.keras`, a Keras-RS model saved on CPU, holds two"
+    assert "`examples/keras/ranking.keras`, a Keras-RS model saved on CPU,\nholds two" in README
+    assert [line.split(": ")[1].split()[0] for line in findings[:2]] == ["TE761", "TE762"]
+    assert all(
+        line.startswith("examples/keras/ranking.keras!config.json:") for line in findings[:2]
+    )
+    assert all(
+        line.startswith("examples/mistakes/common_mistakes.pbtxt:") for line in findings[2:8]
+    )
     # "clean, but for one info on the SparseCore example"
     assert "but for one info on the SparseCore example" in README
-    assert findings[6].startswith("examples/sparsecore/dlrm.spec.yaml:43:5: TE651 [info] ")
+    assert findings[8].startswith("examples/sparsecore/dlrm.spec.yaml:43:5: TE651 [info] ")
 
 
 def _make_targets() -> set[str]:

@@ -171,6 +171,8 @@ def test_statistics_marks_fixes_as_the_summary_counts_them(
         "    1  TE406      unused-table\n"
         "    1  TE407      table-id-out-of-range\n"
         "    1  TE651      sparsecore-first-table-batch-size\n"
+        "    1  TE761      keras-output-dim-mismatch\n"
+        "    1  TE762      keras-unsupported-optimizer-option\n"
     )
     safe = sum(int(line.split()[0]) for line in result.stdout.splitlines() if "[*]" in line)
     summary = invoke("check", "--format", "concise", "examples/").stdout.splitlines()[-1]
