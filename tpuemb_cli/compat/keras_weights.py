@@ -126,11 +126,13 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
     entries = []
     for stack in plan.jax.stacked_table_specs:
         tables = tuple(table.table_name for table in stack.table_specs)
+        # Where each table's rows sit in the stack (its padded size, offset, rotation on
+        # num_sparsecores shards): not its vocabulary or dimension, which only padding follows.
         rows = (
             stack.num_sparsecores,
             tuple(
-                (t.table_name, t.vocab_size, t.embedding_dim, t.padded_vocab_size,
-                 t.padded_embedding_dim, t.row_offset_in_shard, t.shard_rotation)
+                (t.padded_vocab_size, t.padded_embedding_dim, t.row_offset_in_shard,
+                 t.shard_rotation)
                 for t in stack.table_specs
             ),
         )  # fmt: skip
@@ -158,6 +160,15 @@ def layer_entries(layer: Any, index: int, topology: Topology) -> LayerEntries:
 
 def _shape(shape: tuple[int, ...] | None) -> str:
     return "nothing" if shape is None else " x ".join(str(d) for d in shape) or "a scalar"
+
+
+def _traded(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """Whether a stack's places hold other tables than they did (a table renamed in place keeps
+    its rows)."""
+    return any(
+        before != after and (after in old or before in new)
+        for before, after in zip(old, new, strict=False)
+    )
 
 
 def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]:
@@ -194,7 +205,7 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]
                     "variable.assign raises ValueError and the load fails",
                 )
             )
-        elif before.rows != after.rows:
+        elif before.rows != after.rows or _traded(before.tables, after.tables):
             changes.append(
                 Change(
                     "silent-reinit",
@@ -245,8 +256,8 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str) -> list[Cha
                     _shape(before.shape),
                     _shape(after.shape),
                     f"{where}: table {after.name!r} (default device) is "
-                    f"{_shape(after.shape)}, and its place {place} holds table "
-                    f"{before.name!r}'s {_shape(before.shape)}: Keras's variable.assign raises "
+                    f"{_shape(after.shape)}, and its place {place} holds the saved table "
+                    f"{before.name!r}, {_shape(before.shape)}: Keras's variable.assign raises "
                     "ValueError and the load fails",
                 )
             )
