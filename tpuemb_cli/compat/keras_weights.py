@@ -162,11 +162,13 @@ def _shape(shape: tuple[int, ...] | None) -> str:
     return "nothing" if shape is None else " x ".join(str(d) for d in shape) or "a scalar"
 
 
-def _traded(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
-    """Whether a stack's places hold other tables than they did (a table renamed in place keeps
-    its rows)."""
+def _traded(
+    old: tuple[str, ...], new: tuple[str, ...], old_names: set[str], new_names: set[str]
+) -> bool:
+    """Whether a stack's places hold other tables of the layer than they did (a table renamed
+    in place keeps its rows)."""
     return any(
-        before != after and (after in old or before in new)
+        before != after and (after in old_names or before in new_names)
         for before, after in zip(old, new, strict=False)
     )
 
@@ -190,6 +192,8 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]
             )
         ]
     changes = []
+    old_names = {name for entry in old for name in entry.tables}
+    new_names = {name for entry in new for name in entry.tables}
     for before, after in zip(old, new, strict=True):
         label = ", ".join(after.tables) or after.name
         if before.shape != after.shape:
@@ -205,7 +209,9 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]
                     "variable.assign raises ValueError and the load fails",
                 )
             )
-        elif before.rows != after.rows or _traded(before.tables, after.tables):
+        elif before.rows != after.rows or _traded(
+            before.tables, after.tables, old_names, new_names
+        ):
             changes.append(
                 Change(
                     "silent-reinit",
@@ -214,9 +220,15 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]
                     ", ".join(before.tables),
                     label,
                     f"{where}: {after.name} ({label}) loads what {before.name} "
-                    f"({', '.join(before.tables)}) saved, of the same shape: Keras loads by "
-                    "place, and the stack's tables, sizes, offsets, rotations or SparseCore "
-                    "count differ, so its tables get other rows' values without an error",
+                    f"({', '.join(before.tables)}) saved, of the same shape: Keras loads the "
+                    "layer's variables by place, and "
+                    + (
+                        "this place held other tables"
+                        if _traded(before.tables, after.tables, old_names, new_names)
+                        else "the stack lays its tables out otherwise (padded sizes, offsets, "
+                        "rotations or SparseCore count)"
+                    )
+                    + ", so its tables get other rows' values without an error",
                     help="restack the saved stacks with jax-tpu-embedding before loading "
                     "(docs/jax.md), or keep the old stacking",
                 )
@@ -269,10 +281,10 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str) -> list[Cha
                     after.path,
                     before.name,
                     after.name,
-                    f"{where}: table {after.name!r} (default device) loads table "
-                    f"{before.name!r}'s rows: Keras loads by place (the first feature using "
-                    "each table, features sorted by path), and the two trade places with the "
-                    "same shape, without an error",
+                    f"{where}: table {after.name!r} (default device) loads the rows saved for "
+                    f"table {before.name!r}: Keras loads by place (the first feature using each "
+                    "table, features sorted by path), and the saved table there has the same "
+                    "shape, so nothing fails",
                     help="keep each table's first feature (by path) where it was",
                 )
             )
