@@ -205,3 +205,163 @@ def test_diff_says_what_loading_the_saved_weights_does(
         assert "restore-error" in said
     else:
         assert said == kinds
+
+
+# The SparseCore path, on Keras-RS's own code with a simulated SparseCore (tests/keras_probe.py:
+# one CPU device of 4 SparseCores): the layer's own variables, per stack its table and slots,
+# then `iteration`. Two optimizers, so that no two tables share a stack (jax-tpu-embedding stacks
+# only tables of one optimizer).
+# (name, old tables, old features, new tables, new features); a table: (rows, dim, optimizer)
+SparseTables = dict[str, tuple[int, int, str]]
+SC_TABLES: SparseTables = {"movies": (1000, 16, "adagrad"), "shows": (1000, 16, "sgd")}
+SC_FEATURES: Features = {"movie": "movies", "show": "shows"}
+SC_CASES: list[Any] = [
+    ("unchanged", SC_TABLES, SC_FEATURES, SC_TABLES, SC_FEATURES),
+    (
+        "padded alike",
+        SC_TABLES,
+        SC_FEATURES,
+        {**SC_TABLES, "movies": (1010, 16, "adagrad")},
+        SC_FEATURES,
+    ),
+    (
+        "table renamed",
+        SC_TABLES,
+        SC_FEATURES,
+        {"films": (1000, 16, "adagrad"), "shows": (1000, 16, "sgd")},
+        {"movie": "films", "show": "shows"},
+    ),
+    (
+        "feature renamed past another",
+        SC_TABLES,
+        SC_FEATURES,
+        SC_TABLES,
+        {"title": "movies", "show": "shows"},
+    ),
+    (
+        "table renamed past another",
+        SC_TABLES,
+        SC_FEATURES,
+        {"tv": (1000, 16, "adagrad"), "shows": (1000, 16, "sgd")},
+        {"movie": "tv", "show": "shows"},
+    ),
+    pytest.param(
+        "one stack, feature renamed past another",
+        {"movies": (1000, 16, "adagrad"), "shows": (1000, 16, "adagrad")},
+        SC_FEATURES,
+        {"movies": (1000, 16, "adagrad"), "shows": (1000, 16, "adagrad")},
+        {"title": "movies", "show": "shows"},
+        # keras-rs auto-stacks the two tables into one stack whose tables follow the features'
+        # order; tpuemb's conversion (spec/keras_spec.py) makes one stack a table until it
+        # stacks as the library does.
+        marks=pytest.mark.xfail(
+            strict=True, reason="tpuemb's Keras conversion does not auto-stack"
+        ),
+    ),
+    (
+        "vocabulary grown",
+        SC_TABLES,
+        SC_FEATURES,
+        {**SC_TABLES, "movies": (3000, 16, "adagrad")},
+        SC_FEATURES,
+    ),
+    (
+        "optimizer with slots",
+        SC_TABLES,
+        SC_FEATURES,
+        {**SC_TABLES, "shows": (1000, 16, "adam")},
+        SC_FEATURES,
+    ),
+]
+
+
+def _sparsecore_model(tables: SparseTables, features: Features) -> tuple[Any, Any]:
+    import keras
+    import keras_rs
+
+    from tests.keras_probe import simulated_sparsecore
+
+    with simulated_sparsecore():
+        configs = {
+            name: keras_rs.layers.TableConfig(
+                name=name, vocabulary_size=rows, embedding_dim=dim, optimizer=optimizer
+            )
+            for name, (rows, dim, optimizer) in tables.items()
+        }
+        feature_configs = {
+            name: keras_rs.layers.FeatureConfig(
+                name=name,
+                table=configs[table],
+                input_shape=(32, 1),
+                output_shape=(32, tables[table][1]),
+            )
+            for name, table in features.items()
+        }
+        inputs = {
+            name: keras.Input(batch_shape=(32, 1), dtype="int32", name=name) for name in features
+        }
+        layer = keras_rs.layers.DistributedEmbedding(feature_configs)
+        return keras.Model(inputs, layer(inputs)), layer
+
+
+def _stack_tables(variable: Any) -> tuple[str, str]:
+    """The stack a variable is of (`var:<stack>:table[:slot:<slot>]`) and what it is."""
+    name = variable.path.split("/")[-1]
+    if name == "iteration":
+        return "", name
+    _, stack, *rest = name.split(":")
+    return stack, ":".join(rest)
+
+
+@pytest.mark.parametrize(
+    ("name", "old_tables", "old_features", "new_tables", "new_features"), SC_CASES
+)
+def test_diff_on_the_sparsecore_path(
+    name: str,
+    old_tables: SparseTables,
+    old_features: Features,
+    new_tables: SparseTables,
+    new_features: Features,
+    tmp_path: Path,
+) -> None:
+    import numpy as np
+
+    from tests.keras_layers import SPARSECORES
+    from tpuemb_cli.compat.keras_weights import weight_changes
+    from tpuemb_cli.keras import _model
+    from tpuemb_cli.spec.keras_spec import Topology
+
+    old_model, old_layer = _sparsecore_model(old_tables, old_features)
+    saved = {}
+    for index, variable in enumerate(old_layer.weights):
+        variable.assign(np.full(variable.shape, index + 1.0, dtype="float32"))
+        saved[index + 1.0] = _stack_tables(variable)
+    old_model.save(tmp_path / "old.keras")
+    new_model, new_layer = _sparsecore_model(new_tables, new_features)
+    kinds: set[str] = set()
+    try:
+        new_model.load_weights(tmp_path / "old.keras")
+    except ValueError:
+        kinds.add("restore-error")
+    else:
+        old_stacks = {stack for stack, _ in saved.values()}
+        for variable in new_layer.weights:
+            stack, what = _stack_tables(variable)
+            if not stack:
+                continue
+            source_stack, source_what = saved[float(np.asarray(variable).ravel()[0])]
+            traded = source_stack != stack and (
+                stack in old_stacks or set(source_stack.split("_")) & set(new_tables)
+            )
+            if traded or source_what != what:
+                kinds.add("silent-reinit")
+    # The same comparison `tpuemb diff` makes, on the layers' configs as Keras-RS writes them,
+    # for the topology of this CPU: one device of SPARSECORES SparseCores.
+    topology = Topology("jax", 1, SPARSECORES, "v5p")
+    said = {
+        change.kind for change in weight_changes(_model(old_layer), _model(new_layer), topology)
+    }
+    print(
+        f"sparsecore, {name}: Keras {sorted(kinds) or 'loads every stack'}; tpuemb {sorted(said)}"
+    )
+    assert said == kinds

@@ -17,7 +17,8 @@ saved object the new layer does not have is ignored. keras-rs 0.4.0's layer hold
   of one shape that trade places trade rows.
 - the tables on SparseCores with the JAX backend (``_sparsecore_build`` and
   ``_add_table_variable`` in ``layers/embedding/jax/distributed_embedding.py``): the layer's
-  own variables, per stack of jax-tpu-embedding (in stack order) its
+  own variables, per stack of jax-tpu-embedding (stacks in the order of their first table by
+  name) its
   ``stack_vocab_size x stack_embedding_dim`` table then one array a slot of its optimizer, then
   a scalar ``iteration``. A table's rows sit in the stack by its padded size, offset and
   rotation on ``num_sparsecores`` shards (compat/jax_entries): a stack of the same shape laid
@@ -124,7 +125,14 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
 
     by_name = {table.name: i for i, table in enumerate(layer.tables)}
     entries = []
-    for stack in plan.jax.stacked_table_specs:
+    # The layer creates its stacks' variables in the order of jax-tpu-embedding's
+    # get_table_stacks over its table specs, a dict by table name that jax.tree flattens in
+    # sorted order: each stack where its first table by name comes.
+    stacks = sorted(
+        plan.jax.stacked_table_specs,
+        key=lambda stack: min((t.table_name for t in stack.table_specs), default=""),
+    )
+    for stack in stacks:
         tables = tuple(table.table_name for table in stack.table_specs)
         # Where each table's rows sit in the stack (its padded size, offset, rotation on
         # num_sparsecores shards): not its vocabulary or dimension, which only padding follows.
