@@ -22,7 +22,6 @@ from tpuemb_cli.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     Streams,
-    _tpu,
     color,
     error,
     keras_backend_option,
@@ -30,6 +29,7 @@ from tpuemb_cli.cli.common import (
     note,
     read_input,
     run,
+    tpu_option_saying,
     type_option,
 )
 from tpuemb_cli.cli.outputs import (
@@ -292,13 +292,10 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     help="List each file and whether it is compared, skipped (no checkpoint layout, not a TPU "
     "embedding document) or cannot be compared, with why; report nothing else.",
 )
-@click.option(
-    "--tpu",
-    metavar="TPU",
-    callback=_tpu,
-    help="For Keras-RS models: the TPU the model trains on (a chip or an accelerator type, "
-    "v5p-8): which tables go to SparseCores and how they stack decide what the saved weights "
-    "hold. Overrides `tpu` in the settings.",
+@tpu_option_saying(
+    "For Keras-RS models: the TPU the model trains on (a chip or an accelerator type, v5p-8): "
+    "which tables go to SparseCores and how they stack decide what the saved weights hold. "
+    "Overrides `tpu` in the settings."
 )
 @keras_backend_option
 @type_option
