@@ -205,8 +205,9 @@ def create_proto(features: list[Any]) -> Any:
 
 def stack(feature_specs: Any, stacking: Any) -> None:
     """What Keras-RS's `sparsecore_build` (keras_rs/src/layers/embedding/jax/
-    distributed_embedding.py) does to the converted specs for ``stacking``, then
-    `prepare_feature_specs_for_training`."""
+    distributed_embedding.py) does to the converted specs for ``stacking``: its stacking calls,
+    `prepare_feature_specs_for_training`, then `update_preprocessing_parameters` with each
+    stack's largest table limits (a Keras TableConfig has no COO buffer size)."""
     if stacking == "auto":
         table_stacking.auto_stack_tables(feature_specs, DEVICES, SPARSECORES)
     elif isinstance(stacking, str):
@@ -216,6 +217,24 @@ def stack(feature_specs: Any, stacking: Any) -> None:
         for names in groups:
             table_stacking.stack_tables(feature_specs, names, DEVICES, SPARSECORES)
     embedding.prepare_feature_specs_for_training(feature_specs, DEVICES, SPARSECORES)
+    # Then each stack's limits: the largest of its tables' (the library's default of 256 is
+    # what a stack of several had until here).
+    stacks = table_stacking.get_table_stacks(embedding.get_table_specs(feature_specs))
+    embedding.update_preprocessing_parameters(
+        feature_specs,
+        embedding.SparseDenseMatmulInputStats(
+            max_ids_per_partition={
+                name: max(t.max_ids_per_partition for t in group) for name, group in stacks.items()
+            },
+            max_unique_ids_per_partition={
+                name: max(t.max_unique_ids_per_partition for t in group)
+                for name, group in stacks.items()
+            },
+            required_buffer_size_per_sc={},
+            id_drop_counters=dict.fromkeys(stacks, 0),
+        ),
+        SPARSECORES,
+    )
 
 
 def converted(layer: Any) -> Any:

@@ -122,8 +122,23 @@ def _serialized(feature_configs: Any, name: str, stacking: Any) -> dict[str, Any
         "tables": tables,
     }
     if stacking is not _ABSENT:
-        config["table_stacking"] = list(stacking) if isinstance(stacking, tuple) else stacking
+        config["table_stacking"] = _as_saved(stacking)
     return {"class_name": "DistributedEmbedding", "config": config}
+
+
+def _as_saved(value: Any) -> Any:
+    """``table_stacking`` as config.json holds it: tuples are JSON lists."""
+    if isinstance(value, (list, tuple)):
+        return [_as_saved(item) for item in value]
+    return value
+
+
+def _tuples(value: Any) -> tuple[bool, bool]:
+    """Whether a live ``table_stacking`` is a tuple (which keras-rs's JAX layer ignores), and
+    whether it is a list whose first item is one (which it refuses: it looks at that one)."""
+    return isinstance(value, tuple), (
+        isinstance(value, list) and bool(value) and isinstance(value[0], tuple)
+    )
 
 
 _ABSENT = object()
@@ -135,8 +150,10 @@ def _model(layer_or_feature_configs: Any) -> Any:
 
     found = list(_layers(layer_or_feature_configs))
     serialized = []
+    tuples = []
     for names, layer in found:
         stacking = getattr(layer, "_table_stacking", _ABSENT)
+        tuples.append(_tuples(stacking))
         serialized.append((names, _serialized(layer._feature_configs, names[-1], stacking)))
     if not found:  # the feature configs themselves
         serialized.append(
@@ -146,6 +163,12 @@ def _model(layer_or_feature_configs: Any) -> Any:
     reading = read_model(value)
     if reading.pending:
         raise ValueError("; ".join(message for message, *_ in reading.pending))
+    # The layers read back in the order they were written.
+    for layer, (is_tuple, in_list) in zip(reading.model.layers, tuples, strict=False):
+        if is_tuple:
+            layer.table_stacking.live_tuple = True
+        if in_list:
+            layer.table_stacking.live_tuples_in_list = True
     return reading.model
 
 
