@@ -16,7 +16,9 @@ class and ``get_config()``): Keras is never imported here, and tpuemb never need
 
 The live objects are first written as ``DistributedEmbedding.get_config()`` writes them (tables
 by index, shared by identity), and read back as a saved model's config.json is: a layer and the
-model saved from it give the same spec. For ``backend="jax"`` the spec is what
+model saved from it give the same spec. A ``table_stacking`` tuple, which the live JAX layer
+ignores and its saved model holds as lists, reads as those lists; ``lint_keras`` reports the
+difference (TE767). For ``backend="jax"`` the spec is what
 ``tpuemb_cli.jax.spec_from_jax`` writes for the FeatureSpecs Keras-RS's JAX conversion makes
 (``keras_to_jte_feature_configs`` of the features placed on SparseCores); for
 ``backend="tensorflow"``, what ``tpuemb_cli.tf.spec_from_tf`` writes for the TPUEmbeddingV2
