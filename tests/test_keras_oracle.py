@@ -96,6 +96,12 @@ def lint_layer(layer: Any) -> list[dict[str, str]]:
     return [{"name": f.name, "severity": str(f.severity), "field": f.field} for f in found]
 
 
+def lint_keras_findings(layer: Any) -> list[Any]:
+    """`lint_keras`'s findings on a live layer, whole."""
+    found: list[Any] = _keras_api().lint_keras(layer, **TOPOLOGY)
+    return found
+
+
 def compiled(spec: Any) -> Any:
     """The EmbeddingSpecProto tpuemb compiles from a spec with a ``jax`` section."""
     return importlib.import_module("tpuemb_cli.spec.jax_compiler").compile_jax_spec(spec)
@@ -278,6 +284,14 @@ def test_lint_keras_reports_an_error_where_keras_rs_raises_while_building(name: 
             assert found, finding
             flagged.add(int(found.group(2)))
     assert flagged == refused, case.save_error
+    # A stack naming a table Keras-RS did not convert (on "default_device"): KeyError(name), and
+    # keras-unsupported-table-stacking names that table.
+    missing = re.fullmatch(r"KeyError: '(.*)'", case.save_error)
+    if missing:
+        stacked = [
+            f for f in lint_keras_findings(layer) if f.name == "keras-unsupported-table-stacking"
+        ]
+        assert any(f"stacks {missing.group(1)!r}" in f.message for f in stacked), case.save_error
 
 
 def _without_ids(config: Any, in_optimizer: bool = False) -> Any:
