@@ -106,16 +106,18 @@ test-protobuf-range:
 
 # spec_from_tf, `tpuemb diff` (a checkpoint saved under one side, restored under the other), the
 # checkpoint reader and comparison (a checkpoint TensorFlow saved, read by tpuemb, restored under
-# another config) and the memory model (-rP shows what the memory test compared), against
-# TensorFlow itself: installs
-# tensorflow-cpu 2.21 (about 250 MB, a few minutes) with the protobuf it brings (7.x, under which
+# another config), the memory model (-rP shows what the memory test compared) and Keras-RS's
+# TensorFlow backend (its conversion for TPUEmbeddingV2 against `--keras-backend tensorflow`),
+# against TensorFlow itself: installs
+# tensorflow-cpu 2.21 and the newest keras-rs (about 250 MB, a few minutes) with the protobuf it brings (7.x, under which
 # TensorFlow cannot build configs itself).
 test-tf:
 	$(PYTHON) -m venv build/venv-tf
-	build/venv-tf/bin/python -m pip install -q 'tensorflow-cpu==2.21.0' -e '.[test]'
+	build/venv-tf/bin/python -m pip install -q 'tensorflow-cpu==2.21.0' keras-rs -e '.[test]'
+	@build/venv-tf/bin/python -c "import importlib.metadata as m; print('tensorflow-cpu', m.version('tensorflow-cpu'), 'keras', m.version('keras'), 'keras-rs', m.version('keras-rs'))"
 	build/venv-tf/bin/python -m pytest -q -rP -p no:cacheprovider tests/test_tf.py tests/test_tf_diff.py \
 	  tests/test_tf_checkpoint.py tests/test_tf_memory.py tests/test_tf_sparsecore_rules.py \
-	  tests/test_tf_sparsecore.py tests/test_tf_sparsecore_memory.py
+	  tests/test_tf_sparsecore.py tests/test_tf_sparsecore_memory.py tests/test_tf_keras_oracle.py
 
 # The JAX SparseCore support against jax-tpu-embedding itself: our mirror of its
 # embedding_spec.proto against its generated module, and its own stacking and

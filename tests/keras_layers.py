@@ -365,6 +365,25 @@ def _handwritten() -> list[Case]:
             sparsecore=True,
         ),
         case(
+            # The table's own SGD has a learning rate of 0: if Keras-RS used it, the table would
+            # never change (keras_probe.tensorcore_rows_trained shows it does).
+            "default_device_optimizer",
+            layer(
+                "embedding",
+                [
+                    table(
+                        "country",
+                        10,
+                        4,
+                        optimizer("SGD", learning_rate=0.0),
+                        placement="default_device",
+                        initializer="ones",
+                    ),
+                    table("users", 20, 8, optimizer("SGD", learning_rate=0.1)),
+                ],
+            ),
+        ),
+        case(
             # jax-tpu-embedding's stack_tables refuses tables of different optimizers.
             "stacking_mixes_optimizers",
             layer(

@@ -107,10 +107,23 @@ class FeatureConfig:
     output_shape: tuple[Any, ...] = (128, 16)
 
 
+_UNSET: Any = object()
+
+
 class DistributedEmbedding:
-    def __init__(self, feature_configs: Any, name: str = "distributed_embedding") -> None:
+    """A layer; ``table_stacking`` given: one set up for SparseCores, which keeps it (as
+    ``_table_stacking``) and saves it; else one built on CPU, which has none."""
+
+    def __init__(
+        self,
+        feature_configs: Any,
+        name: str = "distributed_embedding",
+        table_stacking: Any = _UNSET,
+    ) -> None:
         self._feature_configs = feature_configs
         self.name = name
+        if table_stacking is not _UNSET:
+            self._table_stacking = table_stacking
 
 
 class Model:

@@ -39,48 +39,8 @@ from keras_rs.src.layers.embedding import base_distributed_embedding
 from keras_rs.src.layers.embedding.jax import config_conversion
 from keras_rs.src.layers.embedding.jax import distributed_embedding as jax_layer
 
+from tests.keras_build import build_feature_configs
 from tests.keras_layers import DEVICES, SPARSECORES, Case
-
-
-def _resolve(value: Any) -> Any:
-    """A Keras object for ``{"class_name", "config"}`` data (optimizers, schedules)."""
-    if isinstance(value, dict) and "class_name" in value:
-        config = {key: _resolve(item) for key, item in value["config"].items()}
-        name = value["class_name"]
-        if hasattr(keras.optimizers, name):
-            return getattr(keras.optimizers, name)(**config)
-        return getattr(keras.optimizers.schedules, name)(**config)
-    return value
-
-
-def build_tables(data: dict[str, Any]) -> list[Any]:
-    """The layer's `TableConfig`s."""
-    tables = []
-    for table in data["tables"]:
-        arguments = dict(table)
-        arguments["optimizer"] = _resolve(arguments["optimizer"])
-        tables.append(keras_rs.layers.TableConfig(**arguments))
-    return tables
-
-
-def build_feature_configs(data: dict[str, Any]) -> Any:
-    """The layer's features, nested as its ``structure`` says (shared tables are one object)."""
-    tables = build_tables(data)
-    features = [
-        keras_rs.layers.FeatureConfig(
-            name=f["name"],
-            table=tables[f["table"]],
-            input_shape=tuple(f["input_shape"]),
-            output_shape=tuple(f["output_shape"]),
-        )
-        for f in data["features"]
-    ]
-    if data["structure"] == "single":
-        (only,) = features
-        return only
-    if data["structure"] == "list":
-        return features
-    return {f.name: f for f in features}
 
 
 @contextlib.contextmanager
@@ -205,8 +165,9 @@ def create_proto(features: list[Any]) -> Any:
 
 def stack(feature_specs: Any, stacking: Any) -> None:
     """What Keras-RS's `sparsecore_build` (keras_rs/src/layers/embedding/jax/
-    distributed_embedding.py) does to the converted specs for ``stacking``, then
-    `prepare_feature_specs_for_training`."""
+    distributed_embedding.py) does to the converted specs for ``stacking``: its stacking calls,
+    `prepare_feature_specs_for_training`, then `update_preprocessing_parameters` with each
+    stack's largest table limits (a Keras TableConfig has no COO buffer size)."""
     if stacking == "auto":
         table_stacking.auto_stack_tables(feature_specs, DEVICES, SPARSECORES)
     elif isinstance(stacking, str):
@@ -216,6 +177,24 @@ def stack(feature_specs: Any, stacking: Any) -> None:
         for names in groups:
             table_stacking.stack_tables(feature_specs, names, DEVICES, SPARSECORES)
     embedding.prepare_feature_specs_for_training(feature_specs, DEVICES, SPARSECORES)
+    # Then each stack's limits: the largest of its tables' (the library's default of 256 is
+    # what a stack of several had until here).
+    stacks = table_stacking.get_table_stacks(embedding.get_table_specs(feature_specs))
+    embedding.update_preprocessing_parameters(
+        feature_specs,
+        embedding.SparseDenseMatmulInputStats(
+            max_ids_per_partition={
+                name: max(t.max_ids_per_partition for t in group) for name, group in stacks.items()
+            },
+            max_unique_ids_per_partition={
+                name: max(t.max_unique_ids_per_partition for t in group)
+                for name, group in stacks.items()
+            },
+            required_buffer_size_per_sc={},
+            id_drop_counters=dict.fromkeys(stacks, 0),
+        ),
+        SPARSECORES,
+    )
 
 
 def converted(layer: Any) -> Any:
@@ -302,3 +281,45 @@ def output_shapes(layer: Any) -> list[list[int]]:
     )
     outputs = jax.eval_shape(layer, ids)
     return [list(output.shape) for output in keras.tree.flatten(outputs)]
+
+
+def live_stacks(layer: Any) -> dict[str, list[str]] | None:
+    """The stacks the live layer built (on the simulated SparseCore: Keras-RS's own
+    `sparsecore_build` with the `table_stacking` it was given, not the saved one), or None for
+    a layer with no SparseCore tables built."""
+    config = getattr(layer, "_config", None)
+    if config is None:
+        return None
+    stacks = table_stacking.get_table_stacks(embedding.get_table_specs(config.feature_specs))
+    return {name: sorted(t.name for t in group) for name, group in stacks.items()}
+
+
+def tensorcore_rows_trained(data: dict[str, Any]) -> dict[str, bool]:
+    """For each table of the layer ``data`` placed on ``"default_device"``: whether one step of
+    ``fit`` with the model's optimizer (SGD, learning rate 1) changes its rows while the table's
+    own optimizer is whatever the case gives it (a learning rate of 0 would keep them)."""
+    layer = build_layer(data)
+    inputs = _inputs(data, "")
+    outputs = _flat_outputs(layer(inputs))
+    model = keras.Model(inputs, [keras.layers.Dense(1)(o) for o in outputs])
+    model.compile(optimizer=keras.optimizers.SGD(learning_rate=1.0), loss="mse")
+    before = {k: keras.ops.convert_to_numpy(v) for k, v in layer.get_embedding_tables().items()}
+    ids = {
+        f["name"]: keras.ops.convert_to_numpy(
+            keras.ops.ones(tuple(f["input_shape"]), dtype="int32")
+        )
+        for f in data["features"]
+    }
+    if data["structure"] == "list":
+        ids = list(ids.values())  # type: ignore[assignment]
+    targets = [
+        keras.ops.convert_to_numpy(keras.ops.ones((f["input_shape"][0], 1)))
+        for f in data["features"]
+    ]
+    model.fit(ids, targets, epochs=1, batch_size=data["features"][0]["input_shape"][0], verbose=0)
+    after = {k: keras.ops.convert_to_numpy(v) for k, v in layer.get_embedding_tables().items()}
+    return {
+        t["name"]: bool((before[t["name"]] != after[t["name"]]).any())
+        for t in data["tables"]
+        if t.get("placement") == "default_device"
+    }

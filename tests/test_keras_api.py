@@ -45,7 +45,10 @@ def test_the_jax_spec_is_spec_from_jax_of_keras_rs_conversion() -> None:
     layer = DistributedEmbedding(features)
     ours = spec_from_keras(layer, global_device_count=2, num_sc_per_device=4)
     placed = {str(i): f for i, f in enumerate(features) if f.table.placement != "default_device"}
-    theirs = spec_from_jax(keras_jax(placed), global_device_count=2, num_sc_per_device=4)
+    # A layer built without SparseCores writes no table_stacking: it reloads with "auto".
+    theirs = spec_from_jax(
+        keras_jax(placed), global_device_count=2, num_sc_per_device=4, auto_stack=True
+    )
     assert ours == theirs
     assert [f.name for f in ours.features][:3] == ["f0", "f1", "f10"]
     assert [t.name for t in ours.tables] == ["a", "b", "c"]
@@ -64,7 +67,9 @@ def test_two_tables_of_one_name_are_the_first_ones_for_jax() -> None:
         DistributedEmbedding(features), global_device_count=2, num_sc_per_device=4
     )
     flat = {"x.z": features["x"]["z"], "x.y": features["x"]["y"], "w": features["w"]}  # type: ignore[index]
-    assert ours == spec_from_jax(keras_jax(flat), global_device_count=2, num_sc_per_device=4)
+    assert ours == spec_from_jax(
+        keras_jax(flat), global_device_count=2, num_sc_per_device=4, auto_stack=True
+    )
     assert [(t.name, t.vocabulary_size) for t in ours.tables] == [("b", 10), ("a", 100)]
 
 
@@ -154,3 +159,58 @@ def test_lint_keras_reports_at_the_layers_fields() -> None:
         'in what Keras-RS hands jax-tpu-embedding (features[0].input_shape[0]): feature "u" '
         "has a batch of 100, which 8 devices x 4 SparseCores (32 feature slices) do not divide"
     )
+
+
+def _three_sgd_tables() -> dict[str, FeatureConfig]:
+    tables = [
+        TableConfig(name, 100, 8, optimizer=SGD(0.1), placement="sparsecore")
+        for name in ("users", "items", "tags")
+    ]
+    return {t.name: FeatureConfig(t.name, t, (16, 1), (16, 8)) for t in tables}
+
+
+def test_an_explicit_stack_keeps_the_lists_order_and_the_librarys_name() -> None:
+    # sparsecore_build calls stack_tables(["users", "items"]) without a stack name: the library
+    # names it and lays its tables out in the list's order (not the features' sorted order).
+    layer = DistributedEmbedding(_three_sgd_tables(), table_stacking=[["users", "items"]])
+    spec = spec_from_keras(layer, global_device_count=4, num_sc_per_device=4)
+    placed = {(t.name, t.jax.stack, t.jax.stack_position) for t in spec.tables if t.jax.stack}
+    assert placed == {("users", "users_items", 0), ("items", "users_items", 1)}
+    assert not spec.jax.auto_stack
+    long_names = [["a" * 30, "b" * 30]]
+    tables = [TableConfig(n, 10, 8, optimizer=SGD(0.1)) for n in long_names[0]]
+    layer = DistributedEmbedding(
+        {t.name: FeatureConfig(t.name, t, (16, 1), (16, 8)) for t in tables},
+        table_stacking=long_names,
+    )
+    spec = spec_from_keras(layer, global_device_count=4, num_sc_per_device=4)
+    assert spec.tables[0].jax.stack == "a" * 30 + "_" + "b" * 19 + "...5725d3f51f73"
+
+
+def test_auto_and_none_stacking_and_the_stacks_limits() -> None:
+    features = _three_sgd_tables()
+    features["users"].table.max_ids_per_partition = 1024
+    features["items"].table.max_unique_ids_per_partition = 512
+    for stacking, auto in (("auto", True), (None, False)):
+        layer = DistributedEmbedding(features, table_stacking=stacking)
+        spec = spec_from_keras(layer, global_device_count=4, num_sc_per_device=4)
+        assert spec.jax.auto_stack is auto
+        # update_preprocessing_parameters: a stack of several takes its tables' largest limits.
+        if auto:
+            assert dict(spec.jax.stack_max_ids_per_partition) == {"items_tags_users": 1024}
+            assert dict(spec.jax.stack_max_unique_ids_per_partition) == {"items_tags_users": 512}
+        else:
+            assert not spec.jax.stack_max_ids_per_partition
+
+
+def test_a_tuple_stacking_reads_as_the_saved_list_and_is_flagged() -> None:
+    live = DistributedEmbedding(_three_sgd_tables(), table_stacking=(("users", "items"),))
+    saved = DistributedEmbedding(_three_sgd_tables(), table_stacking=[["users", "items"]])
+    options = {"global_device_count": 4, "num_sc_per_device": 4}
+    assert spec_from_keras(live, **options) == spec_from_keras(saved, **options)  # type: ignore[arg-type]
+    names = {f.name for f in lint_keras(live, **options)}  # type: ignore[arg-type]
+    assert "keras-ignored-table-stacking" in names
+    assert "keras-ignored-table-stacking" not in {
+        f.name
+        for f in lint_keras(saved, **options)  # type: ignore[arg-type]
+    }

@@ -157,14 +157,16 @@ def test_a_keras_model_against_a_config_cannot_be_compared(tmp_path: Path) -> No
     assert "compare with another Keras-RS model's only" in result.stderr
 
 
-def test_a_feature_renamed_past_another_swaps_two_tables_on_the_default_device() -> None:
+def test_a_feature_renamed_past_another_swaps_two_tables_on_either_path() -> None:
     # Saved by keras-rs on CPU (tests/data/keras-diff/make_diff.py): `movie` renamed `title`.
-    # (On SparseCores keras-rs stacks the two tables into one, whose order follows the
-    # features: the oracle's 'one stack' case; tpuemb's conversion makes
-    # one stack a table until it stacks as the library does.)
     data = Path(__file__).parent / "data" / "keras-diff"
     old, new = str(data / "old.keras"), str(data / "new.keras")
-    result = invoke("diff", "--tpu", "v4-8", "--format", "json", old, new)
-    assert result.exit_code == 1
-    found = sorted((c["kind"], c["table"]) for c in json.loads(result.stdout)["changes"])
-    assert found == [("silent-reinit", "movies"), ("silent-reinit", "shows")]
+    found = {}
+    for tpu in ("v4-8", "v5p-8"):  # the default device; SparseCores
+        result = invoke("diff", "--tpu", tpu, "--format", "json", old, new)
+        assert result.exit_code == 1
+        found[tpu] = sorted((c["kind"], c["table"]) for c in json.loads(result.stdout)["changes"])
+    assert found["v4-8"] == [("silent-reinit", "movies"), ("silent-reinit", "shows")]
+    # One stack of both tables (keras-rs stacks them), its tables in the features' order: the
+    # stack's table and its Adagrad accumulator load the other order's rows.
+    assert found["v5p-8"] == [("silent-reinit", "shows")] * 2

@@ -245,18 +245,13 @@ SC_CASES: list[Any] = [
         {"tv": (1000, 16, "adagrad"), "shows": (1000, 16, "sgd")},
         {"movie": "tv", "show": "shows"},
     ),
-    pytest.param(
+    (
         "one stack, feature renamed past another",
         {"movies": (1000, 16, "adagrad"), "shows": (1000, 16, "adagrad")},
         SC_FEATURES,
         {"movies": (1000, 16, "adagrad"), "shows": (1000, 16, "adagrad")},
         {"title": "movies", "show": "shows"},
-        # keras-rs auto-stacks the two tables into one stack whose tables follow the features'
-        # order; tpuemb's conversion (spec/keras_spec.py) makes one stack a table until it
-        # stacks as the library does.
-        marks=pytest.mark.xfail(
-            strict=True, reason="tpuemb's Keras conversion does not auto-stack"
-        ),
+        # keras-rs stacks the two tables into one, whose tables follow the features' order.
     ),
     (
         "vocabulary grown",

@@ -331,7 +331,7 @@ def test_configuration_names_the_archive(tmp_path: Path) -> None:
     result = invoke("check", "--add-suppressions", str(tmp_path / "m.keras"))
     assert (result.exit_code, result.stderr) == (
         0,
-        f"tpuemb: {tmp_path / '.tpuemb.toml'}: added 7 suppressions\n",
+        f"tpuemb: {tmp_path / '.tpuemb.toml'}: added 8 suppressions\n",
     )
     assert 'file = "m.keras"\n' in (tmp_path / ".tpuemb.toml").read_text()
     result = invoke("check", str(tmp_path / "m.keras"))

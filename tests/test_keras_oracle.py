@@ -14,7 +14,11 @@ keras-rs and saved as a `.keras` file; tests/keras_probe.py records Keras-RS's o
 - the EmbeddingSpecProto tpuemb compiles from the file's spec is the one jax-tpu-embedding makes
   from Keras-RS's converted features (`create_proto_from_feature_specs`), so the stacks are the
   library's;
-- `spec_from_keras` of the live layer equals the spec read from its saved file.
+- `spec_from_keras` of the live layer equals the spec read from its saved file;
+- `lint_keras` flags a live layer's `table_stacking` (a tuple) exactly where the stacks Keras-RS
+  builds live differ from those its saved model reloads with;
+- a default_device table whose own optimizer cannot train it (a learning rate of 0) still
+  changes in one step of `fit`, and `tpuemb check` reports its optimizer as ignored.
 
 The glue below is the only place that names tpuemb's Keras API (issue 28).
 """
@@ -90,6 +94,12 @@ def lint_layer(layer: Any) -> list[dict[str, str]]:
     """`lint_keras` on a live layer: each finding's name, severity and field path."""
     found = _keras_api().lint_keras(layer, **TOPOLOGY)
     return [{"name": f.name, "severity": str(f.severity), "field": f.field} for f in found]
+
+
+def lint_keras_findings(layer: Any) -> list[Any]:
+    """`lint_keras`'s findings on a live layer, whole."""
+    found: list[Any] = _keras_api().lint_keras(layer, **TOPOLOGY)
+    return found
 
 
 def compiled(spec: Any) -> Any:
@@ -274,6 +284,14 @@ def test_lint_keras_reports_an_error_where_keras_rs_raises_while_building(name: 
             assert found, finding
             flagged.add(int(found.group(2)))
     assert flagged == refused, case.save_error
+    # A stack naming a table Keras-RS did not convert (on "default_device"): KeyError(name), and
+    # keras-unsupported-table-stacking names that table.
+    missing = re.fullmatch(r"KeyError: '(.*)'", case.save_error)
+    if missing:
+        stacked = [
+            f for f in lint_keras_findings(layer) if f.name == "keras-unsupported-table-stacking"
+        ]
+        assert any(f"stacks {missing.group(1)!r}" in f.message for f in stacked), case.save_error
 
 
 def _without_ids(config: Any, in_optimizer: bool = False) -> Any:
@@ -301,3 +319,45 @@ def test_the_committed_fixture_is_what_this_keras_rs_saves(name: str) -> None:
             return _without_ids(json.loads(archive.read("config.json")))
 
     assert config(case.path) == config(FIXTURE_DATA / f"{name}.keras")
+
+
+IGNORED_STACKING = "keras-ignored-table-stacking"
+IGNORED_OPTIMIZER = "keras-ignored-table-optimizer"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_lint_keras_flags_a_live_stacking_the_saved_model_does_not_share(name: str) -> None:
+    """Built on the simulated SparseCore, the live layer stacks as Keras-RS's own
+    `sparsecore_build` does with the `table_stacking` it was given; its saved config reloads
+    with lists. keras-ignored-table-stacking is reported exactly where the two differ."""
+    case = saved(name)
+    if not case.case["sparsecore"]:
+        pytest.skip("built on CPU: the live layer never stacks")
+    compared = 0
+    for layer, verdict in zip(case.layers, case.verdicts, strict=True):
+        live = keras_probe.live_stacks(layer)
+        if live is None or verdict["stacks"] is None:
+            continue
+        flagged = [f for f in lint_layer(layer) if f["name"] == IGNORED_STACKING]
+        assert bool(flagged) == (live != verdict["stacks"]), (live, verdict["stacks"])
+        compared += 1
+    if not compared:
+        pytest.skip("no layer stacked")
+
+
+def test_a_default_device_tables_own_optimizer_is_never_used() -> None:
+    """Keras-RS trains a default_device table with the model's optimizer: a table whose own SGD
+    has a learning rate of 0 still changes in one step of fit. tpuemb reports the table's
+    optimizer as ignored, and no other table's."""
+    case = saved("default_device_optimizer")
+    (data,) = case.case["layers"]
+    trained = keras_probe.tensorcore_rows_trained(data)
+    print("default_device tables changed by one step of fit:", trained)
+    assert trained == {"country": True}
+    _, findings = check(case.path)
+    flagged = {
+        int(found.group(2))
+        for f in findings
+        if f["name"] == IGNORED_OPTIMIZER and (found := TABLE_PATH.match(f["field"]))
+    }
+    assert flagged == {0}

@@ -16,7 +16,9 @@ class and ``get_config()``): Keras is never imported here, and tpuemb never need
 
 The live objects are first written as ``DistributedEmbedding.get_config()`` writes them (tables
 by index, shared by identity), and read back as a saved model's config.json is: a layer and the
-model saved from it give the same spec. For ``backend="jax"`` the spec is what
+model saved from it give the same spec. A ``table_stacking`` tuple, which the live JAX layer
+ignores and its saved model holds as lists, reads as those lists; ``lint_keras`` reports the
+difference (TE767). For ``backend="jax"`` the spec is what
 ``tpuemb_cli.jax.spec_from_jax`` writes for the FeatureSpecs Keras-RS's JAX conversion makes
 (``keras_to_jte_feature_configs`` of the features placed on SparseCores); for
 ``backend="tensorflow"``, what ``tpuemb_cli.tf.spec_from_tf`` writes for the TPUEmbeddingV2
@@ -122,8 +124,23 @@ def _serialized(feature_configs: Any, name: str, stacking: Any) -> dict[str, Any
         "tables": tables,
     }
     if stacking is not _ABSENT:
-        config["table_stacking"] = list(stacking) if isinstance(stacking, tuple) else stacking
+        config["table_stacking"] = _as_saved(stacking)
     return {"class_name": "DistributedEmbedding", "config": config}
+
+
+def _as_saved(value: Any) -> Any:
+    """``table_stacking`` as config.json holds it: tuples are JSON lists."""
+    if isinstance(value, (list, tuple)):
+        return [_as_saved(item) for item in value]
+    return value
+
+
+def _tuples(value: Any) -> tuple[bool, bool]:
+    """Whether a live ``table_stacking`` is a tuple (which keras-rs's JAX layer ignores), and
+    whether it is a list whose first item is one (which it refuses: it looks at that one)."""
+    return isinstance(value, tuple), (
+        isinstance(value, list) and bool(value) and isinstance(value[0], tuple)
+    )
 
 
 _ABSENT = object()
@@ -135,8 +152,10 @@ def _model(layer_or_feature_configs: Any) -> Any:
 
     found = list(_layers(layer_or_feature_configs))
     serialized = []
+    tuples = []
     for names, layer in found:
         stacking = getattr(layer, "_table_stacking", _ABSENT)
+        tuples.append(_tuples(stacking))
         serialized.append((names, _serialized(layer._feature_configs, names[-1], stacking)))
     if not found:  # the feature configs themselves
         serialized.append(
@@ -146,6 +165,12 @@ def _model(layer_or_feature_configs: Any) -> Any:
     reading = read_model(value)
     if reading.pending:
         raise ValueError("; ".join(message for message, *_ in reading.pending))
+    # The layers read back in the order they were written.
+    for layer, (is_tuple, in_list) in zip(reading.model.layers, tuples, strict=False):
+        if is_tuple:
+            layer.table_stacking.live_tuple = True
+        if in_list:
+            layer.table_stacking.live_tuples_in_list = True
     return reading.model
 
 

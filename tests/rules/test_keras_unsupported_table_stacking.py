@@ -14,7 +14,7 @@ def _found(stacking: Any, backend: str = "jax") -> list[tuple[str, str, str]]:
             "s": FeatureConfig("s", small),
         }
     )
-    layer._table_stacking = stacking  # type: ignore[attr-defined]
+    layer._table_stacking = stacking
     found = lint_keras(layer, backend=backend, global_device_count=4, num_sc_per_device=4)
     return [(f.field, f.message, f.fix) for f in found if f.rule == "TE766"]
 
@@ -23,9 +23,9 @@ def test_a_stack_of_a_table_not_on_the_sparsecores() -> None:
     assert _found([["users", "small"]]) == [
         (
             "layers[0].table_stacking.stacks.stacks[0].tables[1]",
-            "layer 'distributed_embedding''s table_stacking stacks 'small', which no feature on "
-            "the SparseCores looks up: jax-tpu-embedding's stack_tables raises KeyError when "
-            "the layer is built on the TPU",
+            "layer 'distributed_embedding''s table_stacking stacks 'small', which is placed on "
+            "'default_device' (the TensorCores): Keras-RS stacks only the SparseCore tables, and "
+            "jax-tpu-embedding's stack_tables raises KeyError when the layer is built on the TPU",
             "name tables of the layer's SparseCore features ('items', 'users')",
         )
     ]
@@ -59,3 +59,12 @@ def test_another_string() -> None:
 
 def test_what_the_layer_takes() -> None:
     assert _found("auto") == _found(None) == _found([["users", "items"]]) == []
+
+
+def test_a_stack_of_a_table_no_feature_looks_up() -> None:
+    [(_, message, _)] = _found([["users", "nowhere"]])
+    assert message == (
+        "layer 'distributed_embedding''s table_stacking stacks 'nowhere', which no feature on "
+        "the SparseCores looks up: jax-tpu-embedding's stack_tables raises KeyError when the "
+        "layer is built on the TPU"
+    )

@@ -7,8 +7,12 @@ layer's, so that findings on the spec are placed at the layer's fields.
   path, go through ``keras_to_jte_feature_configs``, which maps a dict in sorted key order and
   makes one TableSpec per table *name* (the first one's); the spec is what
   ``tpuemb_cli.jax.spec_from_jax`` writes for those FeatureSpecs on ``global_device_count``
-  devices of ``num_sc_per_device`` SparseCores, with the layer's explicit ``table_stacking``
-  lists as its stacks.
+  devices of ``num_sc_per_device`` SparseCores, stacked as ``sparsecore_build`` asks the
+  library to: ``"auto"`` (also a configuration without ``table_stacking``, which reloads as
+  ``"auto"``) is ``auto_stack_tables`` (`jax.auto_stack`); each explicit list is one
+  ``stack_tables`` call, its tables in the list's order under the library's name for them;
+  ``None`` stacks nothing. Each stack of several tables then gets the largest of its tables'
+  limits (``update_preprocessing_parameters``).
 - TensorFlow (``keras_rs/src/layers/embedding/tensorflow/config_conversion.py``,
   ``keras_to_tf_tpu_configuration``): the same features become ``tf.tpu.experimental.embedding``
   FeatureConfigs (one TableConfig per table object, the batch divided by the replicas, the
@@ -26,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from tpuemb_cli.model import keras_optimizers
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
+from tpuemb_cli.spec.jax_stacking import groups, stack_name
 
 if TYPE_CHECKING:
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, LearningRate
@@ -157,7 +162,8 @@ def _jax(layer: Any, topology: Topology) -> Converted:
             target.jax.optimizer.settings[name] = value
         target.jax.max_ids_per_partition = table.max_ids_per_partition
         target.jax.max_unique_ids_per_partition = table.max_unique_ids_per_partition
-        target.jax.stack = asked.get(table.name, "")
+        if table.name in asked:
+            target.jax.stack, target.jax.stack_position = asked[table.name]
     for index in features:
         feature = layer.features[index]
         spec.features.add(
@@ -166,21 +172,48 @@ def _jax(layer: Any, topology: Topology) -> Converted:
             input_shape=_dims(feature.input_shape),
             output_shape=_dims(feature.output_shape),
         )
-    # Each feature's table, as the spec refers to it: the first table of its name.
+    spec.jax.auto_stack = _auto_stacks(layer)
+    _stack_limits(spec)
     return Converted(spec, tables, features)
 
 
-def _stacks(layer: Any) -> dict[str, str]:
-    """The stack each table is asked into by the layer's explicit ``table_stacking`` lists (a
-    stack's name: its tables' names joined by ``_``, tpuemb's label for it)."""
-    asked: dict[str, str] = {}
+def _auto_stacks(layer: Any) -> bool:
+    """Whether ``sparsecore_build`` calls ``auto_stack_tables``: for ``"auto"``, which is also
+    what a layer whose configuration has no ``table_stacking`` reloads with (a layer built on
+    CPU never writes it)."""
+    stacking = layer.table_stacking
+    kind = stacking.WhichOneof("kind")
+    return kind is None or (kind == "mode" and stacking.mode == "auto")
+
+
+def _stacks(layer: Any) -> dict[str, tuple[str, int]]:
+    """The stack each table is asked into by the layer's explicit ``table_stacking`` lists, and
+    its place there: ``sparsecore_build`` calls ``stack_tables`` once a list, in order, without
+    a stack name, so the library names it (``_get_stack_name``) and stacks its tables in the
+    list's order. A table named twice stays where it was first (stack_tables refuses the
+    second: TE766)."""
+    asked: dict[str, tuple[str, int]] = {}
     if layer.table_stacking.WhichOneof("kind") != "stacks":
         return asked
     for stack in layer.table_stacking.stacks.stacks:
-        name = "_".join(stack.tables)
-        for table in stack.tables:
-            asked.setdefault(table, name)
+        name = stack_name(list(stack.tables))
+        for position, table in enumerate(stack.tables):
+            asked.setdefault(table, (name, position))
     return asked
+
+
+def _stack_limits(spec: EmbeddingSpec) -> None:
+    """The limits ``sparsecore_build`` gives each stack of several tables once stacked: the
+    largest of its tables' (``update_preprocessing_parameters`` with their ``np.max``), not the
+    library's default of 256 (a stack of one keeps its table's anyway)."""
+    for name, members in groups(spec).items():
+        if len(members) < 2:
+            continue
+        jax = [spec.tables[index].jax for index in members]
+        spec.jax.stack_max_ids_per_partition[name] = max(t.max_ids_per_partition for t in jax)
+        spec.jax.stack_max_unique_ids_per_partition[name] = max(
+            t.max_unique_ids_per_partition for t in jax
+        )
 
 
 def _tensorflow(layer: Any, topology: Topology) -> Converted:

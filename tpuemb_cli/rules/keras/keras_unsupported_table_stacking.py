@@ -4,7 +4,8 @@
 Reports a `DistributedEmbedding`'s `table_stacking` that the backend's SparseCore set-up raises
 for: a string other than `"auto"` (both backends); lists of tables with the TensorFlow backend,
 which takes only `"auto"` and `None`; and, with the JAX backend, an explicit stack that names a
-table no feature on the SparseCores looks up, or a table twice (in one stack, or in two).
+table no feature on the SparseCores looks up (one placed on `"default_device"`, say, or `"auto"` on
+a chip where the layer finds no SparseCores), or a table twice (in one stack, or in two).
 
 ## Why is this bad?
 The stacking is applied when the layer is built on the TPU, after the model built, trained and
@@ -46,8 +47,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.keras_layers import layer_label
-from tpuemb_cli.spec.keras_spec import on_sparsecore
+from tpuemb_cli.rules.lib.keras_layers import layer_label, used_tables
+from tpuemb_cli.spec.keras_spec import PLACEMENTS, on_sparsecore
 
 
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
@@ -77,16 +78,29 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
 
 def _stacks(layer: Any, li: int, topology: Any, where: str) -> Iterator[Violation]:
     known = {layer.tables[layer.features[f].table].name for f in on_sparsecore(layer, topology)}
+    # The used tables that stay on the TensorCores, by name: their placement.
+    off = {
+        layer.tables[t].name: layer.tables[t].placement
+        for t in used_tables(layer)
+        if layer.tables[t].placement in PLACEMENTS
+        and not topology.sparsecore_placement(layer.tables[t].placement)
+    }
     stacked: dict[str, int] = {}
     for s, stack in enumerate(layer.table_stacking.stacks.stacks):
         for n, table in enumerate(stack.tables):
             path = ("layers", li, "table_stacking", "stacks", "stacks", s, "tables", n)
             if table not in known:
+                placed = off.get(table)
+                why = (
+                    f"which is placed on {placed!r} (the TensorCores): Keras-RS stacks only the "
+                    "SparseCore tables, and "
+                    if placed
+                    else "which no feature on the SparseCores looks up: "
+                )
                 yield Violation(
                     path,
-                    f"{where} stacks {table!r}, which no feature on the SparseCores looks up: "
-                    "jax-tpu-embedding's stack_tables raises KeyError when the layer is built "
-                    "on the TPU",
+                    f"{where} stacks {table!r}, {why}jax-tpu-embedding's stack_tables raises "
+                    "KeyError when the layer is built on the TPU",
                     "name tables of the layer's SparseCore features ("
                     + ", ".join(repr(name) for name in sorted(known))
                     + ")",
