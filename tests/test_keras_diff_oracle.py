@@ -360,3 +360,44 @@ def test_diff_on_the_sparsecore_path(
         f"sparsecore, {name}: Keras {sorted(kinds) or 'loads every stack'}; tpuemb {sorted(said)}"
     )
     assert said == kinds
+
+
+def _layers_model(count: int) -> Any:
+    """A model of ``count`` DistributedEmbedding layers of one table each."""
+    import keras
+    import keras_rs
+
+    inputs, outputs = [], []
+    for index in range(count):
+        table = keras_rs.layers.TableConfig(
+            name=f"t{index}", vocabulary_size=10, embedding_dim=4, optimizer="adam"
+        )
+        features = {
+            f"f{index}": keras_rs.layers.FeatureConfig(
+                name=f"f{index}", table=table, input_shape=(4, 1), output_shape=(4, 4)
+            )
+        }
+        layer_inputs = {
+            name: keras.Input(batch_shape=(4, 1), dtype="int32", name=name) for name in features
+        }
+        outputs.append(keras_rs.layers.DistributedEmbedding(features)(layer_inputs))
+        inputs.append(layer_inputs)
+    return keras.Model(inputs, outputs)
+
+
+@pytest.mark.parametrize(
+    ("old_count", "new_count", "expected"), [(1, 2, {"restore-error"}), (2, 1, {"orphaned-state"})]
+)
+def test_a_layer_added_fails_the_load_and_one_removed_is_ignored(
+    old_count: int, new_count: int, expected: set[str], tmp_path: Path
+) -> None:
+    _layers_model(old_count).save(tmp_path / "old.keras")
+    new_model = _layers_model(new_count)
+    new_model.save(tmp_path / "new.keras")
+    try:
+        new_model.load_weights(tmp_path / "old.keras")
+        kinds = {"orphaned-state"}  # the saved model's second layer: loaded nowhere
+    except ValueError:
+        kinds = {"restore-error"}
+    assert kinds == expected
+    assert diff_verdict(tmp_path / "old.keras", tmp_path / "new.keras") == expected
