@@ -3,6 +3,7 @@ traceback and reports it without an internal error (a hypothesis sweep: `make te
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import zipfile
@@ -137,6 +138,23 @@ def _read_and_lint(tables: Any, features: Any, stacking: Any) -> None:
             message.target.num_sc_per_device = 4
             findings = Engine().lint(loaded)
             assert not [f for f in findings if f.rule == "TE010"], findings
+            _explain_and_diff(message)
+
+
+def _explain_and_diff(model: Any) -> None:
+    """explain, explain --memory (text and JSON) and diff of the model with itself: each runs
+    to its end (a layer the library refuses is said so, not raised)."""
+    from tpuemb_cli.compat.keras_weights import NotCompared, weight_changes
+    from tpuemb_cli.formatters.keras import explain_keras, explain_keras_memory, keras_memory_json
+    from tpuemb_cli.model.chips import BY_NAME
+    from tpuemb_cli.spec.keras_plan import plan_model, topology_of
+
+    plans, topology = plan_model(model), topology_of(model)
+    explain_keras("m.keras", plans, topology)
+    explain_keras_memory("m.keras", plans, topology, BY_NAME["v5p"])
+    json.loads(keras_memory_json("m.keras", plans, topology, BY_NAME["v5p"]))
+    with contextlib.suppress(NotCompared):
+        weight_changes(model, model, topology)
 
 
 TABLE = st.fixed_dictionaries(

@@ -203,7 +203,7 @@ def test_explain_refuses_each_type_with_its_rows_text(tmp_path: Path) -> None:
     saved = tmp_path / "saved_model.pb"
     saved.write_bytes(schema.resolve("SavedModel")().SerializeToString())
     graph = DATA / "tf-2.21" / "graphs" / "tpu_embedding_send_recv.pbtxt"
-    shown = "explain shows a config, a spec, an optimizer or JAX stacks"
+    shown = "explain shows a config, a spec, an optimizer, JAX stacks or a Keras-RS model"
     for path, said in (
         (layouts, f"SparseCore layouts: {shown}; `tpuemb convert` shows the layouts as text"),
         (saved, f"a SavedModel: {shown}; `tpuemb check` lints a graph's TPU embedding ops"),

@@ -213,8 +213,9 @@ def test_explain_says_what_it_does_not_explain(monkeypatch: pytest.MonkeyPatch) 
     assert explain(graph) == (
         2,
         "",
-        f"tpuemb: error: {graph}: a GraphDef: explain shows a config, a spec, an optimizer or JAX "
-        "stacks; `tpuemb check` lints a graph's TPU embedding ops and their configs\n",
+        f"tpuemb: error: {graph}: a GraphDef: explain shows a config, a spec, an optimizer, JAX "
+        "stacks or a Keras-RS model; `tpuemb check` lints a graph's TPU embedding ops and their "
+        "configs\n",
     )
     # A file that is no TPU embedding document is told so, not explained as an empty config.
     manifest = "tests/data/tf-2.21/graphs/manifest.json"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
@@ -205,12 +206,20 @@ keras_backend_option = click.option(
     "(the rules of its SparseCore library run on them). Overrides `keras-backend` in the "
     "settings; default: jax.",
 )
-tpu_option = click.option(
-    "--tpu",
-    metavar="TPU",
-    callback=_tpu,
-    help="The TPU the configs run on: a chip (v2, v3, v4, v5e, v5p, v6e, tpu7x) or an "
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def tpu_option_saying(help: str) -> Callable[[F], F]:
+    """``--tpu``, a chip or an accelerator type checked as ``--tpu`` is, with a command's own
+    ``help``."""
+    return click.option("--tpu", metavar="TPU", callback=_tpu, help=help)
+
+
+tpu_option = tpu_option_saying(
+    "The TPU the configs run on: a chip (v2, v3, v4, v5e, v5p, v6e, tpu7x) or an "
     "accelerator type (v4-32, v5p-128, v5litepod-16, v6e-256): checks the tables' memory "
     "against its HBM, and a slice's cores against the config's. Overrides `tpu` in the "
-    "settings and a spec's accelerator.",
+    "settings and a spec's accelerator."
 )

@@ -24,10 +24,12 @@ from tpuemb_cli.cli.common import (
     Streams,
     color,
     error,
+    keras_backend_option,
     max_size_option,
     note,
     read_input,
     run,
+    tpu_option_saying,
     type_option,
 )
 from tpuemb_cli.cli.outputs import (
@@ -68,6 +70,8 @@ class DiffOptions(NamedTuple):
     message_type: str | None = None  # --type: what both sides hold
     against_checkpoint: str | None = None  # compare FILE with this TensorFlow checkpoint
     checkpoint_prefix: str | None = None  # where the embedding's variables are in it
+    tpu: str | None = None  # --tpu: where a Keras-RS model's tables go, and how they stack
+    keras_backend: str | None = None  # --keras-backend
 
 
 def _two_files(options: DiffOptions, workspace: Workspace, streams: Streams) -> list[Diffed] | None:
@@ -153,7 +157,9 @@ def execute(options: DiffOptions, streams: Streams) -> int:
         options.select,
         options.extend_select,
         options.ignore,
+        tpu=options.tpu,
         command="diff",
+        keras_backend=options.keras_backend,
     )
     if workspace is None:
         return EXIT_ERROR
@@ -286,6 +292,12 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     help="List each file and whether it is compared, skipped (no checkpoint layout, not a TPU "
     "embedding document) or cannot be compared, with why; report nothing else.",
 )
+@tpu_option_saying(
+    "For Keras-RS models: the TPU the model trains on (a chip or an accelerator type, v5p-8): "
+    "which tables go to SparseCores and how they stack decide what the saved weights hold. "
+    "Overrides `tpu` in the settings."
+)
+@keras_backend_option
 @type_option
 @max_size_option
 @click.pass_context
@@ -305,12 +317,15 @@ def command(
     ignore: tuple[str, ...],
     documents_only: bool,
     show_files: bool,
+    tpu: str | None,
+    keras_backend: str | None,
     message_type: str | None,
     max_bytes: int,
 ) -> None:
     """Say what a config change does to a checkpoint written under the old config.
 
-    Compares OLD and NEW (configs or specs, any encoding; specs are compiled first), or with
+    Compares OLD and NEW (configs or specs, any encoding; specs are compiled first; or two
+    Keras-RS models: what loading OLD's saved weights into NEW does), or with
     --against each config under the paths with its version at a git revision. Each change is a
     restore-error, silent-reinit, orphaned-state, training-change, topology-change or
     cosmetic (`tpuemb rules`, docs/diff.md); a `# tpuemb: ignore[KIND] reason` comment in the
@@ -353,5 +368,7 @@ def command(
         message_type,
         against_checkpoint,
         checkpoint_prefix,
+        tpu,
+        keras_backend,
     )
     run(execute, options, Streams.standard())

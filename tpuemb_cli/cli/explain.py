@@ -3,7 +3,7 @@ optimizer."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -14,6 +14,7 @@ from tpuemb_cli.cli.common import (
     EXIT_OK,
     Streams,
     error,
+    keras_backend_option,
     linted_document,
     max_size_option,
     read_input,
@@ -36,6 +37,7 @@ class MemoryOptions(NamedTuple):
     memory: bool = False
     tpu: str | None = None  # --tpu, a known chip's name
     output_format: str = "text"
+    keras_backend: str | None = None  # --keras-backend, for a Keras-RS model
 
 
 def execute(
@@ -62,7 +64,7 @@ def execute(
     item, data = read
     # Linted as `check` lints a file it is given, with its configuration: one that is not a TPU
     # embedding document is told so, not explained as an empty config.
-    workspace = Workspace(selection=Selection(tpu=options.tpu))
+    workspace = Workspace(selection=Selection(tpu=options.tpu, keras_backend=options.keras_backend))
     linted = workspace.lint_document(data, item.name, message_type=message_type, exclude=False)
     document = linted_document(linted, streams)
     if document is None:
@@ -91,6 +93,11 @@ def execute(
     if linted.facts is not None and not _compiles(linted.findings, streams):
         error(streams, f"{item.name}: not explained: the spec has errors")
         return EXIT_FINDINGS
+    if row.kind == "keras":
+        # What the layers convert for: the settings' backend and --tpu, as `check` resolves
+        # them; the views read it from the model's target.
+        assert linted.engine is not None
+        _target(document.message, linted.engine)
     if options.memory:
         assert linted.engine is not None
         return _memory(document, options, linted.engine, linted.facts, streams)
@@ -115,6 +122,8 @@ def _memory(
     message = document.message
     if message is not None and schema.row_of(message) is schema.BY_NAME["EmbeddingSpecProto"]:
         return _jax_memory(document, options, engine, streams)
+    if message is not None and schema.row_of(message) is schema.BY_NAME["KerasModel"]:
+        return _keras_memory(document, options, engine, streams)
     if facts is not None and facts.sparsecore:  # TPUEmbeddingV2: the SparseCore model
         return _sparsecore_memory(document.name, options, engine, facts, streams)
     header, accelerator = "", ""
@@ -165,6 +174,31 @@ def _jax_memory(
     return EXIT_OK
 
 
+def _target(model: Any, engine: Engine) -> None:
+    """Writes the topology ``engine`` converts a Keras model's layers for into its ``target``."""
+    topology = engine.keras_topology(model)
+    model.target.backend = topology.backend
+    model.target.global_device_count = topology.global_device_count
+    model.target.num_sc_per_device = topology.num_sc_per_device
+    model.target.accelerator = topology.accelerator
+
+
+def _keras_memory(
+    document: Document, options: MemoryOptions, engine: Engine, streams: Streams
+) -> int:
+    """``--memory`` on a Keras-RS model: each DistributedEmbedding layer's SparseCore tables, in
+    the memory model of its backend's library (formatters/keras)."""
+    from tpuemb_cli.formatters.keras import explain_keras_memory, keras_memory_json
+    from tpuemb_cli.spec.keras_plan import plan_model, topology_of
+
+    model: Any = document.message
+    topology = topology_of(model)
+    chip = engine.chip(topology.accelerator)
+    view = keras_memory_json if options.output_format == "json" else explain_keras_memory
+    streams.out.write(view(document.name, plan_model(model), topology, chip))
+    return EXIT_OK
+
+
 def _compiles(findings: list[Finding], streams: Streams) -> bool:
     """Whether a spec compiles (has no error), as `tpuemb compile` decides; its errors go to
     stderr. A spec with errors is one TensorFlow would refuse or `compile` would not build, so
@@ -195,6 +229,7 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
     "optimizer state), largest first, and with --tpu whether it fits and what would.",
 )
 @tpu_option
+@keras_backend_option
 @click.option(
     "--format",
     "output_format",
@@ -209,9 +244,11 @@ def command(
     max_bytes: int,
     memory: bool,
     tpu: str | None,
+    keras_backend: str | None,
     output_format: str,
 ) -> None:
-    """Show what TensorFlow will do with each table of a spec or config, or with an optimizer;
-    with --memory, what the tables take on each core."""
-    options = MemoryOptions(memory, tpu, output_format)
+    """Show what TensorFlow will do with each table of a spec or config, or with an optimizer,
+    or what a Keras-RS model's layers put on SparseCores; with --memory, what the tables take on
+    each core."""
+    options = MemoryOptions(memory, tpu, output_format, keras_backend)
     run(execute, path, message_type, max_bytes, Streams.standard(), options)

@@ -264,3 +264,13 @@ def explain_jax_spec(document: Document, facts: SpecFacts | None) -> tuple[str, 
     from tpuemb_cli.formatters.jax_spec import explain_jax_spec as stacks
 
     return stacks(document)
+
+
+def explain_keras(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
+    """A Keras-RS model: each DistributedEmbedding layer's tables, placements and the library's
+    stacks, for the model's ``target`` (formatters/keras)."""
+    from tpuemb_cli.formatters.keras import explain_keras as layers
+    from tpuemb_cli.spec.keras_plan import plan_model, topology_of
+
+    model: Any = document.message
+    return layers(document.name, plan_model(model), topology_of(model))

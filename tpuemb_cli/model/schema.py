@@ -71,7 +71,7 @@ class MessageType(Record):
 
 
 # What explain shows: the types with an `explain` view.
-_EXPLAINED = "explain shows a config, a spec, an optimizer or JAX stacks"
+_EXPLAINED = "explain shows a config, a spec, an optimizer, JAX stacks or a Keras-RS model"
 
 TYPES: tuple[MessageType, ...] = (
     MessageType(
@@ -190,9 +190,7 @@ TYPES: tuple[MessageType, ...] = (
         "tpuemb_cli.pb.keras.keras_model_pb2",
         "keras",
         packages=("tpuemb.keras",),
-        explain_refusal=(
-            f"a Keras model: {_EXPLAINED}; `tpuemb check` lints its DistributedEmbedding layers"
-        ),
+        explain="explain_keras",
         json_reader="keras_config",
     ),
 )

@@ -59,9 +59,10 @@ class CannotCompare(Exception):
     """A side that holds no checkpoint layout where the other does; the message says which."""
 
 
-# The kinds of document that have a checkpoint layout: a config, a spec (compiled), and
-# jax-tpu-embedding's stacked layout (an EmbeddingSpecProto).
-_LAYOUTS = frozenset({"config", "spec", "jax"})
+# The kinds of document that have a checkpoint layout: a config, a spec (compiled),
+# jax-tpu-embedding's stacked layout (an EmbeddingSpecProto), and a Keras-RS model (its
+# layers' saved weights, compared with another model's only: compat/keras_weights).
+_LAYOUTS = frozenset({"config", "spec", "jax", "keras"})
 
 
 def diff_versions(
@@ -173,14 +174,53 @@ def _diff(
             )
             return Diffed(name, [], sources, skipped=why, unchecked=True)
         during = "while comparing"
-        anchor, placed = compare(documents, facts)
+        if any(_is_keras(d) for d in documents):
+            anchor, placed = _keras_changes(documents, engine)
+        else:
+            anchor, placed = compare(documents, facts)
         findings = engine.judge_changes(anchor, placed)
     except CannotCompare as problem:
         return Diffed(name, [], {}, error=str(problem))
+    except KerasUnchecked as problem:
+        return Diffed(name, [], sources, skipped=str(problem), unchecked=True)
     except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
     return Diffed(name, findings, sources, compared=True)
+
+
+class KerasUnchecked(Exception):
+    """A pair of Keras models whose saved weights tpuemb does not tell; the message says why."""
+
+
+def _is_keras(document: Document | None) -> bool:
+    return (
+        document is not None
+        and document.message is not None
+        and (kind_of(document.message) == "keras")
+    )
+
+
+def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Placed]]:
+    """Two Keras-RS models: what loading the old one's saved weights into the new one does, on
+    the backend and TPU the new one's settings and ``--tpu`` give (compat/keras_weights)."""
+    from tpuemb_cli.compat.compare import place
+    from tpuemb_cli.compat.keras_weights import KerasSide, NotCompared, weight_changes
+
+    old, new = documents
+    if old is None or new is None or not (_is_keras(old) and _is_keras(new)):
+        shown = [d for d in documents if d is not None]
+        raise CannotCompare(
+            f"{' and '.join(d.name for d in shown)}: a Keras-RS model's saved weights compare "
+            "with another Keras-RS model's only (tpuemb diff OLD.keras NEW.keras)"
+        )
+    assert new.message is not None and old.message is not None
+    topology = engine.keras_topology(new.message)
+    try:
+        changes = weight_changes(old.message, new.message, topology)
+    except NotCompared as problem:
+        raise KerasUnchecked(str(problem)) from None
+    return new, place(changes, KerasSide(old), KerasSide(new))
 
 
 def _against_checkpoint(
@@ -252,19 +292,23 @@ def _refusals(
     check: Engine, document: Document, facts: dict[int, SpecFacts | None]
 ) -> list[Finding]:
     """The errors that keep ``document`` from being compared: for a config, those of its
-    loading (a value that did not load would be compared as its default); for a spec, every
-    error, as ``compile`` refuses a spec with errors (it would be compared with made-up values).
+    loading (a value that did not load would be compared as its default); for a spec or a
+    Keras-RS model, every error, as ``compile`` refuses a spec with errors (it would be
+    compared with made-up values).
     ``check``: the engine of the lint rules, with the file's settings."""
     message = document.message
     kind = kind_of(message) if message is not None else ""
-    if kind != "spec" and message is not None and not document.problems:
+    # A Keras-RS model with errors is one whose layer does not build where it trains (or
+    # builds other tables than it says): refused as a spec with errors is.
+    whole = kind in ("spec", "keras")
+    if not whole and message is not None and not document.problems:
         return []  # a config (or another document) that loaded cleanly: nothing to lint for
     found = check.lint(document, None, facts.get(id(document)))
     return [
         f
         for f in found
         if f.severity is Severity.ERROR
-        and (kind == "spec" or f.rule == "TE010" or BY_CODE[f.rule].family == "parse")
+        and (whole or f.rule == "TE010" or BY_CODE[f.rule].family == "parse")
     ]
 
 

@@ -1,0 +1,172 @@
+"""`tpuemb diff` of two Keras-RS models, without Keras: what loading the old model's saved
+weights into the new one does (compat/keras_weights; tests/test_keras_diff_oracle.py holds the
+default-device verdicts against Keras's own load_weights)."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from tpuemb_cli.cli import main
+
+CLEAN = Path(__file__).parent / "data" / "keras-core" / "clean.keras"
+Edit = Callable[[dict[str, Any]], None]
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def _layer(value: Any) -> dict[str, Any] | None:
+    if isinstance(value, dict):
+        if value.get("class_name") == "DistributedEmbedding":
+            config: dict[str, Any] = value["config"]
+            return config
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            found = _layer(item)
+            if found is not None:
+                return found
+    return None
+
+
+def model(folder: Path, edit: Edit | None = None) -> str:
+    """A model folder's config.json: clean.keras's, its DistributedEmbedding's config edited."""
+    config = json.loads(zipfile.ZipFile(CLEAN).read("config.json"))
+    layer = _layer(config)
+    assert layer is not None
+    if edit is not None:
+        edit(layer)
+    folder.mkdir()
+    path = folder / "config.json"
+    path.write_text(json.dumps(config))
+    return str(path)
+
+
+def _table(which: str, **values: Any) -> Edit:
+    def edit(layer: dict[str, Any]) -> None:
+        [table] = [t for t in layer["tables"] if t["name"] == which]
+        table.update(values)
+
+    return edit
+
+
+def test_unchanged_models_have_no_changes(tmp_path: Path) -> None:
+    old, new = model(tmp_path / "old"), model(tmp_path / "new")
+    for tpu in ("v4-8", "v5p-8"):
+        result = invoke("diff", "--tpu", tpu, old, new)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            0,
+            "No changes (1 file pair compared).\n",
+            "",
+        )
+
+
+def test_default_device_a_grown_table_fails_the_load(tmp_path: Path) -> None:
+    old = model(tmp_path / "old")
+    new = model(tmp_path / "new", _table("items", vocabulary_size=600))
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", old, new)
+    assert result.exit_code == 1
+    [finding] = json.loads(result.stdout)["changes"]
+    assert finding["kind"] == "restore-error"
+    assert finding["message"] == (
+        "layer clean/distributed_embedding: table 'items' (default device) is 600 x 8, and its "
+        "place 1 holds the saved table 'items', 500 x 8: Keras's variable.assign raises "
+        "ValueError and the load fails"
+    )
+
+
+def test_default_device_tables_that_trade_places_trade_rows(tmp_path: Path) -> None:
+    # users (first used by `friend`) and tags trade places when their features trade tables:
+    # of one shape, they load each other's rows.
+    def same_shapes(layer: dict[str, Any]) -> None:
+        for table in layer["tables"]:
+            table.update(vocabulary_size=64, embedding_dim=4)
+        for feature in layer["feature_configs"].values():
+            feature["output_shape"] = [32, 4]
+
+    def swapped(layer: dict[str, Any]) -> None:
+        same_shapes(layer)
+        features = layer["feature_configs"]
+        features["friend"]["table"], features["tag"]["table"] = 2, 0
+        features["user"]["table"] = 2
+
+    old = model(tmp_path / "old", same_shapes)
+    new = model(tmp_path / "new", swapped)
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+    assert result.exit_code == 0
+    kinds = {(f["kind"], f["table"]) for f in json.loads(result.stdout)["changes"]}
+    assert kinds == {("silent-reinit", "tags"), ("silent-reinit", "users")}
+
+
+def test_default_device_a_table_removed_last_is_orphaned(tmp_path: Path) -> None:
+    def without_tags(layer: dict[str, Any]) -> None:
+        del layer["feature_configs"]["tag"]
+        layer["tables"].pop(2)
+
+    old = model(tmp_path / "old")
+    new = model(tmp_path / "new", without_tags)
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+    [finding] = json.loads(result.stdout)["changes"]
+    assert (finding["kind"], finding["file"]) == ("orphaned-state", old)
+
+
+def test_sparsecore_stacks_by_their_shape_and_slots(tmp_path: Path) -> None:
+    old = model(tmp_path / "old")
+    cases = {
+        # 1,010 rows pad to 1,024 as 1,000 did, at the same places: nothing changes.
+        "padded alike": (_table("users", vocabulary_size=1010), set()),
+        # A renamed table keeps its place: Keras loads by place, not by the stack's name.
+        "renamed": (_table("tags", name="labels"), set()),
+        "grown": (_table("users", vocabulary_size=3000), {"restore-error"}),
+        # SGD has no slot: the layer has one variable fewer than it saved.
+        "fewer slots": (
+            _table("items", optimizer={"class_name": "SGD", "config": {"learning_rate": 0.1}}),
+            {"restore-error"},
+        ),
+    }
+    for name, (edit, expected) in cases.items():
+        new = model(tmp_path / name, edit)
+        result = invoke("diff", "--tpu", "v5p-8", "--format", "json", "--fail-on", "none", old, new)
+        assert result.exit_code == 0, (name, result.output)
+        found = {f["kind"] for f in json.loads(result.stdout)["changes"]}
+        assert found == expected, name
+
+
+def test_what_is_not_compared_is_said(tmp_path: Path) -> None:
+    old, new = model(tmp_path / "old"), model(tmp_path / "new")
+    result = invoke("diff", "--tpu", "v5p-8", "--keras-backend", "tensorflow", old, new)
+    assert (result.exit_code, result.stdout) == (0, "No changes (0 file pairs compared).\n")
+    assert "TensorFlow backend" in result.stderr and "not compared" in result.stderr
+    result = invoke("diff", old, new)
+    assert result.exit_code == 0
+    assert "no --tpu" in result.stderr
+
+
+def test_a_keras_model_against_a_config_cannot_be_compared(tmp_path: Path) -> None:
+    config = tmp_path / "c.pbtxt"
+    config.write_text('table_descriptor { name: "t" vocabulary_size: 8 dimension: 4 }\n')
+    result = invoke("diff", "--tpu", "v4-8", model(tmp_path / "old"), str(config))
+    assert result.exit_code == 2
+    assert "compare with another Keras-RS model's only" in result.stderr
+
+
+def test_a_feature_renamed_past_another_swaps_two_tables_on_either_path() -> None:
+    # Saved by keras-rs on CPU (tests/data/keras-diff/make_diff.py): `movie` renamed `title`.
+    data = Path(__file__).parent / "data" / "keras-diff"
+    old, new = str(data / "old.keras"), str(data / "new.keras")
+    found = {}
+    for tpu in ("v4-8", "v5p-8"):  # the default device; SparseCores
+        result = invoke("diff", "--tpu", tpu, "--format", "json", old, new)
+        assert result.exit_code == 1
+        found[tpu] = sorted((c["kind"], c["table"]) for c in json.loads(result.stdout)["changes"])
+    assert found["v4-8"] == [("silent-reinit", "movies"), ("silent-reinit", "shows")]
+    # One stack of both tables (keras-rs stacks them), its tables in the features' order: the
+    # stack's table and its Adagrad accumulator load the other order's rows.
+    assert found["v5p-8"] == [("silent-reinit", "shows")] * 2

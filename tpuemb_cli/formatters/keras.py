@@ -1,0 +1,202 @@
+"""``tpuemb explain`` of a Keras-RS model: each DistributedEmbedding layer, by its path in the
+model -- its tables, where each goes and why, its features -- then what the backend's library
+builds from the tables on SparseCores: the JAX stacks (formatters/jax_spec) or TPUEmbeddingV2's
+stacking (formatters/sparsecore); with ``--memory`` the memory report of that library (the JAX or
+SparseCore memory model, with the fits / near / does-not-fit verdict), layer by layer."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.model.words import count, plural
+
+if TYPE_CHECKING:
+    from tpuemb_cli.model.chips import Chip
+    from tpuemb_cli.spec.keras_plan import LayerPlan, TablePlacement
+    from tpuemb_cli.spec.keras_spec import Topology
+
+JSON_VERSION = 1
+LIBRARIES = {"jax": "jax-tpu-embedding", "tensorflow": "TPUEmbeddingV2"}
+
+
+def _target(topology: Topology) -> str:
+    library = LIBRARIES.get(topology.backend, topology.backend)
+    if topology.global_device_count < 1:
+        return f"backend {topology.backend} ({library}), devices not known (no --tpu)"
+    chip = topology.accelerator or "an unnamed chip"
+    cores = topology.num_sc_per_device
+    return (
+        f"backend {topology.backend} ({library}), {plural(topology.global_device_count, 'device')}"
+        f" of {chip}, {plural(cores, 'SparseCore') if cores else 'no SparseCore'} each"
+    )
+
+
+def _grid(rows: list[list[str]], indent: str = "  ") -> list[str]:
+    cells = [[printable(cell) for cell in row] for row in rows]
+    widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
+    lines = []
+    for index, row in enumerate(cells):
+        lines.append(indent + "  ".join(c.ljust(widths[i]) for i, c in enumerate(row)).rstrip())
+        if index == 0:
+            lines.append(indent + "  ".join("-" * w for w in widths))
+    return lines
+
+
+def _goes_to(table: TablePlacement) -> str:
+    if table.refused:
+        return "nowhere: refused"
+    return "SparseCores" if table.on_sparsecore else "default device"
+
+
+def _placements(plan: LayerPlan) -> list[str]:
+    rows = [["table", "rows x dim", "goes to", "why", "features"]]
+    for table in plan.tables:
+        rows.append(
+            [
+                table.name,
+                f"{count(table.vocabulary_size)} x {count(table.embedding_dim)}",
+                _goes_to(table),
+                table.why,
+                ", ".join(table.features) or "-",
+            ]
+        )
+    return _grid(rows)
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return ["  " + line if line else line for line in lines]
+
+
+def _library(name: str, plan: LayerPlan) -> list[str]:
+    """What the library builds from the layer's SparseCore tables."""
+    if plan.unknown:
+        return [f"  stacks: {printable(plan.unknown)}"]
+    if plan.jax is not None:
+        from tpuemb_cli.formatters.jax_spec import explain_jax_spec
+        from tpuemb_cli.load import Document
+
+        document = Document(name, "binary", "EmbeddingSpecProto", plan.jax, None)
+        header, lines = explain_jax_spec(document)
+        head = header.removeprefix(name).strip(" ()")
+        return [f"  what jax-tpu-embedding builds ({head}):", *_indented(lines)]
+    assert plan.facts is not None
+    from tpuemb_cli.formatters.sparsecore import explain_stacking
+
+    lines = explain_stacking(plan.spec, plan.facts.layout, plan.facts.sparsecore_memory)
+    return ["  what TPUEmbeddingV2 builds:", *_indented(lines)]
+
+
+def layer_name(name: str, plan: LayerPlan) -> str:
+    """A layer's name in a report: the file and the layer's path in the model."""
+    return f"{name} layer {plan.path}"
+
+
+def explain_keras(name: str, plans: list[LayerPlan], topology: Topology) -> tuple[str, list[str]]:
+    """The header and lines of a Keras model's explanation: each DistributedEmbedding layer."""
+    header = (
+        f"{name} (Keras-RS model: {plural(len(plans), 'DistributedEmbedding layer')}; "
+        f"{_target(topology)})"
+    )
+    lines: list[str] = []
+    for plan in plans:
+        if lines:
+            lines.append("")
+        lines += [printable(f"layer {plan.path}"), *_placements(plan), ""]
+        lines += _library(layer_name(name, plan), plan)
+    return header, lines
+
+
+def _memory_text(name: str, plan: LayerPlan, chip: Chip | None) -> str:
+    if plan.unknown:
+        return (
+            f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
+        )
+    if plan.jax is not None:
+        from tpuemb_cli.formatters.jax_memory import explain_jax_memory
+        from tpuemb_cli.spec.jax_memory import model
+
+        memory = model(plan.jax, plan.topology.num_sc_per_device)
+        return explain_jax_memory(layer_name(name, plan), memory, chip)
+    assert plan.facts is not None
+    from tpuemb_cli.formatters.sparsecore_memory import explain_sparsecore_memory
+
+    facts = plan.facts
+    return explain_sparsecore_memory(
+        layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
+    )
+
+
+def explain_keras_memory(
+    name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None
+) -> str:
+    """``--memory``: each layer's tables on the default device named, then the memory its
+    SparseCore tables take, as its library's memory model says."""
+    lines = [printable(f"{name} (Keras-RS model; {_target(topology)})")]
+    for plan in plans:
+        lines += ["", printable(f"layer {plan.path}")]
+        off = [table.name for table in plan.tables if not table.on_sparsecore]
+        if off:
+            shown = ", ".join(off)
+            lines.append(printable(f"  on the default device, not counted here: {shown}"))
+        lines.append(_memory_text(name, plan, chip).rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
+def _memory_document(name: str, plan: LayerPlan, chip: Chip | None) -> Any:
+    if plan.unknown:
+        return None
+    if plan.jax is not None:
+        from tpuemb_cli.formatters.jax_memory import jax_memory_json
+        from tpuemb_cli.spec.jax_memory import model
+
+        memory = model(plan.jax, plan.topology.num_sc_per_device)
+        return json.loads(jax_memory_json(layer_name(name, plan), memory, chip))
+    assert plan.facts is not None
+    from tpuemb_cli.formatters.sparsecore_memory import sparsecore_memory_json
+
+    facts = plan.facts
+    text = sparsecore_memory_json(
+        layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
+    )
+    return json.loads(text)
+
+
+def keras_memory_json(
+    name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None
+) -> str:
+    """The same report as a JSON document: each layer's tables and placements, and the memory
+    document of its library's view (``explain --memory --format json`` of a spec), or null with
+    ``unknown`` saying why."""
+    document = {
+        "version": JSON_VERSION,
+        "engine": "keras",
+        "file": name,
+        "backend": topology.backend,
+        "devices": topology.global_device_count or None,
+        "sparse_cores_per_device": topology.num_sc_per_device or None,
+        "chip": topology.accelerator or None,
+        "layers": [
+            {
+                "path": plan.path,
+                "tables": [
+                    {
+                        "name": table.name,
+                        "vocabulary_size": table.vocabulary_size,
+                        "embedding_dim": table.embedding_dim,
+                        "placement": table.placement,
+                        "on_sparsecore": table.on_sparsecore,
+                        "refused": table.refused,
+                        "why": table.why,
+                        "features": table.features,
+                    }
+                    for table in plan.tables
+                ],
+                "memory": _memory_document(name, plan, chip),
+                "unknown": plan.unknown or None,
+            }
+            for plan in plans
+        ],
+    }
+    return json.dumps(document, indent=2) + "\n"

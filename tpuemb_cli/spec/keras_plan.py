@@ -1,0 +1,171 @@
+"""What ``tpuemb explain`` shows of a Keras-RS ``DistributedEmbedding`` layer: where each table
+goes (SparseCores or the default device, and why), and what the backend's library builds from
+the tables on SparseCores -- computed by ``keras_spec.convert`` (the same conversion ``check``
+lints), then the library's own layout: for JAX the ``EmbeddingSpecProto`` ``compile --target
+jax`` writes (its stacks, and the JAX memory model's input), for TensorFlow the spec's facts
+(TPUEmbeddingV2's SparseCore layout and memory model).
+
+The devices come from ``--tpu``; without it the stacks depend on what is not known (the
+SparseCores a device, the devices), and ``unknown`` says so instead of guessing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tpuemb_cli.model.records import Record
+from tpuemb_cli.spec.keras_spec import JAX_SPARSECORE_CHIPS, PLACEMENTS, Topology, convert
+
+if TYPE_CHECKING:
+    from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+    from tpuemb_cli.spec.facts import SpecFacts
+
+# What no --tpu leaves unknown, said once for every layer it applies to.
+NO_TPU = (
+    "no --tpu: the devices and SparseCores a device are not known, so neither are the stacks "
+    "the library makes nor their memory; pass --tpu (v5p-8: 4 devices of 4 SparseCores)"
+)
+
+
+class TablePlacement(Record):
+    """One table of a layer: its sizes, where it goes and why, and the features reading it."""
+
+    name: str
+    vocabulary_size: int
+    embedding_dim: int
+    placement: str
+    on_sparsecore: bool
+    refused: bool  # a placement the layer refuses: it is not built
+    why: str
+    features: list[str]
+
+
+class LayerPlan(Record):
+    """One DistributedEmbedding layer, converted for ``topology``.
+
+    ``spec``: what the conversion hands the library (the tables on SparseCores); ``jax``: the
+    library's stacks for the JAX backend (``compile --target jax``'s, each table's optimizer
+    named); ``facts``: the TensorFlow spec's layout and memory;
+    ``unknown``: why neither is computed (no TPU named, or the library refuses the layout)."""
+
+    path: str
+    topology: Topology
+    tables: list[TablePlacement]
+    spec: EmbeddingSpec
+    jax: EmbeddingSpecProto | None = None
+    facts: SpecFacts | None = None
+    unknown: str = ""
+
+
+# The optimizer type jax-tpu-embedding's proto names for each OptimizerSpec class the JAX
+# conversion makes (keras-rs 0.4.0 config_conversion: SGD, Adagrad, Adam, FTRL).
+_PROTO_OPTIMIZERS = {
+    "SGDOptimizerSpec": "SGD",
+    "AdagradOptimizerSpec": "ADAGRAD",
+    "AdamOptimizerSpec": "ADAM",
+    "FTRLOptimizerSpec": "FTRL",
+}
+
+
+def with_optimizers(compiled: EmbeddingSpecProto, spec: EmbeddingSpec) -> EmbeddingSpecProto:
+    """A copy of ``compiled`` whose tables name their optimizer and learning rate, from
+    ``spec``, as 0.2.0's proto records them: 0.1.0's records none, and the JAX memory model
+    counts each stack's slot variables by it (a class the conversion refuses is CUSTOM: not
+    counted, and said so)."""
+    from tpuemb_cli.pb.jax.embedding_spec_pb2 import OptimizerSpecProto
+
+    copy = type(compiled)()
+    copy.CopyFrom(compiled)
+    optimizers = {table.name: table.jax.optimizer for table in spec.tables}
+    for stack in copy.stacked_table_specs:
+        for table in stack.table_specs:
+            optimizer = optimizers.get(table.table_name)
+            kind = _PROTO_OPTIMIZERS.get(optimizer.type if optimizer else "", "CUSTOM")
+            table.optimizer.type = getattr(OptimizerSpecProto, kind)
+            rate = optimizer.learning_rate if optimizer else None
+            if rate is not None and rate.HasField("schedule"):
+                table.optimizer.learning_rate_tag = rate.schedule
+            elif rate is not None and rate.HasField("constant"):
+                table.optimizer.learning_rate = rate.constant
+    return copy
+
+
+def _why(placement: str, topology: Topology) -> str:
+    """Why a table goes where it goes: its placement, and what "auto" is on this chip."""
+    if placement == "sparsecore":
+        return "placement sparsecore"
+    if placement == "default_device":
+        return "placement default_device: the TensorCores' embedding, no SparseCore"
+    if placement != "auto":
+        return f"placement {placement!r}: the layer refuses it (TE764)"
+    chip = topology.accelerator
+    if topology.backend == "jax" and chip:
+        if chip in JAX_SPARSECORE_CHIPS:
+            return f"auto on {chip}: the JAX layer finds SparseCores"
+        return (
+            f"auto on {chip}: the JAX layer finds no SparseCore it uses "
+            "(it takes TPU v5p and v6e devices only), the default device"
+        )
+    if chip:  # the TensorFlow layer asks the TPU strategy whether it has an embedding feature
+        return f"auto on {chip}: the TensorFlow layer takes the SparseCores of a TPU that has them"
+    return "auto: SparseCores on a TPU that has them (no --tpu: assumed; on CPU the default device)"
+
+
+def _tables(layer: Any, topology: Topology) -> list[TablePlacement]:
+    features: dict[int, list[str]] = {}
+    for feature in layer.features:
+        features.setdefault(feature.table, []).append(feature.name or feature.key)
+    return [
+        TablePlacement(
+            table.name,
+            table.vocabulary_size,
+            table.embedding_dim,
+            table.placement,
+            topology.sparsecore_placement(table.placement),
+            table.placement not in PLACEMENTS,
+            _why(table.placement, topology),
+            features.get(index, []),
+        )
+        for index, table in enumerate(layer.tables)
+    ]
+
+
+def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
+    """The plan of one KerasModel layer on ``topology``."""
+    converted = convert(layer, topology)
+    plan = LayerPlan(layer.path, topology, _tables(layer, topology), converted.spec)
+    if not converted.spec.features:
+        return plan._replace(unknown="no table goes to the SparseCores")
+    if topology.global_device_count < 1:
+        return plan._replace(unknown=NO_TPU)
+    if topology.backend == "jax":
+        from tpuemb_cli.spec.jax_compiler import compile_jax_spec
+        from tpuemb_cli.spec.jax_stacking import JaxStackingError
+
+        try:
+            compiled = compile_jax_spec(converted.spec)
+            return plan._replace(jax=with_optimizers(compiled, converted.spec))
+        except JaxStackingError as refused:
+            return plan._replace(unknown=f"jax-tpu-embedding refuses the layout: {refused}")
+    from tpuemb_cli.spec.facts import SpecFacts
+
+    return plan._replace(facts=SpecFacts(converted.spec))
+
+
+def topology_of(model: Any) -> Topology:
+    """The topology a KerasModel's ``target`` names (``explain`` writes the one the engine
+    resolved from the settings and ``--tpu`` there)."""
+    target = model.target
+    return Topology(
+        target.backend or "jax",
+        target.global_device_count,
+        target.num_sc_per_device,
+        target.accelerator,
+    )
+
+
+def plan_model(model: Any) -> list[LayerPlan]:
+    """The plan of each DistributedEmbedding layer of a KerasModel, in the model's order, for
+    its ``target``."""
+    topology = topology_of(model)
+    return [plan_layer(layer, topology) for layer in model.layers]
