@@ -244,3 +244,29 @@ def test_custom_optimizers_are_told_apart_by_their_update_function() -> None:
     spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2, auto_stack=True)
     assert [t.jax.optimizer.custom for t in spec.tables] == ["mine#0", "mine#0", "mine#1"]
     assert jax_stacking.groups(spec) == {"t0_t1": [0, 1], "t2": [2]}
+
+
+@pytest.mark.slow  # compiles and checks 1,000 and 10,000 tables: seconds
+def test_many_tables_take_time_in_proportion(tmp_path: Path) -> None:
+    # Each feature's table was found by a scan of the tables, many times over: 2,000 tables took
+    # 8.6 s and 10,000 did not finish in a minute. Ten times the tables must take about ten times
+    # as long, measured against the smaller spec in the same run (not against a clock).
+    import time
+
+    def spec(count: int) -> Path:
+        features = [FeatureSpec(f"f{i}", TableSpec(f"t{i}")) for i in range(count)]
+        path = tmp_path / f"alone{count}.textproto"
+        made = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+        path.write_text(HEADER + text_format.MessageToString(made))
+        return path
+
+    took: dict[int, float] = {}
+    for count in (1_000, 10_000):
+        path = spec(count)
+        started = time.perf_counter()
+        out = str(tmp_path / "out.textproto")
+        for command in (["check", str(path)], ["compile", str(path), "--target", "jax", "-o", out]):
+            result = CliRunner().invoke(main, command)
+            assert result.exit_code == 0, result.output[:500]
+        took[count] = time.perf_counter() - started
+    assert took[10_000] < 30 * took[1_000], took

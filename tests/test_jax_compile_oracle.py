@@ -500,3 +500,54 @@ def test_custom_optimizers_stack_as_the_librarys_hash_says(tmp_path: Path) -> No
     theirs = jte.create_proto_from_feature_specs(features, 2, 2)
     assert written == theirs.SerializeToString()
     assert [s.stack_name for s in theirs.stacked_table_specs] == ["a_b", "c", "d"]
+
+
+def test_learning_rates_float32_cannot_tell_apart_stack_as_the_librarys_hash_says(
+    tmp_path: Path,
+) -> None:
+    # 0.1, 0.3 / 3 and numpy's float32 0.1 are one float32 (the spec's LearningRate.constant),
+    # but three optimizers to the library, which compares the hash of the Python value.
+    import numpy as np
+
+    rates = [0.1, 0.3 / 3, np.float32(0.1), 0.1]
+    tables = [
+        _table(name, embedding_spec.SGDOptimizerSpec(learning_rate=rate))
+        for name, rate in zip("abcd", rates, strict=True)
+    ]
+    features = _features(*tables)
+    asked: dict[str, Any] = {"global_device_count": 2, "num_sc_per_device": 2, "auto_stack": True}
+    spec = spec_from_jax(features, **asked)
+    exit_code, written, stderr = _compile_cli(tmp_path, spec)
+    assert (exit_code, stderr) == (0, "")
+    jte.auto_stack_tables(features, 2, 2)
+    jte.prepare_feature_specs_for_training(features, 2, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 2, 2)
+    assert written == theirs.SerializeToString()
+    assert [s.stack_name for s in theirs.stacked_table_specs] == ["a_d", "b", "c"]
+    # Asked to stack two of them by hand, the library refuses; so does tpuemb (TE692).
+    with pytest.raises(ValueError, match="different optimizers"):
+        table_stacking.stack_tables(
+            _features(
+                *[
+                    _table(n, embedding_spec.SGDOptimizerSpec(learning_rate=r))
+                    for n, r in zip("ab", rates[:2], strict=True)
+                ]
+            ),
+            ["a", "b"],
+            2,
+            2,
+            stack_name="s",
+        )
+    explicit = spec_from_jax(
+        _features(
+            *[
+                _table(n, embedding_spec.SGDOptimizerSpec(learning_rate=r))
+                for n, r in zip("ab", rates[:2], strict=True)
+            ]
+        ),
+        global_device_count=2,
+        num_sc_per_device=2,
+        stacks={"s": ["a", "b"]},
+    )
+    exit_code, _, _ = _compile_cli(tmp_path, explicit)
+    assert exit_code == 1

@@ -131,6 +131,25 @@ def _place_in_stack(table: Any) -> int | None:
     return int(offset) if isinstance(offset, int) else None
 
 
+def _exact_learning_rates(tables: list[Any], spec: EmbeddingSpec) -> None:
+    """Records the learning rate in full (``settings["learning_rate"]``, a double) for tables
+    whose constant rates differ but are one float32 -- what ``LearningRate.constant`` holds: the
+    library compares optimizers by the hash of the Python value, so ``0.1`` and
+    ``np.float32(0.1)`` (or ``0.3 / 3``) are two optimizers it will not stack together."""
+    by_float32: dict[float, list[tuple[int, float]]] = {}
+    for index, table in enumerate(tables):
+        rate = getattr(table.optimizer, "learning_rate", None)
+        number = None if callable(rate) else _number(rate)
+        if number is not None:
+            by_float32.setdefault(
+                spec.tables[index].jax.optimizer.learning_rate.constant, []
+            ).append((index, number))
+    for members in by_float32.values():
+        if len({number for _, number in members}) > 1:
+            for index, number in members:
+                spec.tables[index].jax.optimizer.settings["learning_rate"] = number
+
+
 def spec_from_jax(
     feature_specs: Any,
     *,
@@ -193,6 +212,7 @@ def spec_from_jax(
             target.quantization.num_buckets = quantization.num_buckets
             target.quantization.lower = quantization.min_value
             target.quantization.upper = quantization.max_value
+    _exact_learning_rates(tables, spec)
     named = Counter(table.name for table in tables)
     for feature in features:
         index = next(i for i, known in enumerate(tables) if known is feature.table_spec)

@@ -114,13 +114,31 @@ def table_of(spec: Any, feature: Any) -> tuple[int, Any] | None:
     """The (index, table) a feature looks up: by name, or `#<i>` for one of two tables of one
     name; None when it names no table of the spec."""
     reference = feature.table
+    tables = spec.tables
     if reference.startswith("#") and reference[1:].isdigit():
         index = int(reference[1:])
-        return (index, spec.tables[index]) if index < len(spec.tables) else None
-    for index, table in enumerate(spec.tables):
-        if table.name == reference:
-            return index, table
-    return None
+        return (index, tables[index]) if index < len(tables) else None
+    found = _first_by_name(tables).get(reference)
+    if found is not None and tables[found].name != reference:  # the list changed since
+        found = _first_by_name(tables, fresh=True).get(reference)
+    return None if found is None else (found, tables[found])
+
+
+# The first index of each table name, for the last table list asked about: table_of runs for
+# every feature many times over (stacking, layout, rules), and a scan of the tables each time
+# made a spec of 10,000 tables take minutes. Held with the list itself (so that its id is not
+# another list's) and its length; a miss or a stale entry rebuilds it.
+_NAMES: list[tuple[Any, int, dict[str, int]]] = []
+
+
+def _first_by_name(tables: Any, fresh: bool = False) -> dict[str, int]:
+    if not fresh and _NAMES and _NAMES[0][0] is tables and _NAMES[0][1] == len(tables):
+        return _NAMES[0][2]
+    names: dict[str, int] = {}
+    for index, table in enumerate(tables):
+        names.setdefault(table.name, index)
+    _NAMES[:] = [(tables, len(tables), names)]
+    return names
 
 
 def optimizer_key(table: Any) -> tuple[Any, ...]:
@@ -134,6 +152,8 @@ def optimizer_key(table: Any) -> tuple[Any, ...]:
     learning_rate: Any = (
         ("schedule", rate.schedule) if which == "schedule" else rate.constant if which else None
     )
+    # A rate float32 cannot tell from another table's, recorded in full (spec_from_jax).
+    learning_rate = optimizer.settings.get("learning_rate", learning_rate)
     if optimizer.custom:  # a CustomOptimizerSpec: its function, initializers and short name
         return ("custom", learning_rate, optimizer.custom)
     fields = HASHED_SETTINGS.get(optimizer.type)

@@ -73,14 +73,21 @@ def _optimizer(table: Any) -> str:
     optimizer = table.jax.optimizer
     rate = optimizer.learning_rate
     which = rate.WhichOneof("value")
+    exact = optimizer.settings.get("learning_rate")  # a rate float32 would not tell apart
     shown = (
         [f"learning_rate={rate.schedule}"]
         if which == "schedule"
-        else [f"learning_rate={rate.constant:g}"]
+        else [
+            f"learning_rate={exact!r}" if exact is not None else f"learning_rate={rate.constant:g}"
+        ]
         if which == "constant"
         else []
     )
-    shown += [f"{name}={value:g}" for name, value in sorted(optimizer.settings.items())]
+    shown += [
+        f"{name}={value:g}"
+        for name, value in sorted(optimizer.settings.items())
+        if name != "learning_rate"
+    ]
     if optimizer.custom:  # which of the script's custom update functions
         shown.append(f"custom={optimizer.custom}")
     return f"{optimizer.type}({', '.join(shown)})"
