@@ -270,3 +270,16 @@ def test_many_tables_take_time_in_proportion(tmp_path: Path) -> None:
             assert result.exit_code == 0, result.output[:500]
         took[count] = time.perf_counter() - started
     assert took[10_000] < 30 * took[1_000], took
+
+
+def test_products_past_what_python_writes_in_digits_are_findings(tmp_path: Path) -> None:
+    # 500 dimensions of 2^31 - 1 multiply to some 15,500 bits: Python refuses to write such an
+    # integer in digits (4,300 at most), and compile stopped with an internal error.
+    features = [FeatureSpec("f", TableSpec("a"), output_shape=(128, *[2**31 - 1] * 500, 16))]
+    spec = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+    path = tmp_path / "huge.textproto"
+    path.write_text(HEADER + text_format.MessageToString(spec))
+    result = CliRunner().invoke(main, ["compile", str(path), "--target", "jax"])
+    assert result.exit_code == 1, result.output[-500:]
+    assert "has a sample count of an integer of 15,5" in result.stderr
+    assert "internal error" not in result.output + result.stderr

@@ -13,8 +13,15 @@ import struct
 
 
 def count(value: int) -> str:
-    """An integer quantity as every view writes it: ``812``, ``12,000``, ``-2,000,000``."""
+    """An integer quantity as every view writes it: ``812``, ``12,000``, ``-2,000,000``; one past
+    what Python writes in digits (4,300 of them: a product of a document's huge numbers) by its
+    size, ``an integer of 30,000 bits``."""
+    if value.bit_length() > _MOST_BITS:
+        return f"{'-' if value < 0 else ''}an integer of {value.bit_length():,} bits"
     return f"{value:,}"
+
+
+_MOST_BITS = 14_000  # 4,214 decimal digits, below sys.get_int_max_str_digits()'s default 4,300
 
 
 def plural(number: int, word: str, many: str | None = None) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from tpuemb_cli.model.words import count
 from tpuemb_cli.spec.jax_stacking import (
     DEFAULT_LIMIT,
     INT64_MAX,
@@ -141,8 +142,8 @@ def _fits(stack: Stack, members: list[int]) -> None:
         if value > INT64_MAX:
             raise JaxStackingError(
                 ("tables", members[0]),
-                f'stack "{stack.name}" has a {what} of {value}, past what the proto\'s int64 '
-                "holds: create_proto_from_feature_specs raises ValueError",
+                f'stack "{stack.name}" has a {what} of {count(value)}, past what the proto\'s '
+                "int64 holds: create_proto_from_feature_specs raises ValueError",
                 "make the tables or the batches smaller",
             )
 

@@ -50,6 +50,7 @@ from math import prod
 from typing import Any
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.words import count
 from tpuemb_cli.rules.lib.jax_stacks import stack_label, stack_path
 
 
@@ -67,8 +68,8 @@ def check_jax(spec: Any) -> Iterator[Violation]:
         yield Violation(
             (*stack_path(index), "max_ids_per_partition"),
             f"{stack_label(index, stack)} allows {limit} ids per partition, but its features' "
-            f"input shapes hold {ids:,} ids a batch: {per_core:,} a SparseCore, of which some "
-            f"partition of the {cores} gets at least {need:,}",
-            f"raise max_ids_per_partition to at least {need:,} (the library's preprocessing "
+            f"input shapes hold {count(ids)} ids a batch: {count(per_core)} a SparseCore, of "
+            f"which some partition of the {cores} gets at least {count(need)}",
+            f"raise max_ids_per_partition to at least {count(need)} (the library's preprocessing "
             "statistics measure what the input needs)",
         )
