@@ -342,16 +342,25 @@ def _refused_setups() -> list[tuple[str, list[Any], dict[str, Any]]]:
             ],
             {},
         ),
+        # stack_tables calls the library refuses (KeyError, ValueError) that spec_from_jax records.
+        ("TE696", _features(_table("a", sgd), _table("b", sgd)), {"stacks": {"s": ["a", "nope"]}}),
+        ("TE696", _features(_table("a", sgd), _table("b", sgd)), {"stacks": {"s": ["a", "a"]}}),
+        ("TE696", _features(_table("a", sgd), _table("b", sgd)), {"stacks": {"s": []}}),
+        (
+            "TE696",
+            _features(_table("a", sgd), _table("b", sgd)),
+            {"stacks": {"s": ["a", "b"], "t": ["a"]}},
+        ),
     ]
 
 
-@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("index", range(8))
 def test_what_the_library_refuses_compile_refuses_with_the_finding(
     index: int, tmp_path: Path
 ) -> None:
     code, features, asked = _refused_setups()[index]
     spec = spec_from_jax(features, global_device_count=2, num_sc_per_device=2, **asked)
-    with pytest.raises((ValueError, TypeError)):
+    with pytest.raises((ValueError, TypeError, KeyError)):
         for name, group in asked.get("stacks", {}).items():
             table_stacking.stack_tables(features, group, 2, 2, stack_name=name)
         if asked.get("auto_stack"):
@@ -362,6 +371,20 @@ def test_what_the_library_refuses_compile_refuses_with_the_finding(
     assert (exit_code, written) == (1, b"")
     assert f" {code} [error] " in stderr
     assert stderr.endswith("not compiled: the spec has errors\n")
+
+
+@pytest.mark.parametrize("name", [None, ""])
+def test_a_stack_without_a_name_is_named_as_the_library_names_it(name: str | None) -> None:
+    sgd = embedding_spec.SGDOptimizerSpec(learning_rate=0.1)
+    features = _features(_table("a", sgd), _table("b", sgd))
+    ours = compile_jax(
+        features, global_device_count=2, num_sc_per_device=2, stacks={name: ["a", "b"]}
+    )
+    table_stacking.stack_tables(features, ["a", "b"], 2, 2, stack_name=name)
+    jte.prepare_feature_specs_for_training(features, 2, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 2, 2)
+    assert [s.stack_name for s in ours.stacked_table_specs] == ["a_b"]
+    assert ours.SerializeToString() == theirs.SerializeToString()
 
 
 # The goldens of tests/test_jax_compile.py (which runs without JAX): each setup's spec, as

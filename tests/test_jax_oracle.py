@@ -257,6 +257,12 @@ def _wider_output(spec: Any) -> bool:
     return True
 
 
+def _stack_twice(spec: Any) -> bool:
+    """The first stack a second time: its name and its tables' names again."""
+    spec.stacked_table_specs.add().CopyFrom(_stack(spec))
+    return True
+
+
 CORRUPTIONS: list[Corruption] = [
     ("TE681", lambda spec: _add(_stack(spec), "num_sparsecores", -_stack(spec).num_sparsecores)),
     ("TE682", lambda spec: _add(_stack(spec), "stack_vocab_size", 8)),
@@ -275,6 +281,7 @@ CORRUPTIONS: list[Corruption] = [
     ),
     ("TE689", _limit_below_batch),
     ("TE690", _wider_output),
+    ("TE697", _stack_twice),
 ]
 
 

@@ -14,8 +14,9 @@ limits, ``quantization_config`` and the stack it is in once the library stacked 
 imported here, and tpuemb never needs it.
 
 ``stacks`` are the explicit stacks you mean to ask ``stack_tables`` for (stack name to table
-names): the spec records them, so that a stack the library would refuse is a finding before it
-raises. Tables the library already stacked keep the stack it put them in.
+names, in call order; None or "" for the name the library gives itself): the spec records them,
+so that a stack the library would refuse is a finding before it raises. Tables the library
+already stacked keep the stack it put them in.
 
 What the library would refuse or misread becomes findings, never exceptions here: two features
 with one name are two spec features, and two table objects with one name are two spec tables that
@@ -32,7 +33,12 @@ from typing import Any
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
+from tpuemb_cli.spec.jax_stacking import stack_name
 from tpuemb_cli.spec.schedules import Schedules
+
+# The explicit stacks asked for: stack name (None or "": the library's own) to table names.
+# Either mapping, as Mapping's key type is invariant: a dict[str, ...] must fit too.
+StackNames = Mapping[str, Sequence[str]] | Mapping[str | None, Sequence[str]]
 
 # An OptimizerSpec's attributes that are not hyperparameters: its learning rate (kept apart) and
 # CustomOptimizerSpec's function and initializers.
@@ -150,12 +156,37 @@ def _exact_learning_rates(tables: list[Any], spec: EmbeddingSpec) -> None:
                 spec.tables[index].jax.optimizer.settings["learning_rate"] = number
 
 
+def _asked_stacks(
+    spec: EmbeddingSpec, stacks: StackNames, known: set[str]
+) -> tuple[dict[str, str], dict[str, int]]:
+    """Each table's explicit stack and place in it, from ``stacks`` in call order; a call the
+    tables' `stack` cannot say (no table, a table twice, a table no feature looks up or one an
+    earlier call stacked) goes to `jax.stack_calls` instead, for jax-invalid-stacking to report."""
+    asked: dict[str, str] = {}
+    position: dict[str, int] = {}
+    for name, names in stacks.items():
+        names = list(names)
+        # stack_tables names a stack itself when given no name (None or "").
+        stack = name or stack_name(names)
+        if (
+            not names
+            or len(set(names)) < len(names)
+            or any(table not in known or table in asked for table in names)
+        ):
+            spec.jax.stack_calls.add(name=stack, tables=names)
+            continue
+        for place, table in enumerate(names):
+            asked[table] = stack
+            position[table] = place
+    return asked, position
+
+
 def spec_from_jax(
     feature_specs: Any,
     *,
     global_device_count: int,
     num_sc_per_device: int,
-    stacks: Mapping[str, Sequence[str]] | None = None,
+    stacks: StackNames | None = None,
     auto_stack: bool = False,
     use_short_stack_names: bool = True,
     rotation: int | None = None,
@@ -184,8 +215,7 @@ def spec_from_jax(
     for feature in features:
         if not any(feature.table_spec is known for known in tables):
             tables.append(feature.table_spec)
-    asked = {table: stack for stack, names in (stacks or {}).items() for table in names}
-    position = {table: i for names in (stacks or {}).values() for i, table in enumerate(names)}
+    asked, position = _asked_stacks(spec, stacks or {}, {table.name for table in tables})
     customs: dict[tuple[int, str], int] = {}
     for table in tables:
         target = spec.tables.add(
@@ -231,7 +261,7 @@ def lint_jax(
     *,
     global_device_count: int,
     num_sc_per_device: int,
-    stacks: Mapping[str, Sequence[str]] | None = None,
+    stacks: StackNames | None = None,
     auto_stack: bool = False,
     use_short_stack_names: bool = True,
     rotation: int | None = None,
@@ -260,7 +290,7 @@ def compile_jax(
     *,
     global_device_count: int,
     num_sc_per_device: int,
-    stacks: Mapping[str, Sequence[str]] | None = None,
+    stacks: StackNames | None = None,
     auto_stack: bool = False,
     use_short_stack_names: bool = True,
     rotation: int | None = None,

@@ -3,13 +3,18 @@ tests/test_jax_compile_oracle.py has the library raise on its own)."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+import pytest
 from google.protobuf import text_format
 
 from tests.jax_objects import FeatureSpec, TableSpec, codes
 from tpuemb_cli.engine import Engine
-from tpuemb_cli.jax import lint_jax, spec_from_jax
+from tpuemb_cli.jax import compile_jax, lint_jax, spec_from_jax
 from tpuemb_cli.load import Document
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
 
 def _found(text: str) -> list[tuple[str, tuple[str | int, ...], str]]:
@@ -141,4 +146,75 @@ def test_an_output_shape_with_an_unknown_dimension() -> None:
             "samples as the product of all but the last, and prepare_feature_specs_for_training "
             "or create_proto_from_feature_specs raises TypeError",
         )
+    ]
+
+
+def _features() -> list[FeatureSpec]:
+    return [FeatureSpec("fa", TableSpec("a")), FeatureSpec("fb", TableSpec("b"))]
+
+
+def test_a_stack_without_a_name_takes_the_librarys() -> None:
+    # stack_tables(..., stack_name=None or "") names the stack `_get_stack_name(table_names)`.
+    for name in (None, ""):
+        spec = spec_from_jax(
+            _features(), global_device_count=8, num_sc_per_device=4, stacks={name: ["a", "b"]}
+        )
+        placed = [(t.jax.stack, t.jax.stack_position) for t in spec.tables]
+        assert placed == [("a_b", 0), ("a_b", 1)]
+        assert not spec.jax.stack_calls
+        compiled = compile_jax(
+            _features(), global_device_count=8, num_sc_per_device=4, stacks={name: ["a", "b"]}
+        )
+        assert [s.stack_name for s in compiled.stacked_table_specs] == ["a_b"]
+
+
+REFUSED: list[tuple[dict[str | None, list[str]], tuple[str | int, ...], str]] = [
+    (
+        {"s": ["a", "nope"]},
+        ("jax", "stack_calls", 0, "tables", 1),
+        'stack "s" is asked for with table "nope", which no feature looks up: stack_tables '
+        "raises KeyError ('nope')",
+    ),
+    (
+        {"s": ["a", "a", "b"]},
+        ("jax", "stack_calls", 0, "tables", 1),
+        'stack "s" is asked for with table "a" twice: stack_tables raises ValueError ("Table a '
+        'is repeated in group s.")',
+    ),
+    (
+        {"s": []},
+        ("jax", "stack_calls", 0, "tables"),
+        'stack "s" is asked for with no table: stack_tables raises ValueError ("max() arg is an '
+        'empty sequence")',
+    ),
+    (
+        {"s": ["a", "b"], "t": ["a"]},
+        ("jax", "stack_calls", 0, "tables", 0),
+        'stack "t" is asked for with table "a", which stack "s" holds: stack_tables raises '
+        'ValueError ("Table a is already stacked in group s.")',
+    ),
+]
+
+
+def test_stack_calls_the_library_refuses() -> None:
+    for stacks, path, message in REFUSED:
+        arguments: dict[str, Any] = {"global_device_count": 8, "num_sc_per_device": 4}
+        spec = spec_from_jax(_features(), stacks=stacks, **arguments)  # records, never raises
+        assert len(spec.jax.stack_calls) == 1, stacks
+        findings = lint_jax(_features(), stacks=stacks, **arguments)
+        assert [(f.rule, f.path, f.message) for f in findings] == [("TE696", path, message)]
+        with pytest.raises(JaxStackingError, match=re.escape(message)):
+            compile_jax(_features(), stacks=stacks, **arguments)
+
+
+def test_stack_calls_written_by_hand() -> None:
+    text = "jax { global_device_count: 8 num_sc_per_device: 4 " + (
+        'stack_calls { name: "s" tables: ["a", "b"] } stack_calls { name: "t" tables: "b" } '
+        'stack_calls { name: "u" tables: "c" } }'
+        + TABLES
+        + 'tables { name: "c" vocabulary_size: 10 dim: 16 combiner: "sum" }'
+    )
+    assert [(rule, path) for rule, path, _ in _found(text)] == [
+        ("TE696", ("jax", "stack_calls", 1, "tables", 0)),
+        ("TE696", ("jax", "stack_calls", 2, "tables", 0)),
     ]

@@ -313,6 +313,7 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
             )
     order, _ = used_tables(spec)
     used = set(order)
+    yield from _refused_calls(spec, {spec.tables[index].name: index for index in order})
     explicit = explicit_stacks(spec)
     for name, members in explicit.items():
         for index in members:
@@ -353,3 +354,62 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                 "holds other tables: create_proto_from_feature_specs merges both into one stack",
                 "rename the stack or the table",
             )
+
+
+def _refused_calls(spec: Any, used: dict[str, int]) -> Iterator[JaxStackingError]:
+    """What ``stack_tables`` raises on each of `jax.stack_calls` (``used``: the tables features
+    look up, by name), in the order it checks: a stack of no table, a table no feature looks up,
+    a table already stacked, a table twice."""
+    for call, asked in enumerate(spec.jax.stack_calls):
+        at: FieldPath = ("jax", "stack_calls", call, "tables")
+        stacked = [name for name in asked.tables if name in used]
+        if not asked.tables:
+            yield JaxStackingError(
+                at,
+                f'stack "{asked.name}" is asked for with no table: stack_tables raises ValueError '
+                '("max() arg is an empty sequence")',
+                "give stack_tables the tables to stack, or drop the call",
+            )
+        elif len(stacked) < len(asked.tables):
+            place = next(i for i, name in enumerate(asked.tables) if name not in used)
+            yield JaxStackingError(
+                (*at, place),
+                f'stack "{asked.name}" is asked for with table "{asked.tables[place]}", which no '
+                f"feature looks up: stack_tables raises KeyError ('{asked.tables[place]}')",
+                "stack only tables that features look up, by their names",
+            )
+        else:
+            yield from _restacked(spec, call, used)
+
+
+def _restacked(spec: Any, call: int, used: dict[str, int]) -> Iterator[JaxStackingError]:
+    """``_verify_stack_tables`` on a call whose tables features look up: a table stacked already
+    (by a table's `stack` or an earlier call), then a table twice."""
+    asked = spec.jax.stack_calls[call]
+    at: FieldPath = ("jax", "stack_calls", call, "tables")
+    earlier = {
+        name: before.name
+        for before in spec.jax.stack_calls[:call]
+        for name in before.tables
+        if name in used
+    }
+    for place, name in enumerate(asked.tables):
+        group = spec.tables[used[name]].jax.stack or earlier.get(name, "")
+        if group:
+            yield JaxStackingError(
+                (*at, place),
+                f'stack "{asked.name}" is asked for with table "{name}", which stack "{group}" '
+                f'holds: stack_tables raises ValueError ("Table {name} is already stacked in '
+                f'group {group}.")',
+                "put each table in one stack",
+            )
+            return
+    for place, name in enumerate(asked.tables):
+        if name in asked.tables[:place]:
+            yield JaxStackingError(
+                (*at, place),
+                f'stack "{asked.name}" is asked for with table "{name}" twice: stack_tables '
+                f'raises ValueError ("Table {name} is repeated in group {asked.name}.")',
+                "name each table of a stack once",
+            )
+            return

@@ -24,7 +24,7 @@ class EmbeddingSpec(_message.Message):
     def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ..., sparse_core: _Optional[_Union[SparseCore, _Mapping]] = ..., jax: _Optional[_Union[Jax, _Mapping]] = ...) -> None: ...
 
 class Jax(_message.Message):
-    __slots__ = ("global_device_count", "num_sc_per_device", "auto_stack", "long_stack_names", "rotation", "stack_max_ids_per_partition", "stack_max_unique_ids_per_partition")
+    __slots__ = ("global_device_count", "num_sc_per_device", "auto_stack", "long_stack_names", "rotation", "stack_max_ids_per_partition", "stack_max_unique_ids_per_partition", "stack_calls")
     class StackMaxIdsPerPartitionEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -46,6 +46,7 @@ class Jax(_message.Message):
     ROTATION_FIELD_NUMBER: _ClassVar[int]
     STACK_MAX_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
     STACK_MAX_UNIQUE_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
+    STACK_CALLS_FIELD_NUMBER: _ClassVar[int]
     global_device_count: int
     num_sc_per_device: int
     auto_stack: bool
@@ -53,7 +54,16 @@ class Jax(_message.Message):
     rotation: int
     stack_max_ids_per_partition: _containers.ScalarMap[str, int]
     stack_max_unique_ids_per_partition: _containers.ScalarMap[str, int]
-    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., auto_stack: bool = ..., long_stack_names: bool = ..., rotation: _Optional[int] = ..., stack_max_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_max_unique_ids_per_partition: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    stack_calls: _containers.RepeatedCompositeFieldContainer[JaxStackCall]
+    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., auto_stack: bool = ..., long_stack_names: bool = ..., rotation: _Optional[int] = ..., stack_max_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_max_unique_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_calls: _Optional[_Iterable[_Union[JaxStackCall, _Mapping]]] = ...) -> None: ...
+
+class JaxStackCall(_message.Message):
+    __slots__ = ("name", "tables")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    tables: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., tables: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class JaxTable(_message.Message):
     __slots__ = ("optimizer", "max_ids_per_partition", "max_unique_ids_per_partition", "suggested_coo_buffer_size_per_device", "stack", "stack_position")

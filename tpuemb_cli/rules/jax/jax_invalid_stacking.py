@@ -7,6 +7,9 @@ stops the library from stacking and preparing the tables as the spec asks
 - tables put in explicit stacks (`jax.stack`) while the tables are auto-stacked too
   (`jax.auto_stack`);
 - a table of an explicit stack that no feature looks up;
+- a `stack_tables` call the tables' `stack` cannot say (`jax.stack_calls`, which `spec_from_jax`
+  records from its `stacks`): one with no table, with a table no feature looks up, with a table
+  already stacked (by another stack or an earlier call), or with a table twice;
 - a feature whose output shape has fewer than two dimensions (a feature looking up a table the
   spec does not have is `jax-unknown-table`'s, TE699);
 - two tables of one name;
@@ -21,7 +24,11 @@ a checkpoint the serving side cannot unstack.
 `stack_tables` raises `ValueError` for a table already stacked ("Table ... is already stacked in
 group ...") -- `auto_stack_tables` stacks every table, so an explicit stack before or after it
 raises -- and for a stack name already used; it raises `KeyError` for a table of the stack that
-no feature uses. `_get_num_sc_per_device` raises `ValueError` ("Invalid num_sc_per_device") for a
+no feature uses. It stacks a call's tables after taking the largest padded dimension among
+them (`ValueError` "max() arg is an empty sequence" for a call with none), and
+`_verify_stack_tables` raises `ValueError` for a table twice in a call ("Table ... is repeated in
+group ..."). A call without a stack name gets `_get_stack_name`'s (the names joined with `_`).
+`_get_num_sc_per_device` raises `ValueError` ("Invalid num_sc_per_device") for a
 count that is no TPU's, and no device pads to a multiple of 0 (`ZeroDivisionError`).
 `prepare_feature_specs_for_training` and `create_proto_from_feature_specs` key tables and stacks
 by name: two tables of one name, or a table alone named as a stack, become one stack without a
@@ -55,7 +62,7 @@ None.
 
 ## References
 - [`jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py),
-  `stack_tables`, `_verify_stack_tables` and `auto_stack_tables`
+  `stack_tables`, `_verify_stack_tables`, `_get_stack_name` and `auto_stack_tables`
 - [`jax_tpu_embedding/sparsecore/lib/nn/embedding.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py),
   `_get_num_sc_per_device`, `prepare_feature_specs_for_training` and
   `create_proto_from_feature_specs`
