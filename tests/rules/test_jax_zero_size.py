@@ -19,3 +19,21 @@ def test_a_table_of_no_rows_and_a_limit_of_zero() -> None:
         'table "t" has vocabulary_size 0: a table of no rows, which the library accepts and no '
         "lookup can use"
     )
+
+
+def test_a_stack_limit_of_zero_and_one_naming_no_stack() -> None:
+    # The spec is clean until compiled: its stacked proto then has max_ids_per_partition 0
+    # (TE687), and a limit for a stack the stacking does not make left every stack at 256.
+    features = [FeatureSpec("fa", TableSpec("a")), FeatureSpec("fb", TableSpec("b"))]
+    findings = lint_jax(
+        features,
+        global_device_count=8,
+        num_sc_per_device=4,
+        stacks={"s": ["a", "b"]},
+        stack_limits={"s": (0, 64), "nostack": (128, 64)},
+    )
+    assert [(f.rule, f.path) for f in findings if f.rule == "TE694"] == [
+        ("TE694", ("jax", "stack_max_ids_per_partition", "nostack")),
+        ("TE694", ("jax", "stack_max_ids_per_partition", "s")),
+        ("TE694", ("jax", "stack_max_unique_ids_per_partition", "nostack")),
+    ]

@@ -3,7 +3,10 @@
 ## What it does
 Reports a table of a spec made from jax-tpu-embedding's objects (`tpuemb_cli.jax.spec_from_jax`)
 whose `vocabulary_size` or embedding dimension is below 1, or whose own
-`max_ids_per_partition` or `max_unique_ids_per_partition` is below 1.
+`max_ids_per_partition` or `max_unique_ids_per_partition` is below 1; and a stack's limit (the
+spec's `jax.stack_max_ids_per_partition` / `jax.stack_max_unique_ids_per_partition`: what the
+script's `stack_to_max_ids_per_partition` functions return) below 1, or one naming a stack the
+spec's stacking does not make (the stacks then keep the library's default).
 
 ## Why is this bad?
 A table of 0 rows has nothing to look up: every id a feature sends is out of range. A limit of 0
@@ -46,8 +49,10 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_spec import table_label, table_path
+from tpuemb_cli.spec.jax_stacking import groups
 
 
 def check_jax_spec(spec: Any) -> Iterator[Violation]:
@@ -72,4 +77,26 @@ def check_jax_spec(spec: Any) -> Iterator[Violation]:
                     "partition (the library's preprocessing aborts sizing its buffers from a "
                     "max_ids of 0)",
                     f"set {limit} to at least 1 -- the library's default is 256",
+                )
+    names = (
+        set(groups(spec))
+        if spec.jax.stack_max_ids_per_partition or (spec.jax.stack_max_unique_ids_per_partition)
+        else set()
+    )
+    for limit in ("stack_max_ids_per_partition", "stack_max_unique_ids_per_partition"):
+        for stack, value in sorted(getattr(spec.jax, limit).items()):
+            at = ("jax", limit, stack)
+            if value < 1:
+                yield Violation(
+                    at,
+                    f'stack "{shown(stack)}" has {limit} {value}: no id can go to a partition (the '
+                    "library's preprocessing aborts sizing its buffers from a max_ids of 0)",
+                    f"make the script's stack_to_{limit.removeprefix('stack_')} give at least 1",
+                )
+            elif stack not in names:
+                yield Violation(
+                    at,
+                    f'{limit} names stack "{shown(stack)}", which the spec\'s stacking does not '
+                    "make: the limit applies to no stack, and the stacks keep the default of 256",
+                    "name a stack the tables are stacked into (tpuemb explain shows them)",
                 )
