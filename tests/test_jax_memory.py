@@ -177,3 +177,16 @@ def test_no_memory_rule_without_a_chip_that_runs_it(tmp_path: Path) -> None:
     for options in ((), ("--tpu", "v5e")):
         exit_code, stdout, _, _ = check(tmp_path, text, *options)
         assert (exit_code, stdout) == (0, "All checks passed (1 file checked).\n"), options
+
+
+def test_a_stack_on_no_sparsecore_is_not_sized_nor_said_to_fit(tmp_path: Path) -> None:
+    # num_sparsecores 0 or -8 (TE681): explain --memory said "0 B ... fits" (-8 read as 0).
+    for cores in ("0", "-8"):
+        text = replaced(("num_sparsecores: 8", f"num_sparsecores: {cores}"))
+        exit_code, stdout, _ = _explain(tmp_path, text, "--tpu", "v6e")
+        assert exit_code == 0
+        assert 'per device: stack "video_user" has num_sparsecores below 1 (TE681)' in stdout
+        assert "fits" not in stdout.splitlines()[-1]
+        _, document, _ = _explain(tmp_path, text, "--tpu", "v6e", "--format", "json")
+        report = json.loads(document)
+        assert report["per_device_bytes"] is None and "fits" not in report["tpu"]

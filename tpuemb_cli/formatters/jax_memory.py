@@ -13,6 +13,7 @@ from typing import Any
 
 from tpuemb_cli.formatters.memory import hbm_verdict
 from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
 from tpuemb_cli.model.words import plural
@@ -58,6 +59,13 @@ def _grid(rows: list[list[str]]) -> list[str]:
 
 def _device_problem(memory: JaxMemory, chip: Chip | None) -> str:
     """Why there are no per-device figures, or "" when there are."""
+    empty = [stack.name for stack in memory.stacks if stack.num_sparsecores < 1]
+    if empty:
+        # Its rows split over no SparseCore: any figure, and a "fits", would be made up (TE681).
+        return (
+            f'per device: stack "{shown(empty[0])}" has num_sparsecores below 1 (TE681): its rows '
+            "are split over no SparseCore, so the stacks cannot be sized"
+        )
     if chip is None:
         return (
             "per device: no TPU named (--tpu CHIP or `tpu` in [tool.tpuemb]): a device holds its "
