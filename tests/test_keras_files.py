@@ -370,3 +370,29 @@ def test_table_integers_the_libraries_cannot_hold(tmp_path: Path) -> None:
         "the libraries' 32-bit fields hold"
     ) in result.stdout.splitlines()
     assert "TE010" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('"name": "users"', '"name": "us\\ud800ers"'),  # a table's name
+        ('"name": "user"', '"name": "us\\udc00er"'),  # a feature's name (and its key below)
+        ('"combiner": "mean"', '"combiner": "me\\ud800an"'),
+        ('"name": "distributed_embedding_1"', '"name": "de\\udc00"'),  # the layer's name
+    ],
+)
+def test_a_lone_surrogate_in_a_name_is_a_finding_where_it_is_written(
+    tmp_path: Path, old: str, new: str
+) -> None:
+    # JSON's "\ud800" is no character; setting it in a protobuf string raised, and check,
+    # explain and diff said "internal error" (TE010).
+    text = json.dumps(_config())
+    assert old in text
+    path = tmp_path / "m.keras"
+    path.write_bytes(_archive({"config.json": text.replace(old, new).encode()}))
+    for command in (["check", "--format", "concise"], ["explain", "--tpu", "v5p-8"]):
+        result = invoke(*command, str(path))
+        assert "internal error" not in result.output, result.output[-800:]
+    result = invoke("check", "--format", "concise", "--select", "TE007", str(path))
+    assert result.exit_code == 1
+    assert "TE007 [error] the string holds a lone surrogate (\\u" in result.stdout

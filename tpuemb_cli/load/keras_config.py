@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.load.limits import lone_surrogate, repaired
 from tpuemb_cli.model.paths import FieldPath
 
 if TYPE_CHECKING:
@@ -129,9 +130,46 @@ def read_model(value: Any) -> KerasReading:
     reading = KerasReading()
     for json_path, place, layer in layers_in(value):
         index = len(reading.model.layers)
-        target = reading.model.layers.add(path=place)
-        _layer(reading, ("layers", index), json_path, layer["config"], target)
+        # The layer's place names the models around it, whose names are not read otherwise.
+        target = reading.model.layers.add(path=repaired(place))
+        config = _without_lone_surrogates(reading, layer["config"], (*json_path, "config"))
+        _layer(reading, ("layers", index), json_path, config, target)
     return reading
+
+
+def _without_lone_surrogates(reading: KerasReading, value: Any, json_path: JsonPath) -> Any:
+    """``value`` with each string that holds a lone surrogate (JSON's ``"\\ud800"``) repaired
+    to U+FFFD, each reported where it is written: no protobuf string can hold one (setting it
+    raised), and no library's name can be one."""
+    if isinstance(value, str):
+        found = lone_surrogate(value)
+        if found is None:
+            return value
+        reading.problem(
+            f"the string holds a lone surrogate ({found}), which is no character: no name or "
+            "option can hold it",
+            (),
+            json_path,
+            "write the character the surrogate was meant to pair into, or remove it",
+        )
+        return repaired(value)
+    if isinstance(value, list):
+        return [_without_lone_surrogates(reading, v, (*json_path, i)) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        cleaned = {}
+        for key, item in value.items():
+            name = key
+            if isinstance(key, str) and lone_surrogate(key) is not None:
+                name = repaired(key)
+                reading.problem(
+                    f"a key holds a lone surrogate ({lone_surrogate(key)}), which is no character",
+                    (),
+                    json_path,
+                    "write the character the surrogate was meant to pair into, or remove it",
+                )
+            cleaned[name] = _without_lone_surrogates(reading, item, (*json_path, key))
+        return cleaned
+    return value
 
 
 def _layer(
