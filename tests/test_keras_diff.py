@@ -144,9 +144,11 @@ def test_what_is_not_compared_is_said(tmp_path: Path) -> None:
     result = invoke("diff", "--tpu", "v5p-8", "--keras-backend", "tensorflow", old, new)
     assert (result.exit_code, result.stdout) == (0, "No changes (0 file pairs compared).\n")
     assert "TensorFlow backend" in result.stderr and "not compared" in result.stderr
+    # Without --tpu the saved weights cannot be told: a missing option, not a pass (a CI job
+    # that forgot it exited 0 having compared nothing).
     result = invoke("diff", old, new)
-    assert result.exit_code == 0
-    assert "no --tpu" in result.stderr
+    assert result.exit_code == 2
+    assert "no --tpu" in result.stderr and "pass --tpu" in result.stderr
 
 
 def test_a_keras_model_against_a_config_cannot_be_compared(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.spec.keras_spec import Topology
 
-__all__ = ["KerasSide", "NotCompared", "layer_entries", "weight_changes"]
+__all__ = ["KerasSide", "NotCompared", "TopologyNeeded", "layer_entries", "weight_changes"]
 
 
 class KerasSide(Record):
@@ -63,6 +63,12 @@ class KerasSide(Record):
 
 class NotCompared(Exception):
     """A layer whose saved weights tpuemb cannot tell (the message says why and what would)."""
+
+
+class TopologyNeeded(NotCompared):
+    """A layer whose saved weights follow the TPU, and none was named: a missing option (exit
+    2), not a limit of diff's -- a CI job that forgot --tpu must not pass having compared
+    nothing."""
 
 
 class Entry(Record):
@@ -120,7 +126,8 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
             "variables), whose saved weights diff does not compare yet"
         )
     if plan.jax is None:
-        raise NotCompared(f"{where}: {plan.unknown}")
+        known = topology.global_device_count > 0 and topology.num_sc_per_device > 0
+        raise (NotCompared if known else TopologyNeeded)(f"{where}: {plan.unknown}")
     from tpuemb_cli.spec.jax_memory import SLOTS
 
     by_name = {table.name: i for i, table in enumerate(layer.tables)}

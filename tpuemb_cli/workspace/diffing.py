@@ -205,7 +205,12 @@ def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Pla
     """Two Keras-RS models: what loading the old one's saved weights into the new one does, on
     the backend and TPU the new one's settings and ``--tpu`` give (compat/keras_weights)."""
     from tpuemb_cli.compat.compare import place
-    from tpuemb_cli.compat.keras_weights import KerasSide, NotCompared, weight_changes
+    from tpuemb_cli.compat.keras_weights import (
+        KerasSide,
+        NotCompared,
+        TopologyNeeded,
+        weight_changes,
+    )
 
     old, new = documents
     if old is None or new is None or not (_is_keras(old) and _is_keras(new)):
@@ -218,6 +223,8 @@ def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Pla
     topology = engine.keras_topology(new.message)
     try:
         changes = weight_changes(old.message, new.message, topology)
+    except TopologyNeeded as problem:
+        raise CannotCompare(f"{new.name}: {problem}") from None
     except NotCompared as problem:
         raise KerasUnchecked(str(problem)) from None
     return new, place(changes, KerasSide(old), KerasSide(new))
