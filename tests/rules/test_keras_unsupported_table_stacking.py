@@ -68,3 +68,16 @@ def test_a_stack_of_a_table_no_feature_looks_up() -> None:
         "the SparseCores looks up: jax-tpu-embedding's stack_tables raises KeyError when the "
         "layer is built on the TPU"
     )
+
+
+def test_an_empty_stack() -> None:
+    # Keras-RS calls stack_tables(feature_specs, [], ...) for [[]]: max() of an empty sequence.
+    assert _found([["users", "items"], []]) == [
+        (
+            "layers[0].table_stacking.stacks.stacks[1]",
+            "layer 'distributed_embedding''s table_stacking has an empty stack (stack 1): "
+            "jax-tpu-embedding's stack_tables raises ValueError (max() of an empty sequence) when "
+            "the layer is built on the TPU",
+            "leave the empty list out",
+        )
+    ]

@@ -5,7 +5,8 @@ Reports a `DistributedEmbedding`'s `table_stacking` that the backend's SparseCor
 for: a string other than `"auto"` (both backends); lists of tables with the TensorFlow backend,
 which takes only `"auto"` and `None`; and, with the JAX backend, an explicit stack that names a
 table no feature on the SparseCores looks up (one placed on `"default_device"`, say, or `"auto"` on
-a chip where the layer finds no SparseCores), or a table twice (in one stack, or in two).
+a chip where the layer finds no SparseCores), a table twice (in one stack, or in two), or an
+empty stack (`[[]]`: `stack_tables` takes the `max()` of its tables' sizes and raises).
 
 ## Why is this bad?
 The stacking is applied when the layer is built on the TPU, after the model built, trained and
@@ -87,6 +88,13 @@ def _stacks(layer: Any, li: int, topology: Any, where: str) -> Iterator[Violatio
     }
     stacked: dict[str, int] = {}
     for s, stack in enumerate(layer.table_stacking.stacks.stacks):
+        if not stack.tables:
+            yield Violation(
+                ("layers", li, "table_stacking", "stacks", "stacks", s),
+                f"{where} has an empty stack (stack {s}): jax-tpu-embedding's stack_tables raises "
+                "ValueError (max() of an empty sequence) when the layer is built on the TPU",
+                "leave the empty list out",
+            )
         for n, table in enumerate(stack.tables):
             path = ("layers", li, "table_stacking", "stacks", "stacks", s, "tables", n)
             if table not in known:
