@@ -330,6 +330,8 @@ def _optimizer(
         where = (*json_path, "config", key)
         if isinstance(item, (bool, int, float)):
             target.config[str(key)] = float(item)
+            if isinstance(item, bool):
+                target.booleans.append(str(key))
             reading.note((*at, "config", str(key)), where)
         elif key == "learning_rate" and isinstance(item, dict):
             schedule = item.get("class_name")

@@ -54,6 +54,7 @@ COMMENTS: dict[str, str] = {
     'tpuemb.keras.KerasModel.layers': 'Every DistributedEmbedding layer of the model, nested models included, in the order their configurations appear in config.json.',
     'tpuemb.keras.KerasModel.target': "What the layers convert for, when the caller says (`tpuemb_cli.keras`, for live objects); absent, a file's come from the settings (`--keras-backend`, `--tpu`).",
     'tpuemb.keras.Optimizer': 'A Keras optimizer, as `keras.saving.serialize_keras_object` writes it: a class and its config, or a name (`"sgd"`) that `keras.optimizers.get` resolves.',
+    'tpuemb.keras.Optimizer.booleans': 'The keys of `config` whose values were written as booleans (`"amsgrad": true`), so that messages show them as written, not as 1 and 0.',
     'tpuemb.keras.Optimizer.class_name': 'The class name ("Adagrad", "AdamW"), or the name as written ("sgd") when `by_name`.',
     'tpuemb.keras.Optimizer.config': "The config's numeric and boolean values by key (booleans as 0 and 1); a null value is not here. `learning_rate` is here when it is a number.",
     'tpuemb.keras.Optimizer.learning_rate_schedule': "A learning rate that is no number: a LearningRateSchedule's class name.",
