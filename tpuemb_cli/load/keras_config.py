@@ -416,10 +416,12 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
     from functools import partial
 
     from tpuemb_cli.load.document import Document
+    from tpuemb_cli.load.json_parser import Duplicates
     from tpuemb_cli.load.source import SourceMap
 
+    duplicates = Duplicates()
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=duplicates)
     except json.JSONDecodeError as error:
         from tpuemb_cli.load.problems import LoadProblem  # only for a problem
 
@@ -442,11 +444,32 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
         from tpuemb_cli.load.json_parser import value_spans
 
         problems = reading.problems(value_spans(text))
+    if duplicates.found:
+        problems += _duplicate_keys(text)
     source = SourceMap.lazy(text, partial(_spans, text, reading.places))
     return Document(name, fmt, MESSAGE_TYPE, reading.model, source, problems, text=text)
 
 
 MESSAGE_TYPE = "KerasModel"
+
+
+def _duplicate_keys(text: str) -> list[LoadProblem]:
+    """A problem at each key written again in its object: Keras reads config.json with
+    Python's ``json``, which keeps the last value without a word (as the JSON loader of specs
+    says, TE006)."""
+    from tpuemb_cli.load.json_parser import duplicate_keys
+    from tpuemb_cli.load.problems import LoadProblem
+
+    return [
+        LoadProblem(
+            "duplicate-field",
+            f"the key `{key}` appears more than once in one object; Keras reads config.json "
+            "with Python's json, which keeps only the last",
+            span=span,
+            fix=f"keep one `{key}`",
+        )
+        for _, key, span in duplicate_keys(text)
+    ]
 
 
 def _spans(
