@@ -390,7 +390,10 @@ def _stacking(
     layer: DistributedEmbeddingLayer,
 ) -> None:
     reading.note(at, json_path)
-    if value is None:
+    ignored = _ignored_stacking(value)
+    if ignored:
+        layer.table_stacking.ignored = ignored
+    elif value is None:
         layer.table_stacking.mode = "none"
     elif isinstance(value, str):
         layer.table_stacking.mode = value
@@ -407,6 +410,20 @@ def _stacking(
             at,
             json_path,
         )
+
+
+def _ignored_stacking(value: Any) -> str:
+    """What a ``table_stacking`` is when keras-rs 0.4.0's JAX layer stacks nothing for it
+    (``sparsecore_build``: not None, not a string, not a list with a first item), else ""."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list) and not value:
+        return "an empty list"
+    return ""
 
 
 def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Document:

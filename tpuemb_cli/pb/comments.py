@@ -61,6 +61,7 @@ COMMENTS: dict[str, str] = {
     'tpuemb.keras.Table.combiner': '"mean", "sqrtn", "sum"',
     'tpuemb.keras.Table.initializer': 'The initializer\'s class name ("VarianceScaling"), or the name it was given as.',
     'tpuemb.keras.Table.placement': '"auto", "sparsecore", "default_device"',
+    'tpuemb.keras.TableStacking.ignored': 'A value keras-rs 0.4.0\'s JAX layer stacks nothing for, without a word (`sparsecore_build` tests for None, a string and a non-empty list only), and TensorFlow\'s conversion refuses: what it was ("an object", "a number", "true", "an empty list").',
     'tpuemb.keras.TableStacking.live_tuple': "What a live layer's `table_stacking` was, where its saved configuration differs (JSON has no tuples: it holds lists, which the reloaded layer stacks): `live_tuple`, a tuple, which keras-rs 0.4.0's JAX layer ignores (it stacks nothing); `live_tuples_in_list`, a list of tuples, which it refuses with ValueError. Set only for live objects (`tpuemb_cli.keras`); `kind` holds what the saved layer reads.",
     'tpuemb.keras.TableStacking.mode': '"auto", or "none" for None',
     'tpuemb.keras.TableStacking.stacks': 'lists of table names to stack',
