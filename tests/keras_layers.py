@@ -407,6 +407,7 @@ def _handwritten() -> list[Case]:
                         placement="sparsecore",
                     ),
                 ],
+                [feature("first", 0, 8), feature("second", 1, 8)],
             ),
             sparsecore=True,
         ),
