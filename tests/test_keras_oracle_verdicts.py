@@ -1,5 +1,6 @@
-"""The verdicts of tests/test_keras_verdicts.py against keras-rs itself (`make test-keras`;
-skipped where keras-rs is not installed): layers built by keras-rs 0.4.0 on CPU, saved, and
+"""The verdicts of tests/rules/test_keras_duplicate_table_name.py, test_keras_table_stacking_
+stacks_nothing.py and TE768/TE769 against keras-rs itself (`make test-keras`; skipped where
+keras-rs is not installed): layers built by keras-rs 0.4.0 on CPU, saved, and
 tpuemb's verdict on the file compared with what the library does.
 
 - Two tables of one name on the SparseCores (the simulated SparseCore of tests/keras_probe.py):

@@ -16,8 +16,8 @@ keras-rs 0.4.0's JAX `keras_to_jte_feature_configs` converts the features in the
 sorted paths and keeps one `TableSpec` per table *name* (`table_spec_map`): the first feature of
 a name converts its table, every later one gets that spec. So `sparsecore_build` creates one
 stacked variable (`var:items:table`) for both, and `get_config` still saves both tables.
-(Checked on CPU with the Keras oracle's simulated SparseCore: tables of 16 and 24 rows named
-`items` build one 16-row table.) Elsewhere it is not so:
+(Checked on CPU with the Keras oracle's simulated SparseCore: an SGD table of 64 rows and an
+Adagrad one of 200, both named `items`, build one 64-row table variable and no Adagrad slot.) Elsewhere it is not so:
 
 - TensorFlow's conversion makes one TableConfig per table object, and `TPUEmbeddingV2` refuses
   two of one name (`ValueError: Tables must have a unique name`): rule `spec-duplicate-table-name`

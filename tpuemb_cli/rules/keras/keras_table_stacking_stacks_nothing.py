@@ -16,7 +16,8 @@ keras-rs 0.4.0's JAX `sparsecore_build` stacks for a string (`"auto"`; another r
 a list whose first item is a list or a string; for anything else no branch is taken and it goes
 on to `prepare_feature_specs_for_training` with every table unstacked. `get_config` saves the
 value as it was given, so the reloaded model stacks nothing too. (Checked on CPU with the Keras
-oracle's simulated SparseCore: a dict, a number and an empty list build one stack per table.)
+oracle's simulated SparseCore: an object, a number, a boolean and an empty list each build
+one stack a table.)
 TensorFlow's conversion refuses such a value: rule `keras-unsupported-table-stacking` reports it.
 
 ## Example
