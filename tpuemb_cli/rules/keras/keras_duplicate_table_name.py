@@ -17,7 +17,8 @@ sorted paths and keeps one `TableSpec` per table *name* (`table_spec_map`): the 
 a name converts its table, every later one gets that spec. So `sparsecore_build` creates one
 stacked variable (`var:items:table`) for both, and `get_config` still saves both tables.
 (Checked on CPU with the Keras oracle's simulated SparseCore: an SGD table of 64 rows and an
-Adagrad one of 200, both named `items`, build one 64-row table variable and no Adagrad slot.) Elsewhere it is not so:
+Adagrad one of 200, both named `items`, build one 64-row table variable and no Adagrad slot.)
+Elsewhere it is not so:
 
 - TensorFlow's conversion makes one TableConfig per table object, and `TPUEmbeddingV2` refuses
   two of one name (`ValueError: Tables must have a unique name`): rule `spec-duplicate-table-name`
