@@ -110,6 +110,18 @@ def test_two_tables_of_one_name_on_sparsecores_build_one_and_te771_names_the_oth
     assert [f["name"] for f in found] == ["keras-duplicate-table-name"]
 
 
+def test_the_merged_tables_optimizer_is_never_converted() -> None:
+    """The second table of a name is never converted: an optimizer the conversion refuses
+    there (Adam's amsgrad) raises nothing, and tpuemb reports TE771 only, no TE762."""
+    data = _one_name("one_name_refused", "sparsecore")
+    data["tables"][1]["optimizer"] = optimizer("Adam", learning_rate=0.1, amsgrad=True)
+    specs = keras_probe.converted(keras_probe.build_layer(data, sparsecore=True))
+    assert sorted({s.table_spec.name for s in keras.tree.flatten(specs)}) == ["items", "tags"]
+    path, _ = _saved(data, sparsecore=True)
+    found = _check(path, "--tpu", "v5p-8")
+    assert [f["name"] for f in found] == ["keras-duplicate-table-name"]
+
+
 def test_two_tables_of_one_name_on_the_default_device_stay_apart() -> None:
     data = _one_name("one_name_cpu", "default_device")
     path, made = _saved(data, sparsecore=False)

@@ -61,3 +61,15 @@ def test_explain_shows_both_tables_of_one_name(tmp_path: Path) -> None:
         ("items", None),
         ("items", 1),
     ]
+
+
+def test_the_merged_tables_optimizer_is_not_judged(tmp_path: Path) -> None:
+    """The JAX conversion never converts the second table of a name, so an optimizer it would
+    refuse there raises nothing (TE762 would be a false error); TensorFlow converts it."""
+    tables = [
+        table("items", 500, 8, optimizer="adam"),
+        table("items", 64, 4, optimizer={"class_name": "Adam", "config": {"amsgrad": True}}),
+    ]
+    path = write(tmp_path, model_text(tables, {"item": 0, "tag": 1}))
+    assert [f["rule"] for f in findings(path)] == ["TE771"]
+    assert {f["rule"] for f in findings(path, "--keras-backend", "tensorflow")} >= {"TE762"}
