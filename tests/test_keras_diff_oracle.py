@@ -29,7 +29,8 @@ from click.testing import CliRunner
 from tpuemb_cli.cli import main
 
 Tables = dict[str, tuple[int, int]]
-Features = dict[str, str]
+# A feature's table by its key; a dict nests the features as Keras-RS takes them.
+Features = dict[str, Any]
 
 OLD_TABLES: Tables = {"a": (100, 8), "b": (50, 8)}
 OLD_FEATURES: Features = {"fa": "a", "fb": "b"}
@@ -82,6 +83,21 @@ CASES: list[tuple[str, Tables, Features, Tables, Features]] = [
         {**OLD_TABLES, "c": (100, 8)},
         {**OLD_FEATURES, "fc": "c"},
     ),
+    # keras.tree flattens each level's keys sorted, and Keras-RS's EmbedReduce dict follows:
+    # {"a": {"z": ...}} before "a-x", whose joined path "a-x" sorts before "a.z".
+    ("nested keys, tables swapped", SAME, OLD_FEATURES, SAME, {"a": {"z": "b"}, "a-x": "a"}),
+    ("nested keys, tables kept", SAME, OLD_FEATURES, SAME, {"a": {"z": "a"}, "a-x": "b"}),
+    ("nested keys, dotted key", SAME, OLD_FEATURES, SAME, {"a": {"z": "a"}, "a.b": "b"}),
+    ("nested keys, dotted key swapped", SAME, OLD_FEATURES, SAME, {"a": {"z": "b"}, "a.b": "a"}),
+    ("nested keys, underscore", SAME, OLD_FEATURES, SAME, {"a": {"x": "a"}, "a_x": "b"}),
+    ("nested keys, slash", SAME, OLD_FEATURES, SAME, {"a": {"x": "b"}, "a/x": "a"}),
+    (
+        "nested both sides, keys around the dot",
+        SAME,
+        {"p": {"q": "a"}, "p+q": "b"},
+        SAME,
+        {"p": {"q": "b"}, "p+q": "a"},
+    ),
 ]
 
 
@@ -95,16 +111,28 @@ def _model(tables: Tables, features: Features) -> tuple[Any, Any]:
         )
         for name, (rows, dim) in tables.items()
     }
-    feature_configs = {
-        name: keras_rs.layers.FeatureConfig(
-            name=name,
-            table=configs[table],
-            input_shape=(4, 1),
-            output_shape=(4, tables[table][1]),
-        )
-        for name, table in features.items()
-    }
-    inputs = {name: keras.Input(batch_shape=(4, 1), dtype="int32", name=name) for name in features}
+
+    count = iter(range(1000))
+
+    def nested(value: Features) -> dict[str, Any]:
+        # Names of their own: the keys ("a/x", "a" / "x" and "a_x") make no input names.
+        return {
+            key: nested(table)
+            if isinstance(table, dict)
+            else keras_rs.layers.FeatureConfig(
+                name=f"feature{next(count)}",
+                table=configs[table],
+                input_shape=(4, 1),
+                output_shape=(4, tables[table][1]),
+            )
+            for key, table in value.items()
+        }
+
+    feature_configs = nested(features)
+    inputs = keras.tree.map_structure(
+        lambda feature: keras.Input(batch_shape=(4, 1), dtype="int32", name=feature.name),
+        feature_configs,
+    )
     layer = keras_rs.layers.DistributedEmbedding(feature_configs)
     return keras.Model(inputs, layer(inputs)), layer
 
@@ -354,7 +382,7 @@ def test_diff_on_the_sparsecore_path(
     # for the topology of this CPU: one device of SPARSECORES SparseCores.
     topology = Topology("jax", 1, SPARSECORES, "v5p")
     said = {
-        change.kind for change in weight_changes(_model(old_layer), _model(new_layer), topology)
+        change.kind for change in weight_changes(_model(old_model), _model(new_model), topology)
     }
     print(
         f"sparsecore, {name}: Keras {sorted(kinds) or 'loads every stack'}; tpuemb {sorted(said)}"
@@ -401,3 +429,102 @@ def test_a_layer_added_fails_the_load_and_one_removed_is_ignored(
         kinds = {"restore-error"}
     assert kinds == expected
     assert diff_verdict(tmp_path / "old.keras", tmp_path / "new.keras") == expected
+
+
+# Where each layer sits: in the model itself, or in a Functional model of its own inside it.
+# Keras saves a layer's weights by its class and place among its models' layers
+# (layers/distributed_embedding, layers/functional/layers/distributed_embedding), not by its
+# name nor its order among the DistributedEmbedding layers.
+# (name, old layers, new layers); a layer: (nested, its tables, one feature a table)
+Placed = list[tuple[bool, Tables]]
+A: Tables = {"a": (100, 8)}
+B: Tables = {"b": (100, 8)}
+B_GROWN: Tables = {"b": (120, 8)}
+PLACED_CASES: list[tuple[str, Placed, Placed]] = [
+    ("unchanged, nested", [(True, OLD_TABLES)], [(True, OLD_TABLES)]),
+    ("moved into a nested model", [(False, OLD_TABLES)], [(True, OLD_TABLES)]),
+    ("moved out of a nested model", [(True, OLD_TABLES)], [(False, OLD_TABLES)]),
+    ("two layers trade places", [(False, A), (True, B)], [(True, A), (False, B)]),
+    (
+        "two layers trade places, shapes differ",
+        [(False, A), (True, B_GROWN)],
+        [(True, A), (False, B_GROWN)],
+    ),
+    ("two layers listed the other way", [(False, A), (True, B)], [(True, B), (False, A)]),
+    ("a nested layer added", [(False, A)], [(False, A), (True, B)]),
+    ("a nested layer removed", [(False, A), (True, B)], [(False, A)]),
+]
+
+
+def _placed_model(layers: Placed) -> tuple[Any, dict[str, Any]]:
+    """A model of the DistributedEmbedding layers ``layers``; and each table's layer."""
+    import keras
+    import keras_rs
+
+    inputs, outputs, layer_of = [], [], {}
+    for nested, tables in layers:
+        features = {
+            f"f{name}": keras_rs.layers.FeatureConfig(
+                name=f"f{name}",
+                table=keras_rs.layers.TableConfig(
+                    name=name, vocabulary_size=rows, embedding_dim=dim, optimizer="adam"
+                ),
+                input_shape=(4, 1),
+                output_shape=(4, dim),
+            )
+            for name, (rows, dim) in tables.items()
+        }
+        layer_inputs = {
+            name: keras.Input(batch_shape=(4, 1), dtype="int32", name=name) for name in features
+        }
+        layer = keras_rs.layers.DistributedEmbedding(features)
+        if nested:
+            inner_inputs = {
+                name: keras.Input(batch_shape=(4, 1), dtype="int32", name=name) for name in features
+            }
+            holder = keras.Model(inner_inputs, layer(inner_inputs))
+            outputs.append(holder(layer_inputs))
+        else:
+            outputs.append(layer(layer_inputs))
+        inputs.append(layer_inputs)
+        layer_of.update(dict.fromkeys(tables, layer))
+    return keras.Model(inputs, outputs), layer_of
+
+
+@pytest.mark.parametrize(("name", "old_layers", "new_layers"), PLACED_CASES)
+def test_diff_pairs_layers_by_their_place_in_the_model(
+    name: str, old_layers: Placed, new_layers: Placed, tmp_path: Path
+) -> None:
+    import numpy as np
+
+    old_model, old_layer_of = _placed_model(old_layers)
+    saved = {}
+    for index, (table, layer) in enumerate(old_layer_of.items()):
+        values = layer.get_embedding_tables()[table]
+        layer.set_embedding_tables({table: np.full(values.shape, index + 1.0, dtype="float32")})
+        saved[index + 1.0] = table
+    old_model.save(tmp_path / "old.keras")
+    new_model, new_layer_of = _placed_model(new_layers)
+    new_model.save(tmp_path / "new.keras")
+    kinds: set[str] = set()
+    try:
+        new_model.load_weights(tmp_path / "old.keras")
+    except ValueError:
+        kinds.add("restore-error")
+    else:
+        loaded = set()
+        for table, layer in new_layer_of.items():
+            source = saved.get(float(np.asarray(layer.get_embedding_tables()[table]).ravel()[0]))
+            if source is None:
+                continue  # freshly initialized: not loaded (Keras raised above, or none here)
+            loaded.add(source)
+            if source != table:
+                kinds.add("silent-reinit")
+        if set(saved.values()) - loaded:
+            kinds.add("orphaned-state")
+    said = diff_verdict(tmp_path / "old.keras", tmp_path / "new.keras")
+    print(f"{name}: Keras {sorted(kinds) or 'loads every table'}; tpuemb diff {sorted(said)}")
+    if "restore-error" in kinds:
+        assert "restore-error" in said
+    else:
+        assert said == kinds
