@@ -4,15 +4,20 @@ loading one model's weights into another does (``tpuemb diff old.keras new.keras
 Keras 3 saves a layer's state by position, not by name (keras 3.15, ``saving/saving_lib.py`` and
 ``Layer.save_own_variables``): the layer's own variables as ``vars/0``, ``vars/1``, ... in the
 order they were created, and each sub-layer kept in a dict or list under its class name and
-place (``embed_reduce``, ``embed_reduce_1``, ...). Loading checks the number of a layer's
-variables and each one's shape (``ValueError``, and ``load_weights`` / ``load_model`` fail) and
-nothing else: a variable of the same shape at the same place loads whatever it holds, and a
-saved object the new layer does not have is ignored. keras-rs 0.4.0's layer holds:
+place (``embed_reduce``, ``embed_reduce_1``, ...). The layers of a model are placed alike, in a
+Functional or Sequential model's ``layers`` (``layers/distributed_embedding``,
+``layers/functional/layers/distributed_embedding_1``: ``_walk_saveable``; each layer's
+``weights_path``, load/keras_config), so layers are paired by that place, not by name or order.
+Loading checks the number of a layer's variables and each one's shape (``ValueError``, and
+``load_weights`` / ``load_model`` fail) and nothing else: a variable of the same shape at the
+same place loads whatever it holds, and a saved object the new layer does not have is ignored.
+keras-rs 0.4.0's layer holds:
 
 - the tables on the default device (``_default_device_init`` in
   ``layers/embedding/base_distributed_embedding.py``): one ``EmbedReduce`` a table, in a dict
-  keyed by feature path (sorted, as ``keras.tree`` flattens), so saved by the place of the
-  first feature using each table; a table's later features take a place and hold nothing. Each
+  keyed by feature path in the order ``keras.tree.flatten_with_path`` walks the features (each
+  level's keys sorted), so saved by the place of the first feature using each table; a table's
+  later features take a place and hold nothing. Each
   is one ``vocabulary_size x embedding_dim`` array: a renamed table keeps its rows; two tables
   of one shape that trade places trade rows.
 - the tables on SparseCores with the JAX backend (``_sparsecore_build`` and
@@ -24,9 +29,11 @@ saved object the new layer does not have is ignored. keras-rs 0.4.0's layer hold
   rotation on ``num_sparsecores`` shards (compat/jax_entries): a stack of the same shape laid
   out otherwise loads other rows' values.
 
-The default-device half is checked against keras-rs 0.4.0 itself on CPU
-(tests/test_keras_diff_oracle.py, ``make test-keras``); the SparseCore half, which needs a TPU,
-follows the sources above.
+The default-device half and the layers' places are checked against keras-rs 0.4.0 itself on
+CPU (tests/test_keras_diff_oracle.py, ``make test-keras``); the SparseCore half, which needs a
+TPU, follows the sources above, on a simulated SparseCore. The TensorFlow backend's SparseCore
+tables (a ``TPUEmbeddingV2`` outside Keras's tracking) are not compared: NotCompared, which
+diff reports as an error (exit 2).
 """
 
 from __future__ import annotations
@@ -316,9 +323,9 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str, names: Name
                     after.name,
                     f"{where}: table {after.name!r} (default device) loads the rows saved for "
                     f"table {before.name!r}: Keras loads by place (the first feature using each "
-                    "table, features sorted by path), and the saved table there has the same "
-                    "shape, so nothing fails",
-                    help="keep each table's first feature (by path) where it was",
+                    "table, features in keras.tree's order: each level's keys sorted), and "
+                    "the saved table there has the same shape, so nothing fails",
+                    help="keep each table's first feature (in that order) where it was",
                 )
             )
     for place, before in enumerate(old):
