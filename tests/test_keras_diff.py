@@ -306,6 +306,9 @@ def test_default_device_places_follow_the_nested_order_not_the_joined_paths(
         "underscore": ({"a": {"x": 0}, "a_x": 1}, set()),
         # A key with a dot: "a" / "z" (users), then "a.b" (items), whose joined path sorts first.
         "dotted key": ({"a": {"z": 0}, "a.b": 1}, set()),
+        # One joined path twice: Keras-RS's dict keeps its first place (the nested feature's)
+        # and the later feature's table (users): items is made by none, its rows ignored.
+        "one joined path twice": ({"a.b": 0, "a": {"b": 1}}, {("orphaned-state", "items")}),
     }
     for name, (features, expected) in cases.items():
         new = model(tmp_path / name, _features(features))

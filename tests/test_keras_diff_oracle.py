@@ -90,6 +90,9 @@ CASES: list[tuple[str, Tables, Features, Tables, Features]] = [
     ("nested keys, dotted key", SAME, OLD_FEATURES, SAME, {"a": {"z": "a"}, "a.b": "b"}),
     ("nested keys, dotted key swapped", SAME, OLD_FEATURES, SAME, {"a": {"z": "b"}, "a.b": "a"}),
     ("nested keys, underscore", SAME, OLD_FEATURES, SAME, {"a": {"x": "a"}, "a_x": "b"}),
+    # One joined path twice: Keras-RS keys its dict by it, keeping the first place and the
+    # later feature's table (here "a": "b"'s table is made by no EmbedReduce at all).
+    ("one joined path twice", SAME, OLD_FEATURES, SAME, {"a.b": "a", "a": {"b": "b"}}),
     ("nested keys, slash", SAME, OLD_FEATURES, SAME, {"a": {"x": "b"}, "a/x": "a"}),
     (
         "nested both sides, keys around the dot",
@@ -173,7 +176,8 @@ def keras_verdict(
         return {"restore-error"}, old_path, new_path
     kinds: set[str] = set()
     loaded_from: set[str] = set()
-    for name, values in _tables(new_layer).items():
+    made = _tables(new_layer)  # the tables the layer made (a table no feature reaches: none)
+    for name, values in made.items():
         source = next(
             (
                 old
@@ -187,7 +191,7 @@ def keras_verdict(
         loaded_from.add(source)
         if source != name and (source in new_tables or name in old_tables):
             kinds.add("silent-reinit")  # another table's rows
-    if set(saved) - loaded_from - set(new_tables):
+    if set(saved) - loaded_from - set(made):
         kinds.add("orphaned-state")
     return kinds, old_path, new_path
 
