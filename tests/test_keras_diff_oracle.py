@@ -104,13 +104,17 @@ CASES: list[tuple[str, Tables, Features, Tables, Features]] = [
 ]
 
 
-def _model(tables: Tables, features: Features) -> tuple[Any, Any]:
+def _model(tables: Tables, features: Features, placement: str = "auto") -> tuple[Any, Any]:
     import keras
     import keras_rs
 
     configs = {
         name: keras_rs.layers.TableConfig(
-            name=name, vocabulary_size=rows, embedding_dim=dim, optimizer="adam"
+            name=name,
+            vocabulary_size=rows,
+            embedding_dim=dim,
+            optimizer="adam",
+            placement=placement,
         )
         for name, (rows, dim) in tables.items()
     }
@@ -140,6 +144,18 @@ def _model(tables: Tables, features: Features) -> tuple[Any, Any]:
     return keras.Model(inputs, layer(inputs)), layer
 
 
+def _set_tables(layer: Any, tables: dict[str, Any]) -> None:
+    """Fills the layer's default-device tables: the JAX layer's set_embedding_tables; the
+    TensorFlow layer has none, and its EmbedReduce sub-layers (named after their tables) are
+    assigned."""
+    if hasattr(layer, "set_embedding_tables"):
+        layer.set_embedding_tables(tables)
+        return
+    for embedding in layer._default_device_embedding_layers.values():
+        if embedding.name in tables:
+            embedding.embeddings.assign(tables[embedding.name])
+
+
 def _tables(layer: Any) -> dict[str, Any]:
     import numpy as np
 
@@ -152,23 +168,25 @@ def keras_verdict(
     new_tables: Tables,
     new_features: Features,
     folder: Path,
+    placement: str = "auto",
 ) -> tuple[set[str], Path, Path]:
     """What loading the old model's weights into the new one does, as diff's kinds; and the two
     saved files."""
     import numpy as np
 
-    old_model, old_layer = _model(old_tables, old_features)
+    old_model, old_layer = _model(old_tables, old_features, placement)
     # Each table its own values: table i holds i + 1 + row / 1000 in every column.
-    old_layer.set_embedding_tables(
+    _set_tables(
+        old_layer,
         {
             name: np.full(shape, index + 1.0, dtype="float32") + np.arange(shape[0])[:, None] / 1000
             for index, (name, shape) in enumerate(old_tables.items())
-        }
+        },
     )
     saved = _tables(old_layer)
     old_path, new_path = folder / "old.keras", folder / "new.keras"
     old_model.save(old_path)
-    new_model, new_layer = _model(new_tables, new_features)
+    new_model, new_layer = _model(new_tables, new_features, placement)
     new_model.save(new_path)
     try:
         new_model.load_weights(old_path)
@@ -196,13 +214,15 @@ def keras_verdict(
     return kinds, old_path, new_path
 
 
-def diff_verdict(old_path: Path, new_path: Path) -> set[str]:
+def diff_verdict(old_path: Path, new_path: Path, backend: str = "jax") -> set[str]:
     result = CliRunner().invoke(
         main,
         [
             "diff",
             "--tpu",
             "v4-8",
+            "--keras-backend",
+            backend,
             "--format",
             "json",
             "--fail-on",
@@ -460,7 +480,7 @@ PLACED_CASES: list[tuple[str, Placed, Placed]] = [
 ]
 
 
-def _placed_model(layers: Placed) -> tuple[Any, dict[str, Any]]:
+def _placed_model(layers: Placed, placement: str = "auto") -> tuple[Any, dict[str, Any]]:
     """A model of the DistributedEmbedding layers ``layers``; and each table's layer."""
     import keras
     import keras_rs
@@ -471,7 +491,11 @@ def _placed_model(layers: Placed) -> tuple[Any, dict[str, Any]]:
             f"f{name}": keras_rs.layers.FeatureConfig(
                 name=f"f{name}",
                 table=keras_rs.layers.TableConfig(
-                    name=name, vocabulary_size=rows, embedding_dim=dim, optimizer="adam"
+                    name=name,
+                    vocabulary_size=rows,
+                    embedding_dim=dim,
+                    optimizer="adam",
+                    placement=placement,
                 ),
                 input_shape=(4, 1),
                 output_shape=(4, dim),
@@ -495,24 +519,26 @@ def _placed_model(layers: Placed) -> tuple[Any, dict[str, Any]]:
     return keras.Model(inputs, outputs), layer_of
 
 
-@pytest.mark.parametrize(("name", "old_layers", "new_layers"), PLACED_CASES)
-def test_diff_pairs_layers_by_their_place_in_the_model(
-    name: str, old_layers: Placed, new_layers: Placed, tmp_path: Path
-) -> None:
+def placed_verdict(
+    old_layers: Placed, new_layers: Placed, folder: Path, placement: str = "auto"
+) -> tuple[set[str], Path, Path]:
+    """What loading the old model's weights into the new one does, as diff's kinds; and the two
+    saved files."""
     import numpy as np
 
-    old_model, old_layer_of = _placed_model(old_layers)
+    old_model, old_layer_of = _placed_model(old_layers, placement)
     saved = {}
     for index, (table, layer) in enumerate(old_layer_of.items()):
         values = layer.get_embedding_tables()[table]
-        layer.set_embedding_tables({table: np.full(values.shape, index + 1.0, dtype="float32")})
+        _set_tables(layer, {table: np.full(values.shape, index + 1.0, dtype="float32")})
         saved[index + 1.0] = table
-    old_model.save(tmp_path / "old.keras")
-    new_model, new_layer_of = _placed_model(new_layers)
-    new_model.save(tmp_path / "new.keras")
+    old_path, new_path = folder / "old.keras", folder / "new.keras"
+    old_model.save(old_path)
+    new_model, new_layer_of = _placed_model(new_layers, placement)
+    new_model.save(new_path)
     kinds: set[str] = set()
     try:
-        new_model.load_weights(tmp_path / "old.keras")
+        new_model.load_weights(old_path)
     except ValueError:
         kinds.add("restore-error")
     else:
@@ -526,7 +552,15 @@ def test_diff_pairs_layers_by_their_place_in_the_model(
                 kinds.add("silent-reinit")
         if set(saved.values()) - loaded:
             kinds.add("orphaned-state")
-    said = diff_verdict(tmp_path / "old.keras", tmp_path / "new.keras")
+    return kinds, old_path, new_path
+
+
+@pytest.mark.parametrize(("name", "old_layers", "new_layers"), PLACED_CASES)
+def test_diff_pairs_layers_by_their_place_in_the_model(
+    name: str, old_layers: Placed, new_layers: Placed, tmp_path: Path
+) -> None:
+    kinds, old_path, new_path = placed_verdict(old_layers, new_layers, tmp_path)
+    said = diff_verdict(old_path, new_path)
     print(f"{name}: Keras {sorted(kinds) or 'loads every table'}; tpuemb diff {sorted(said)}")
     if "restore-error" in kinds:
         assert "restore-error" in said
