@@ -459,8 +459,9 @@ def test_a_layer_added_fails_the_load_and_one_removed_is_ignored(
 # Keras saves a layer's weights by its class and place among its models' layers
 # (layers/distributed_embedding, layers/functional/layers/distributed_embedding), not by its
 # name nor its order among the DistributedEmbedding layers.
-# (name, old layers, new layers); a layer: (nested, its tables, one feature a table)
-Placed = list[tuple[bool, Tables]]
+# (name, old layers, new layers); a layer: (nested, its tables, one feature a table), or
+# (True, None): a nested model of a layer of another class.
+Placed = list[tuple[bool, Tables | None]]
 A: Tables = {"a": (100, 8)}
 B: Tables = {"b": (100, 8)}
 B_GROWN: Tables = {"b": (120, 8)}
@@ -477,6 +478,11 @@ PLACED_CASES: list[tuple[str, Placed, Placed]] = [
     ("two layers listed the other way", [(False, A), (True, B)], [(True, B), (False, A)]),
     ("a nested layer added", [(False, A)], [(False, A), (True, B)]),
     ("a nested layer removed", [(False, A), (True, B)], [(False, A)]),
+    # Two nested models: `functional` and `functional_1`, by their order among the layers.
+    ("two nested models trade places", [(True, A), (True, B)], [(True, B), (True, A)]),
+    # A nested model with no DistributedEmbedding (None) takes `functional` before it.
+    ("a model without tables nested before", [(True, A)], [(True, None), (True, A)]),
+    ("a model without tables nested after", [(True, A)], [(True, A), (True, None)]),
 ]
 
 
@@ -486,7 +492,13 @@ def _placed_model(layers: Placed, placement: str = "auto") -> tuple[Any, dict[st
     import keras_rs
 
     inputs, outputs, layer_of = [], [], {}
-    for nested, tables in layers:
+    for index, (nested, tables) in enumerate(layers):
+        if tables is None:
+            outer = keras.Input(batch_shape=(4, 1), name=f"other{index}")
+            inner = keras.Input(batch_shape=(4, 1), name=f"other{index}")
+            outputs.append(keras.Model(inner, keras.layers.Identity()(inner))(outer))
+            inputs.append(outer)
+            continue
         features = {
             f"f{name}": keras_rs.layers.FeatureConfig(
                 name=f"f{name}",
