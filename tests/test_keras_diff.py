@@ -343,3 +343,21 @@ def test_a_layer_not_compared_is_named_with_its_own_file(tmp_path: Path) -> None
         result.stderr
     )
     assert "clean/distributed_embedding" not in result.stderr
+
+
+def test_what_is_placed_in_the_old_file_names_the_old_layer(tmp_path: Path) -> None:
+    # The layer renamed (Keras pairs it by its place all the same) and its last table removed:
+    # the saved table nothing loads is placed in the old file, under the old layer's name.
+    def renamed(layer: dict[str, Any]) -> None:
+        layer["name"] = "embeddings_v1"
+
+    def without_tags(layer: dict[str, Any]) -> None:
+        del layer["feature_configs"]["tag"]
+        layer["tables"].pop(2)
+
+    old = model(tmp_path / "old", renamed)
+    new = model(tmp_path / "new", without_tags)
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+    [finding] = json.loads(result.stdout)["changes"]
+    assert (finding["kind"], finding["file"]) == ("orphaned-state", old)
+    assert finding["message"].startswith("layer clean/embeddings_v1: table 'tags'")

@@ -212,10 +212,13 @@ def _traded(
 Names = tuple[set[str], set[str]]  # the tables of the old model's layers, and of the new's
 
 
-def _own_changes(old: list[Entry], new: list[Entry], where: str, names: Names) -> list[Change]:
+def _own_changes(
+    old: list[Entry], new: list[Entry], wheres: tuple[str, str], names: Names
+) -> list[Change]:
     """The layer's own variables: Keras checks their number, then each one's shape. A place
     that held a table the new model has (in any layer) holds another table's rows: a renamed
-    table keeps its own."""
+    table keeps its own. ``wheres``: the saved layer's label and the new one's."""
+    old_where, where = wheres
     if len(old) != len(new):
         path = (new or old)[0].path
         return [
@@ -225,7 +228,8 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str, names: Names) -
                 path,
                 len(old),
                 len(new),
-                f"{where}: the layer's own variables (its SparseCore stacks, their slots and "
+                f"{where if new else old_where}: the layer's own variables (its SparseCore "
+                "stacks, their slots and "
                 f"`iteration`) were {len(old)} and are {len(new)}: Keras's load_own_variables "
                 'raises ValueError ("expected N variables, but received M"), and '
                 "load_weights / load_model fail",
@@ -276,9 +280,13 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str, names: Names) -
     return changes
 
 
-def _default_changes(old: list[Entry], new: list[Entry], where: str, names: Names) -> list[Change]:
+def _default_changes(
+    old: list[Entry], new: list[Entry], wheres: tuple[str, str], names: Names
+) -> list[Change]:
     """The default-device tables: Keras loads each place of the new layer from the same place
-    of the saved one, and ignores saved places the new layer lacks."""
+    of the saved one, and ignores saved places the new layer lacks. ``wheres``: the saved
+    layer's label (for what is placed in the old file) and the new one's."""
+    old_where, where = wheres
     changes = []
     new_names = {e.name for e in new if e.shape is not None}
     old_tables, new_tables = names
@@ -340,7 +348,8 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str, names: Name
                 before.path,
                 _shape(before.shape),
                 None,
-                f"{where}: table {before.name!r} (default device) was saved at place {place}, "
+                f"{old_where}: table {before.name!r} (default device) was saved at place "
+                f"{place}, "
                 "which the new layer does not load: Keras ignores it without a word",
                 side="old",
             )
@@ -399,15 +408,15 @@ def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[C
         saved.setdefault(layer.weights_path, index)
     paired = set()
     for index, after in enumerate(new_layers):
-        where = f"layer {after.path}"
         if after.weights_path not in saved:
             if _saved_anything(new_entries[index]):
                 changes.append(_layer_not_saved(after, index, old_layers))
             continue
         before = old_entries[saved[after.weights_path]]
         paired.add(after.weights_path)
-        changes += _own_changes(before.own, new_entries[index].own, where, names)
-        changes += _default_changes(before.default, new_entries[index].default, where, names)
+        wheres = (f"layer {old_layers[saved[after.weights_path]].path}", f"layer {after.path}")
+        changes += _own_changes(before.own, new_entries[index].own, wheres, names)
+        changes += _default_changes(before.default, new_entries[index].default, wheres, names)
     for place, index in saved.items():
         before = old_layers[index]
         if place in paired or not _saved_anything(old_entries[index]):
