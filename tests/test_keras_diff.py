@@ -139,11 +139,17 @@ def test_sparsecore_stacks_by_their_shape_and_slots(tmp_path: Path) -> None:
         assert found == expected, name
 
 
-def test_what_is_not_compared_is_said(tmp_path: Path) -> None:
+def test_what_is_not_compared_fails_the_run(tmp_path: Path) -> None:
+    # The TensorFlow backend's SparseCore tables: diff cannot tell their saved weights. A
+    # skipped pair exited 0, which a CI gate took for "compatible": it is exit 2.
     old, new = model(tmp_path / "old"), model(tmp_path / "new")
     result = invoke("diff", "--tpu", "v5p-8", "--keras-backend", "tensorflow", old, new)
-    assert (result.exit_code, result.stdout) == (0, "No changes (0 file pairs compared).\n")
-    assert "TensorFlow backend" in result.stderr and "not compared" in result.stderr
+    assert result.exit_code == 2
+    assert "1 file pair could not be compared" in result.stdout
+    assert (
+        f"{new}: layer clean/distributed_embedding: tables on SparseCores with the TensorFlow"
+        " backend" in result.stderr
+    )
     # Without --tpu the saved weights cannot be told: a missing option, not a pass (a CI job
     # that forgot it exited 0 having compared nothing).
     result = invoke("diff", old, new)
@@ -172,3 +178,186 @@ def test_a_feature_renamed_past_another_swaps_two_tables_on_either_path() -> Non
     # One stack of both tables (keras-rs stacks them), its tables in the features' order: the
     # stack's table and its Adagrad accumulator load the other order's rows.
     assert found["v5p-8"] == [("silent-reinit", "shows")] * 2
+
+
+def _whole(folder: Path, edit: Callable[[dict[str, Any]], None]) -> str:
+    """A model folder's config.json: clean.keras's, the whole model's configuration edited."""
+    config = json.loads(zipfile.ZipFile(CLEAN).read("config.json"))
+    edit(config)
+    folder.mkdir()
+    path = folder / "config.json"
+    path.write_text(json.dumps(config))
+    return str(path)
+
+
+def _wrapped(layer: dict[str, Any], class_name: str = "Functional") -> dict[str, Any]:
+    return {
+        "module": "keras.src.models.functional",
+        "class_name": class_name,
+        "config": {"name": "tower", "layers": [layer]},
+        "registered_name": None,
+    }
+
+
+def _nest_the_layer(class_name: str = "Functional") -> Callable[[dict[str, Any]], None]:
+    """The DistributedEmbedding moved into a model (``class_name``) inside the model."""
+
+    def edit(config: dict[str, Any]) -> None:
+        layers = config["config"]["layers"]
+        [index] = [i for i, item in enumerate(layers) if item["class_name"] == LAYER]
+        layers[index] = _wrapped(layers[index], class_name)
+
+    return edit
+
+
+LAYER = "DistributedEmbedding"
+
+
+def test_a_layer_moved_into_a_nested_model_is_at_another_place(tmp_path: Path) -> None:
+    # Keras pairs a layer with the saved weights at its place among its models' layers
+    # (layers/distributed_embedding, then layers/functional/layers/distributed_embedding):
+    # loading the flat model's weights into the nested one fails, and the other way round the
+    # saved tables are ignored and the layer's own fail. diff said "No changes" (layers paired
+    # by their order among the DistributedEmbedding layers).
+    flat = model(tmp_path / "flat")
+    nested = _whole(tmp_path / "nested", _nest_the_layer())
+    for old, new in ((flat, nested), (nested, flat)):
+        result = invoke("diff", "--tpu", "v4-8", "--format", "json", old, new)
+        assert result.exit_code == 1, result.output
+        changes = json.loads(result.stdout)["changes"]
+        assert sorted((c["kind"], c["file"]) for c in changes) == [
+            ("orphaned-state", old),
+            ("restore-error", new),
+        ]
+    [error] = [c for c in changes if c["kind"] == "restore-error"]
+    assert error["message"].startswith(
+        "layer clean/distributed_embedding: Keras loads its weights from "
+        "layers/distributed_embedding in the saved model's weights file, which holds no "
+        "DistributedEmbedding layer there (the saved model's are at "
+        "layers/functional/layers/distributed_embedding)"
+    )
+
+
+def test_two_layers_that_trade_places_load_each_others_weights(tmp_path: Path) -> None:
+    # Two layers, one in a nested model; the new model nests the other one. Keras loads each
+    # place from the same place: the layers' names and their order do not count.
+    def two_layers(nest_first: bool) -> Callable[[dict[str, Any]], None]:
+        def edit(config: dict[str, Any]) -> None:
+            layers = config["config"]["layers"]
+            [index] = [i for i, item in enumerate(layers) if item["class_name"] == LAYER]
+            first = layers[index]
+            second = json.loads(json.dumps(first))
+            second["config"]["name"] = "other"
+            for table in second["config"]["tables"]:
+                table["vocabulary_size"] += 1
+            if nest_first:
+                layers[index : index + 1] = [_wrapped(first), second]
+            else:
+                layers[index : index + 1] = [first, _wrapped(second)]
+
+        return edit
+
+    old = _whole(tmp_path / "old", two_layers(nest_first=False))
+    new = _whole(tmp_path / "new", two_layers(nest_first=True))
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+    assert result.exit_code == 0, result.output
+    changes = json.loads(result.stdout)["changes"]
+    # Each place's three tables are one row more or less than the saved ones there.
+    assert {c["kind"] for c in changes} == {"restore-error"}
+    assert len(changes) == 6
+
+
+def _features(features: dict[str, Any]) -> Edit:
+    """Two tables of one shape (users, items) and ``features``: a nested dict of table indexes."""
+
+    def feature(name: str, table: int) -> dict[str, Any]:
+        return {"name": name, "table": table, "input_shape": [32, 1], "output_shape": [32, 8]}
+
+    def nested(value: Any) -> Any:
+        return {
+            key: nested(item) if isinstance(item, dict) else feature(key, item)
+            for key, item in value.items()
+        }
+
+    def edit(layer: dict[str, Any]) -> None:
+        del layer["tables"][2:]
+        for table in layer["tables"]:
+            table.update(vocabulary_size=100, embedding_dim=8)
+        layer["feature_configs"] = nested(features)
+
+    return edit
+
+
+def test_default_device_places_follow_the_nested_order_not_the_joined_paths(
+    tmp_path: Path,
+) -> None:
+    # keras.tree flattens each level's keys sorted: {"a": {"z": ...}} comes before "a-x",
+    # whose joined path "a-x" sorts before "a.z". Keras-RS's EmbedReduce dict is in that order.
+    old = model(tmp_path / "old", _features({"fa": 0, "fb": 1}))  # users, then items
+    cases = {
+        # Keras: items (a.z) then users (a-x): each loads the other's rows.
+        "swapped": (
+            {"a": {"z": 1}, "a-x": 0},
+            {("silent-reinit", "items"), ("silent-reinit", "users")},
+        ),
+        # Keras: users (a.z) then items (a-x), as saved: nothing changes.
+        "kept": ({"a": {"z": 0}, "a-x": 1}, set()),
+        # "a_x" sorts after "a" and after "a.x": the same order both ways.
+        "underscore": ({"a": {"x": 0}, "a_x": 1}, set()),
+        # A key with a dot: "a" / "z" (users), then "a.b" (items), whose joined path sorts first.
+        "dotted key": ({"a": {"z": 0}, "a.b": 1}, set()),
+        # One joined path twice: Keras-RS's dict keeps its first place (the nested feature's)
+        # and the later feature's table (users): items is made by none, its rows ignored.
+        "one joined path twice": ({"a.b": 0, "a": {"b": 1}}, {("orphaned-state", "items")}),
+    }
+    for name, (features, expected) in cases.items():
+        new = model(tmp_path / name, _features(features))
+        result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+        assert result.exit_code == 0, (name, result.output)
+        found = {(c["kind"], c["table"]) for c in json.loads(result.stdout)["changes"]}
+        assert found == expected, name
+
+
+def test_a_layer_whose_place_is_not_known_is_not_compared(tmp_path: Path) -> None:
+    # Inside a layer that is no Functional or Sequential model, Keras saves the layer under an
+    # attribute's name, which config.json does not hold: exit 2, naming the file it is in.
+    old = _whole(tmp_path / "old", _nest_the_layer("Tower"))
+    new = model(tmp_path / "new")
+    result = invoke("diff", "--tpu", "v4-8", old, new)
+    assert result.exit_code == 2, result.output
+    assert (
+        f"tpuemb: error: {old}: layer clean/tower/distributed_embedding: where Keras saves its "
+        "weights is not known"
+    ) in result.stderr
+    assert new not in result.stderr
+
+
+def test_a_layer_not_compared_is_named_with_its_own_file(tmp_path: Path) -> None:
+    # Each side's layer named under its own file (the old file's layer was named under the
+    # new file).
+    old = model(tmp_path / "old")
+    new = _whole(tmp_path / "new", _nest_the_layer())
+    result = invoke("diff", "--tpu", "v5p-8", "--keras-backend", "tensorflow", old, new)
+    assert result.exit_code == 2
+    assert f"{new}: layer clean/tower/distributed_embedding: tables on SparseCores" in (
+        result.stderr
+    )
+    assert "clean/distributed_embedding" not in result.stderr
+
+
+def test_what_is_placed_in_the_old_file_names_the_old_layer(tmp_path: Path) -> None:
+    # The layer renamed (Keras pairs it by its place all the same) and its last table removed:
+    # the saved table nothing loads is placed in the old file, under the old layer's name.
+    def renamed(layer: dict[str, Any]) -> None:
+        layer["name"] = "embeddings_v1"
+
+    def without_tags(layer: dict[str, Any]) -> None:
+        del layer["feature_configs"]["tag"]
+        layer["tables"].pop(2)
+
+    old = model(tmp_path / "old", renamed)
+    new = model(tmp_path / "new", without_tags)
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+    [finding] = json.loads(result.stdout)["changes"]
+    assert (finding["kind"], finding["file"]) == ("orphaned-state", old)
+    assert finding["message"].startswith("layer clean/embeddings_v1: table 'tags'")

@@ -29,7 +29,8 @@ from click.testing import CliRunner
 from tpuemb_cli.cli import main
 
 Tables = dict[str, tuple[int, int]]
-Features = dict[str, str]
+# A feature's table by its key; a dict nests the features as Keras-RS takes them.
+Features = dict[str, Any]
 
 OLD_TABLES: Tables = {"a": (100, 8), "b": (50, 8)}
 OLD_FEATURES: Features = {"fa": "a", "fb": "b"}
@@ -82,31 +83,77 @@ CASES: list[tuple[str, Tables, Features, Tables, Features]] = [
         {**OLD_TABLES, "c": (100, 8)},
         {**OLD_FEATURES, "fc": "c"},
     ),
+    # keras.tree flattens each level's keys sorted, and Keras-RS's EmbedReduce dict follows:
+    # {"a": {"z": ...}} before "a-x", whose joined path "a-x" sorts before "a.z".
+    ("nested keys, tables swapped", SAME, OLD_FEATURES, SAME, {"a": {"z": "b"}, "a-x": "a"}),
+    ("nested keys, tables kept", SAME, OLD_FEATURES, SAME, {"a": {"z": "a"}, "a-x": "b"}),
+    ("nested keys, dotted key", SAME, OLD_FEATURES, SAME, {"a": {"z": "a"}, "a.b": "b"}),
+    ("nested keys, dotted key swapped", SAME, OLD_FEATURES, SAME, {"a": {"z": "b"}, "a.b": "a"}),
+    ("nested keys, underscore", SAME, OLD_FEATURES, SAME, {"a": {"x": "a"}, "a_x": "b"}),
+    # One joined path twice: Keras-RS keys its dict by it, keeping the first place and the
+    # later feature's table (here "a": "b"'s table is made by no EmbedReduce at all).
+    ("one joined path twice", SAME, OLD_FEATURES, SAME, {"a.b": "a", "a": {"b": "b"}}),
+    ("nested keys, slash", SAME, OLD_FEATURES, SAME, {"a": {"x": "b"}, "a/x": "a"}),
+    (
+        "nested both sides, keys around the dot",
+        SAME,
+        {"p": {"q": "a"}, "p+q": "b"},
+        SAME,
+        {"p": {"q": "b"}, "p+q": "a"},
+    ),
 ]
 
 
-def _model(tables: Tables, features: Features) -> tuple[Any, Any]:
+def _model(tables: Tables, features: Features, placement: str = "auto") -> tuple[Any, Any]:
     import keras
     import keras_rs
 
     configs = {
         name: keras_rs.layers.TableConfig(
-            name=name, vocabulary_size=rows, embedding_dim=dim, optimizer="adam"
+            name=name,
+            vocabulary_size=rows,
+            embedding_dim=dim,
+            optimizer="adam",
+            placement=placement,
         )
         for name, (rows, dim) in tables.items()
     }
-    feature_configs = {
-        name: keras_rs.layers.FeatureConfig(
-            name=name,
-            table=configs[table],
-            input_shape=(4, 1),
-            output_shape=(4, tables[table][1]),
-        )
-        for name, table in features.items()
-    }
-    inputs = {name: keras.Input(batch_shape=(4, 1), dtype="int32", name=name) for name in features}
+
+    count = iter(range(1000))
+
+    def nested(value: Features) -> dict[str, Any]:
+        # Names of their own: the keys ("a/x", "a" / "x" and "a_x") make no input names.
+        return {
+            key: nested(table)
+            if isinstance(table, dict)
+            else keras_rs.layers.FeatureConfig(
+                name=f"feature{next(count)}",
+                table=configs[table],
+                input_shape=(4, 1),
+                output_shape=(4, tables[table][1]),
+            )
+            for key, table in value.items()
+        }
+
+    feature_configs = nested(features)
+    inputs = keras.tree.map_structure(
+        lambda feature: keras.Input(batch_shape=(4, 1), dtype="int32", name=feature.name),
+        feature_configs,
+    )
     layer = keras_rs.layers.DistributedEmbedding(feature_configs)
     return keras.Model(inputs, layer(inputs)), layer
+
+
+def _set_tables(layer: Any, tables: dict[str, Any]) -> None:
+    """Fills the layer's default-device tables: the JAX layer's set_embedding_tables; the
+    TensorFlow layer has none, and its EmbedReduce sub-layers (named after their tables) are
+    assigned."""
+    if hasattr(layer, "set_embedding_tables"):
+        layer.set_embedding_tables(tables)
+        return
+    for embedding in layer._default_device_embedding_layers.values():
+        if embedding.name in tables:
+            embedding.embeddings.assign(tables[embedding.name])
 
 
 def _tables(layer: Any) -> dict[str, Any]:
@@ -121,23 +168,25 @@ def keras_verdict(
     new_tables: Tables,
     new_features: Features,
     folder: Path,
+    placement: str = "auto",
 ) -> tuple[set[str], Path, Path]:
     """What loading the old model's weights into the new one does, as diff's kinds; and the two
     saved files."""
     import numpy as np
 
-    old_model, old_layer = _model(old_tables, old_features)
+    old_model, old_layer = _model(old_tables, old_features, placement)
     # Each table its own values: table i holds i + 1 + row / 1000 in every column.
-    old_layer.set_embedding_tables(
+    _set_tables(
+        old_layer,
         {
             name: np.full(shape, index + 1.0, dtype="float32") + np.arange(shape[0])[:, None] / 1000
             for index, (name, shape) in enumerate(old_tables.items())
-        }
+        },
     )
     saved = _tables(old_layer)
     old_path, new_path = folder / "old.keras", folder / "new.keras"
     old_model.save(old_path)
-    new_model, new_layer = _model(new_tables, new_features)
+    new_model, new_layer = _model(new_tables, new_features, placement)
     new_model.save(new_path)
     try:
         new_model.load_weights(old_path)
@@ -145,7 +194,8 @@ def keras_verdict(
         return {"restore-error"}, old_path, new_path
     kinds: set[str] = set()
     loaded_from: set[str] = set()
-    for name, values in _tables(new_layer).items():
+    made = _tables(new_layer)  # the tables the layer made (a table no feature reaches: none)
+    for name, values in made.items():
         source = next(
             (
                 old
@@ -159,18 +209,20 @@ def keras_verdict(
         loaded_from.add(source)
         if source != name and (source in new_tables or name in old_tables):
             kinds.add("silent-reinit")  # another table's rows
-    if set(saved) - loaded_from - set(new_tables):
+    if set(saved) - loaded_from - set(made):
         kinds.add("orphaned-state")
     return kinds, old_path, new_path
 
 
-def diff_verdict(old_path: Path, new_path: Path) -> set[str]:
+def diff_verdict(old_path: Path, new_path: Path, backend: str = "jax") -> set[str]:
     result = CliRunner().invoke(
         main,
         [
             "diff",
             "--tpu",
             "v4-8",
+            "--keras-backend",
+            backend,
             "--format",
             "json",
             "--fail-on",
@@ -354,7 +406,7 @@ def test_diff_on_the_sparsecore_path(
     # for the topology of this CPU: one device of SPARSECORES SparseCores.
     topology = Topology("jax", 1, SPARSECORES, "v5p")
     said = {
-        change.kind for change in weight_changes(_model(old_layer), _model(new_layer), topology)
+        change.kind for change in weight_changes(_model(old_model), _model(new_model), topology)
     }
     print(
         f"sparsecore, {name}: Keras {sorted(kinds) or 'loads every stack'}; tpuemb {sorted(said)}"
@@ -401,3 +453,128 @@ def test_a_layer_added_fails_the_load_and_one_removed_is_ignored(
         kinds = {"restore-error"}
     assert kinds == expected
     assert diff_verdict(tmp_path / "old.keras", tmp_path / "new.keras") == expected
+
+
+# Where each layer sits: in the model itself, or in a Functional model of its own inside it.
+# Keras saves a layer's weights by its class and place among its models' layers
+# (layers/distributed_embedding, layers/functional/layers/distributed_embedding), not by its
+# name nor its order among the DistributedEmbedding layers.
+# (name, old layers, new layers); a layer: (nested, its tables, one feature a table), or
+# (True, None): a nested model of a layer of another class.
+Placed = list[tuple[bool, Tables | None]]
+A: Tables = {"a": (100, 8)}
+B: Tables = {"b": (100, 8)}
+B_GROWN: Tables = {"b": (120, 8)}
+PLACED_CASES: list[tuple[str, Placed, Placed]] = [
+    ("unchanged, nested", [(True, OLD_TABLES)], [(True, OLD_TABLES)]),
+    ("moved into a nested model", [(False, OLD_TABLES)], [(True, OLD_TABLES)]),
+    ("moved out of a nested model", [(True, OLD_TABLES)], [(False, OLD_TABLES)]),
+    ("two layers trade places", [(False, A), (True, B)], [(True, A), (False, B)]),
+    (
+        "two layers trade places, shapes differ",
+        [(False, A), (True, B_GROWN)],
+        [(True, A), (False, B_GROWN)],
+    ),
+    ("two layers listed the other way", [(False, A), (True, B)], [(True, B), (False, A)]),
+    ("a nested layer added", [(False, A)], [(False, A), (True, B)]),
+    ("a nested layer removed", [(False, A), (True, B)], [(False, A)]),
+    # Two nested models: `functional` and `functional_1`, by their order among the layers.
+    ("two nested models trade places", [(True, A), (True, B)], [(True, B), (True, A)]),
+    # A nested model with no DistributedEmbedding (None) takes `functional` before it.
+    ("a model without tables nested before", [(True, A)], [(True, None), (True, A)]),
+    ("a model without tables nested after", [(True, A)], [(True, A), (True, None)]),
+]
+
+
+def _placed_model(layers: Placed, placement: str = "auto") -> tuple[Any, dict[str, Any]]:
+    """A model of the DistributedEmbedding layers ``layers``; and each table's layer."""
+    import keras
+    import keras_rs
+
+    inputs, outputs, layer_of = [], [], {}
+    for index, (nested, tables) in enumerate(layers):
+        if tables is None:
+            outer = keras.Input(batch_shape=(4, 1), name=f"other{index}")
+            inner = keras.Input(batch_shape=(4, 1), name=f"other{index}")
+            outputs.append(keras.Model(inner, keras.layers.Identity()(inner))(outer))
+            inputs.append(outer)
+            continue
+        features = {
+            f"f{name}": keras_rs.layers.FeatureConfig(
+                name=f"f{name}",
+                table=keras_rs.layers.TableConfig(
+                    name=name,
+                    vocabulary_size=rows,
+                    embedding_dim=dim,
+                    optimizer="adam",
+                    placement=placement,
+                ),
+                input_shape=(4, 1),
+                output_shape=(4, dim),
+            )
+            for name, (rows, dim) in tables.items()
+        }
+        layer_inputs = {
+            name: keras.Input(batch_shape=(4, 1), dtype="int32", name=name) for name in features
+        }
+        layer = keras_rs.layers.DistributedEmbedding(features)
+        if nested:
+            inner_inputs = {
+                name: keras.Input(batch_shape=(4, 1), dtype="int32", name=name) for name in features
+            }
+            holder = keras.Model(inner_inputs, layer(inner_inputs))
+            outputs.append(holder(layer_inputs))
+        else:
+            outputs.append(layer(layer_inputs))
+        inputs.append(layer_inputs)
+        layer_of.update(dict.fromkeys(tables, layer))
+    return keras.Model(inputs, outputs), layer_of
+
+
+def placed_verdict(
+    old_layers: Placed, new_layers: Placed, folder: Path, placement: str = "auto"
+) -> tuple[set[str], Path, Path]:
+    """What loading the old model's weights into the new one does, as diff's kinds; and the two
+    saved files."""
+    import numpy as np
+
+    old_model, old_layer_of = _placed_model(old_layers, placement)
+    saved = {}
+    for index, (table, layer) in enumerate(old_layer_of.items()):
+        values = layer.get_embedding_tables()[table]
+        _set_tables(layer, {table: np.full(values.shape, index + 1.0, dtype="float32")})
+        saved[index + 1.0] = table
+    old_path, new_path = folder / "old.keras", folder / "new.keras"
+    old_model.save(old_path)
+    new_model, new_layer_of = _placed_model(new_layers, placement)
+    new_model.save(new_path)
+    kinds: set[str] = set()
+    try:
+        new_model.load_weights(old_path)
+    except ValueError:
+        kinds.add("restore-error")
+    else:
+        loaded = set()
+        for table, layer in new_layer_of.items():
+            source = saved.get(float(np.asarray(layer.get_embedding_tables()[table]).ravel()[0]))
+            if source is None:
+                continue  # freshly initialized: not loaded (Keras raised above, or none here)
+            loaded.add(source)
+            if source != table:
+                kinds.add("silent-reinit")
+        if set(saved.values()) - loaded:
+            kinds.add("orphaned-state")
+    return kinds, old_path, new_path
+
+
+@pytest.mark.parametrize(("name", "old_layers", "new_layers"), PLACED_CASES)
+def test_diff_pairs_layers_by_their_place_in_the_model(
+    name: str, old_layers: Placed, new_layers: Placed, tmp_path: Path
+) -> None:
+    kinds, old_path, new_path = placed_verdict(old_layers, new_layers, tmp_path)
+    said = diff_verdict(old_path, new_path)
+    print(f"{name}: Keras {sorted(kinds) or 'loads every table'}; tpuemb diff {sorted(said)}")
+    if "restore-error" in kinds:
+        assert "restore-error" in said
+    else:
+        assert said == kinds

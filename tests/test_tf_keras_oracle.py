@@ -157,3 +157,40 @@ def test_enough_layers_convert_and_enough_are_refused() -> None:
     refused = sum(1 for _, _, refused in verdicts if refused)
     assert len(LAYERS) >= 30 and converted >= 20 and refused >= 5, (converted, refused)
     assert tf.__version__.startswith("2.21"), tf.__version__
+
+
+# `tpuemb diff --keras-backend tensorflow` against the TensorFlow backend's own load_weights, on
+# CPU: the default-device tables (the cases of tests/test_keras_diff_oracle.py, with
+# placement="default_device", which is where "auto" puts them on a CPU and where diff places
+# them on any TPU). Its SparseCore tables live in a TPUEmbeddingV2, which no CPU builds: diff
+# does not compare them, and says so with exit 2 (tests/test_keras_diff.py).
+def _diff_cases() -> list[Any]:
+    from tests.test_keras_diff_oracle import CASES, PLACED_CASES
+
+    return [pytest.param("features", case[1:], id=case[0]) for case in CASES] + [
+        pytest.param("placed", case[1:], id=case[0]) for case in PLACED_CASES
+    ]
+
+
+@pytest.mark.parametrize(("kind", "case"), _diff_cases())
+def test_diff_says_what_the_tensorflow_backends_load_weights_does(
+    kind: str, case: tuple[Any, ...], tmp_path: Any
+) -> None:
+    from tests.test_keras_diff_oracle import diff_verdict, keras_verdict, placed_verdict
+
+    assert keras.backend.backend() == "tensorflow"
+    if kind == "features":
+        old_tables, old_features, new_tables, new_features = case
+        kinds, old_path, new_path = keras_verdict(
+            old_tables, old_features, new_tables, new_features, tmp_path, "default_device"
+        )
+    else:
+        old_layers, new_layers = case
+        kinds, old_path, new_path = placed_verdict(
+            old_layers, new_layers, tmp_path, "default_device"
+        )
+    said = diff_verdict(old_path, new_path, "tensorflow")
+    if "restore-error" in kinds:
+        assert "restore-error" in said
+    else:
+        assert said == kinds

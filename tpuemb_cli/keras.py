@@ -49,16 +49,34 @@ def _is_layer(value: Any) -> bool:
     return hasattr(value, "_feature_configs")
 
 
-def _layers(value: Any, names: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+def _layers(
+    value: Any, names: tuple[str, ...] = (), saved_at: str | None = None
+) -> Iterator[tuple[tuple[str, ...], str, Any]]:
     """The DistributedEmbedding layers of ``value``: itself, or those of a model's ``layers``
-    (nested models walked), each with the names of the models around it."""
+    (nested models walked), each with the names of the models around it and where Keras saves
+    its weights ("" when not known: a layer given alone, or in a model Keras saves by its
+    attributes' names; the rule is ``load.keras_config.weights_paths``'s)."""
     if _is_layer(value):
-        yield (*names, str(getattr(value, "name", "") or "")), value
+        yield (*names, str(getattr(value, "name", "") or "")), saved_at or "", value
         return
     layers = getattr(value, "layers", None)
-    if isinstance(layers, (list, tuple)):
-        for layer in layers:
-            yield from _layers(layer, (*names, str(getattr(value, "name", "") or "")))
+    if not isinstance(layers, (list, tuple)):
+        return
+    kind = getattr(value, "_obj_type", None)
+    walked = callable(kind) and kind() in ("Functional", "Sequential")
+    prefix = "" if saved_at is None else f"{saved_at}/"
+    from tpuemb_cli.load.keras_config import snake_case
+
+    used: dict[str, int] = {}
+    for layer in layers:
+        name = snake_case(type(layer).__name__)
+        if name in used:
+            used[name] += 1
+            name = f"{name}_{used[name]}"
+        else:
+            used[name] = 0
+        place = f"{prefix}layers/{name}" if walked and (saved_at is None or saved_at) else ""
+        yield from _layers(layer, (*names, str(getattr(value, "name", "") or "")), place)
 
 
 def _shape(shape: Any) -> list[Any]:
@@ -154,7 +172,7 @@ def _model(layer_or_feature_configs: Any) -> Any:
     found = list(_layers(layer_or_feature_configs))
     serialized = []
     tuples = []
-    for names, layer in found:
+    for names, _, layer in found:
         stacking = getattr(layer, "_table_stacking", _ABSENT)
         tuples.append(_tuples(stacking))
         serialized.append((names, _serialized(layer._feature_configs, names[-1], stacking)))
@@ -167,6 +185,8 @@ def _model(layer_or_feature_configs: Any) -> Any:
     if reading.pending:
         raise ValueError("; ".join(message for message, *_ in reading.pending))
     # The layers read back in the order they were written.
+    for layer, (_, saved_at, _) in zip(reading.model.layers, found, strict=False):
+        layer.weights_path = saved_at
     for layer, (is_tuple, in_list) in zip(reading.model.layers, tuples, strict=False):
         if is_tuple:
             layer.table_stacking.live_tuple = True

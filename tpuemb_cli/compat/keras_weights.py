@@ -4,15 +4,20 @@ loading one model's weights into another does (``tpuemb diff old.keras new.keras
 Keras 3 saves a layer's state by position, not by name (keras 3.15, ``saving/saving_lib.py`` and
 ``Layer.save_own_variables``): the layer's own variables as ``vars/0``, ``vars/1``, ... in the
 order they were created, and each sub-layer kept in a dict or list under its class name and
-place (``embed_reduce``, ``embed_reduce_1``, ...). Loading checks the number of a layer's
-variables and each one's shape (``ValueError``, and ``load_weights`` / ``load_model`` fail) and
-nothing else: a variable of the same shape at the same place loads whatever it holds, and a
-saved object the new layer does not have is ignored. keras-rs 0.4.0's layer holds:
+place (``embed_reduce``, ``embed_reduce_1``, ...). The layers of a model are placed alike, in a
+Functional or Sequential model's ``layers`` (``layers/distributed_embedding``,
+``layers/functional/layers/distributed_embedding_1``: ``_walk_saveable``; each layer's
+``weights_path``, load/keras_config), so layers are paired by that place, not by name or order.
+Loading checks the number of a layer's variables and each one's shape (``ValueError``, and
+``load_weights`` / ``load_model`` fail) and nothing else: a variable of the same shape at the
+same place loads whatever it holds, and a saved object the new layer does not have is ignored.
+keras-rs 0.4.0's layer holds:
 
 - the tables on the default device (``_default_device_init`` in
   ``layers/embedding/base_distributed_embedding.py``): one ``EmbedReduce`` a table, in a dict
-  keyed by feature path (sorted, as ``keras.tree`` flattens), so saved by the place of the
-  first feature using each table; a table's later features take a place and hold nothing. Each
+  keyed by feature path in the order ``keras.tree.flatten_with_path`` walks the features (each
+  level's keys sorted), so saved by the place of the first feature using each table; a table's
+  later features take a place and hold nothing. Each
   is one ``vocabulary_size x embedding_dim`` array: a renamed table keeps its rows; two tables
   of one shape that trade places trade rows.
 - the tables on SparseCores with the JAX backend (``_sparsecore_build`` and
@@ -24,9 +29,11 @@ saved object the new layer does not have is ignored. keras-rs 0.4.0's layer hold
   rotation on ``num_sparsecores`` shards (compat/jax_entries): a stack of the same shape laid
   out otherwise loads other rows' values.
 
-The default-device half is checked against keras-rs 0.4.0 itself on CPU
-(tests/test_keras_diff_oracle.py, ``make test-keras``); the SparseCore half, which needs a TPU,
-follows the sources above.
+The default-device half and the layers' places are checked against keras-rs 0.4.0 itself on
+CPU (tests/test_keras_diff_oracle.py, ``make test-keras``); the SparseCore half, which needs a
+TPU, follows the sources above, on a simulated SparseCore. The TensorFlow backend's SparseCore
+tables (a ``TPUEmbeddingV2`` outside Keras's tracking) are not compared: NotCompared, which
+diff reports as an error (exit 2).
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.spec.keras_spec import Topology
 
-__all__ = ["KerasSide", "NotCompared", "TopologyNeeded", "layer_entries", "weight_changes"]
+__all__ = ["KerasSide", "NotCompared", "layer_entries", "weight_changes"]
 
 
 class KerasSide(Record):
@@ -62,13 +69,11 @@ class KerasSide(Record):
 
 
 class NotCompared(Exception):
-    """A layer whose saved weights tpuemb cannot tell (the message says why and what would)."""
+    """A layer whose saved weights tpuemb cannot tell (the message says why and what would).
+    ``side``: the model the layer is in ("old", the saved one, or "new"), set by
+    ``weight_changes``, so that the file named with the message is the layer's."""
 
-
-class TopologyNeeded(NotCompared):
-    """A layer whose saved weights follow the TPU, and none was named: a missing option (exit
-    2), not a limit of diff's -- a CI job that forgot --tpu must not pass having compared
-    nothing."""
+    side = "new"
 
 
 class Entry(Record):
@@ -92,10 +97,27 @@ class LayerEntries(Record):
     default: list[Entry]
 
 
+def _default_order(layer: Any) -> list[int]:
+    """The features whose places the layer's ``EmbedReduce`` dict holds, in its order: keras-rs
+    keys it by the feature's path joined by ``.``, in the order ``keras.tree.flatten_with_path``
+    walks the features -- each level's dict keys sorted, which is the order the features are
+    read in (load/keras_config), not the joined paths sorted (``a-x`` comes after ``a`` /
+    ``z``, whose joined ``a.z`` sorts after it). Two features of one joined path (``a.b`` and
+    ``a`` / ``b``) share a key: the dict keeps its first place and the later feature's table."""
+    place_of: dict[str, int] = {}
+    order: list[int] = []
+    for position, feature in enumerate(layer.features):
+        if feature.key in place_of:
+            order[place_of[feature.key]] = position
+            continue
+        place_of[feature.key] = len(order)
+        order.append(position)
+    return order
+
+
 def _default(layer: Any, index: int, topology: Topology) -> list[Entry]:
-    order = sorted(range(len(layer.features)), key=lambda i: layer.features[i].key)
     entries, seen = [], set()
-    for position in order:
+    for position in _default_order(layer):
         table_index = layer.features[position].table
         if not 0 <= table_index < len(layer.tables):
             continue
@@ -125,9 +147,8 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
             f"{where}: tables on SparseCores with the TensorFlow backend (TPUEmbeddingV2's "
             "variables), whose saved weights diff does not compare yet"
         )
-    if plan.jax is None:
-        known = topology.global_device_count > 0 and topology.num_sc_per_device > 0
-        raise (NotCompared if known else TopologyNeeded)(f"{where}: {plan.unknown}")
+    if plan.jax is None:  # no --tpu, or a layer its conversion refuses
+        raise NotCompared(f"{where}: {plan.unknown}")
     from tpuemb_cli.spec.jax_memory import SLOTS
 
     by_name = {table.name: i for i, table in enumerate(layer.tables)}
@@ -188,8 +209,16 @@ def _traded(
     )
 
 
-def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]:
-    """The layer's own variables: Keras checks their number, then each one's shape."""
+Names = tuple[set[str], set[str]]  # the tables of the old model's layers, and of the new's
+
+
+def _own_changes(
+    old: list[Entry], new: list[Entry], wheres: tuple[str, str], names: Names
+) -> list[Change]:
+    """The layer's own variables: Keras checks their number, then each one's shape. A place
+    that held a table the new model has (in any layer) holds another table's rows: a renamed
+    table keeps its own. ``wheres``: the saved layer's label and the new one's."""
+    old_where, where = wheres
     if len(old) != len(new):
         path = (new or old)[0].path
         return [
@@ -199,7 +228,8 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]
                 path,
                 len(old),
                 len(new),
-                f"{where}: the layer's own variables (its SparseCore stacks, their slots and "
+                f"{where if new else old_where}: the layer's own variables (its SparseCore "
+                "stacks, their slots and "
                 f"`iteration`) were {len(old)} and are {len(new)}: Keras's load_own_variables "
                 'raises ValueError ("expected N variables, but received M"), and '
                 "load_weights / load_model fail",
@@ -207,8 +237,7 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]
             )
         ]
     changes = []
-    old_names = {name for entry in old for name in entry.tables}
-    new_names = {name for entry in new for name in entry.tables}
+    old_names, new_names = names
     for before, after in zip(old, new, strict=True):
         label = ", ".join(after.tables) or after.name
         if before.shape != after.shape:
@@ -251,12 +280,16 @@ def _own_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]
     return changes
 
 
-def _default_changes(old: list[Entry], new: list[Entry], where: str) -> list[Change]:
+def _default_changes(
+    old: list[Entry], new: list[Entry], wheres: tuple[str, str], names: Names
+) -> list[Change]:
     """The default-device tables: Keras loads each place of the new layer from the same place
-    of the saved one, and ignores saved places the new layer lacks."""
+    of the saved one, and ignores saved places the new layer lacks. ``wheres``: the saved
+    layer's label (for what is placed in the old file) and the new one's."""
+    old_where, where = wheres
     changes = []
-    old_names = {e.name for e in old if e.shape is not None}
     new_names = {e.name for e in new if e.shape is not None}
+    old_tables, new_tables = names
     for place, after in enumerate(new):
         if after.shape is None:
             continue
@@ -288,7 +321,7 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str) -> list[Cha
                     "ValueError and the load fails",
                 )
             )
-        elif before.name != after.name and (after.name in old_names or before.name in new_names):
+        elif before.name != after.name and (after.name in old_tables or before.name in new_tables):
             changes.append(
                 Change(
                     "silent-reinit",
@@ -298,9 +331,9 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str) -> list[Cha
                     after.name,
                     f"{where}: table {after.name!r} (default device) loads the rows saved for "
                     f"table {before.name!r}: Keras loads by place (the first feature using each "
-                    "table, features sorted by path), and the saved table there has the same "
-                    "shape, so nothing fails",
-                    help="keep each table's first feature (by path) where it was",
+                    "table, features in keras.tree's order: each level's keys sorted), and "
+                    "the saved table there has the same shape, so nothing fails",
+                    help="keep each table's first feature (in that order) where it was",
                 )
             )
     for place, before in enumerate(old):
@@ -315,7 +348,8 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str) -> list[Cha
                 before.path,
                 _shape(before.shape),
                 None,
-                f"{where}: table {before.name!r} (default device) was saved at place {place}, "
+                f"{old_where}: table {before.name!r} (default device) was saved at place "
+                f"{place}, "
                 "which the new layer does not load: Keras ignores it without a word",
                 side="old",
             )
@@ -323,39 +357,100 @@ def _default_changes(old: list[Entry], new: list[Entry], where: str) -> list[Cha
     return changes
 
 
+def _entries(layer: Any, index: int, topology: Topology, side: str) -> LayerEntries:
+    try:
+        return layer_entries(layer, index, topology)
+    except NotCompared as problem:
+        problem.side = side
+        raise
+
+
+def _tables(layers: list[LayerEntries]) -> set[str]:
+    """The tables whose rows the layers' saved objects hold."""
+    return {
+        name
+        for layer in layers
+        for entry in (*layer.own, *layer.default)
+        if entry.shape is not None
+        for name in entry.tables
+    }
+
+
+def _saved_anything(entries: LayerEntries) -> bool:
+    return bool(entries.own) or any(entry.shape is not None for entry in entries.default)
+
+
 def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[Change]:
     """Every change that loading ``old_model``'s saved weights into ``new_model`` meets, layer by
-    layer (the DistributedEmbedding layers paired by their order in the model, as Keras saves
-    them); NotCompared when a layer's weights are not known on ``topology``."""
+    layer: each new layer loads what the saved model holds at its place in the weights file
+    (``weights_path``: where Keras saves it, by its place among its models' layers, not by its
+    name nor its order among the DistributedEmbedding layers); NotCompared when a layer's weights
+    are not known on ``topology``, or its place is not."""
     changes: list[Change] = []
     old_layers, new_layers = list(old_model.layers), list(new_model.layers)
+    for side, layers in (("old", old_layers), ("new", new_layers)):
+        for layer in layers:
+            if not layer.weights_path:
+                problem = NotCompared(
+                    f"layer {layer.path}: where Keras saves its weights is not known: it sits "
+                    "in a layer or model other than a Functional or Sequential model, whose "
+                    "sub-layers Keras saves under its attributes' names, which config.json "
+                    "does not hold"
+                )
+                problem.side = side
+                raise problem
+    new_entries = [_entries(layer, i, topology, "new") for i, layer in enumerate(new_layers)]
+    old_entries = [_entries(layer, i, topology, "old") for i, layer in enumerate(old_layers)]
+    names = (_tables(old_entries), _tables(new_entries))
+    # A layer seen twice (one object in two models) is saved once, at its first place.
+    saved: dict[str, int] = {}
+    for index, layer in enumerate(old_layers):
+        saved.setdefault(layer.weights_path, index)
+    paired = set()
     for index, after in enumerate(new_layers):
-        where = f"layer {after.path}"
-        if index >= len(old_layers):
-            continue  # a layer the saved model lacks: Keras reports it (below)
-        old_entries = layer_entries(old_layers[index], index, topology)
-        new_entries = layer_entries(after, index, topology)
-        changes += _own_changes(old_entries.own, new_entries.own, where)
-        changes += _default_changes(old_entries.default, new_entries.default, where)
-    if len(old_layers) != len(new_layers):
-        more = len(new_layers) > len(old_layers)
-        extra = new_layers[len(old_layers)] if more else old_layers[len(new_layers)]
-        index = len(old_layers) if more else len(new_layers)
+        if after.weights_path not in saved:
+            if _saved_anything(new_entries[index]):
+                changes.append(_layer_not_saved(after, index, old_layers))
+            continue
+        before = old_entries[saved[after.weights_path]]
+        paired.add(after.weights_path)
+        wheres = (f"layer {old_layers[saved[after.weights_path]].path}", f"layer {after.path}")
+        changes += _own_changes(before.own, new_entries[index].own, wheres, names)
+        changes += _default_changes(before.default, new_entries[index].default, wheres, names)
+    for place, index in saved.items():
+        before = old_layers[index]
+        if place in paired or not _saved_anything(old_entries[index]):
+            continue
         changes.append(
             Change(
-                "restore-error" if more else "orphaned-state",
+                "orphaned-state",
                 None,
                 ("layers", index),
-                len(old_layers),
-                len(new_layers),
-                f"layer {extra.path}: the model had {len(old_layers)} DistributedEmbedding "
-                f"layers and has {len(new_layers)}: "
-                + (
-                    "the new one's weights are not in the saved model, and Keras fails the load"
-                    if more
-                    else "the saved layer's weights are ignored"
-                ),
-                side="new" if more else "old",
+                place,
+                None,
+                f"layer {before.path}: the saved model holds its weights at {place}, where the "
+                "new model has no DistributedEmbedding layer: Keras loads each layer from its "
+                "own place in the weights file, and ignores this one without a word",
+                side="old",
             )
         )
     return changes
+
+
+def _layer_not_saved(after: Any, index: int, old_layers: list[Any]) -> Change:
+    held = ", ".join(sorted({layer.weights_path for layer in old_layers})) or "none"
+    return Change(
+        "restore-error",
+        None,
+        ("layers", index),
+        None,
+        after.weights_path,
+        f"layer {after.path}: Keras loads its weights from {after.weights_path} in the saved "
+        f"model's weights file, which holds no DistributedEmbedding layer there (the saved "
+        f"model's are at {held}): its variables get none, Keras raises ValueError "
+        '("expected N variables, but received 0") and the load fails',
+        help="keep the layer at its place among its models' layers (Keras pairs layers by "
+        "their class and place, not their names), or load the old weights into a model of "
+        "the old shape and save it again",
+        side="new",
+    )

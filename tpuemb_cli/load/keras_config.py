@@ -84,6 +84,63 @@ def layers_in(value: Any) -> Iterator[tuple[JsonPath, str, dict[str, Any]]]:
         waiting.extend(reversed(children))
 
 
+# The models whose sub-layers Keras saves under `layers` (keras 3.15.1, saving/saving_lib.py
+# `_walk_saveable`: "Save all layers directly tracked by Sequential and Functional first").
+# Any other layer or model saves what it holds under its attributes' names, which config.json
+# does not hold.
+_CONTAINERS = frozenset({"Functional", "Sequential"})
+
+
+def _container(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and value.get("class_name") in _CONTAINERS
+        and isinstance(value.get("config"), dict)
+        and isinstance(value["config"].get("layers"), list)
+    )
+
+
+def snake_case(name: str) -> str:
+    """A class's name as Keras names its saved objects (keras 3.15.1, utils/naming.py
+    ``to_snake_case``)."""
+    import re
+
+    name = re.sub(r"\W+", "", name)
+    name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def weights_paths(value: Any) -> dict[JsonPath, str]:
+    """Where Keras saves each DistributedEmbedding layer's weights (its group in
+    model.weights.h5), by the JSON path of the layer's object; a layer not here has no place
+    tpuemb can tell. Keras saves a Functional or Sequential model's ``layers`` in their order
+    (the order config.json lists them in: Functional.get_config walks the same operations),
+    each under its class's snake_case name, numbered among the same name (`_get_unique_name`:
+    ``distributed_embedding``, ``distributed_embedding_1``, ...), and a model's under its own."""
+    found: dict[JsonPath, str] = {}
+    waiting: list[tuple[JsonPath, str, dict[str, Any]]] = (
+        [((), "", value)] if _container(value) else []
+    )
+    while waiting:
+        json_path, prefix, model = waiting.pop()
+        used: dict[str, int] = {}
+        for index, item in enumerate(model["config"]["layers"]):
+            if not isinstance(item, dict) or not isinstance(item.get("class_name"), str):
+                continue
+            name = snake_case(item["class_name"])
+            if name in used:
+                used[name] += 1
+                name = f"{name}_{used[name]}"
+            else:
+                used[name] = 0
+            at = (*json_path, "config", "layers", index)
+            if is_layer(item):
+                found[at] = f"{prefix}layers/{name}"
+            elif _container(item):
+                waiting.append((at, f"{prefix}layers/{name}/", item))
+    return found
+
+
 class KerasReading:
     """A KerasModel being read, and for each of its field paths the JSON path it came from."""
 
@@ -128,10 +185,13 @@ class KerasReading:
 def read_model(value: Any) -> KerasReading:
     """The KerasModel of a parsed config.json."""
     reading = KerasReading()
+    saved_at = weights_paths(value)
     for json_path, place, layer in layers_in(value):
         index = len(reading.model.layers)
         # The layer's place names the models around it, whose names are not read otherwise.
-        target = reading.model.layers.add(path=repaired(place))
+        target = reading.model.layers.add(
+            path=repaired(place), weights_path=repaired(saved_at.get(json_path, ""))
+        )
         config = _without_lone_surrogates(reading, layer["config"], (*json_path, "config"))
         _layer(reading, ("layers", index), json_path, config, target)
     return reading

@@ -47,6 +47,7 @@ COMMENTS: dict[str, str] = {
     'tpuemb.keras.DistributedEmbeddingLayer.path': 'Where the layer sits in the model: the names of the models and layers that hold it, joined by `/` (e.g. "functional/tower/distributed_embedding").',
     'tpuemb.keras.DistributedEmbeddingLayer.table_stacking': '`table_stacking`, when the configuration has it (keras-rs writes it only once the layer was set up for SparseCores).',
     'tpuemb.keras.DistributedEmbeddingLayer.tables': 'The serialized TableConfigs (`tables`): the features refer to them by index.',
+    'tpuemb.keras.DistributedEmbeddingLayer.weights_path': 'Where Keras saves the layer\'s weights in the archive\'s model.weights.h5, which is where load_weights looks for them (keras 3.15.1, saving/saving_lib.py `_save_state` and `_save_container_state`): each model\'s `layers` by class, snake_case, numbered among the same class (e.g. "layers/functional/layers/distributed_embedding_1"). "" when the layer sits in a layer or model that Keras saves by attribute names config.json does not hold.',
     'tpuemb.keras.Feature.input_shape': 'A dimension Keras leaves open (null) is -1.',
     'tpuemb.keras.Feature.key': "Where the feature sits in `feature_configs`: its keys joined by `.` (Keras-RS's path).",
     'tpuemb.keras.Feature.table': 'the index of its table in `tables`',

@@ -181,16 +181,10 @@ def _diff(
         findings = engine.judge_changes(anchor, placed)
     except CannotCompare as problem:
         return Diffed(name, [], {}, error=str(problem))
-    except KerasUnchecked as problem:
-        return Diffed(name, [], sources, skipped=str(problem), unchecked=True)
     except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
     return Diffed(name, findings, sources, compared=True)
-
-
-class KerasUnchecked(Exception):
-    """A pair of Keras models whose saved weights tpuemb does not tell; the message says why."""
 
 
 def _is_keras(document: Document | None) -> bool:
@@ -205,12 +199,7 @@ def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Pla
     """Two Keras-RS models: what loading the old one's saved weights into the new one does, on
     the backend and TPU the new one's settings and ``--tpu`` give (compat/keras_weights)."""
     from tpuemb_cli.compat.compare import place
-    from tpuemb_cli.compat.keras_weights import (
-        KerasSide,
-        NotCompared,
-        TopologyNeeded,
-        weight_changes,
-    )
+    from tpuemb_cli.compat.keras_weights import KerasSide, NotCompared, weight_changes
 
     old, new = documents
     if old is None or new is None or not (_is_keras(old) and _is_keras(new)):
@@ -223,10 +212,11 @@ def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Pla
     topology = engine.keras_topology(new.message)
     try:
         changes = weight_changes(old.message, new.message, topology)
-    except TopologyNeeded as problem:
-        raise CannotCompare(f"{new.name}: {problem}") from None
     except NotCompared as problem:
-        raise KerasUnchecked(str(problem)) from None
+        # Named with the file whose layer it is. Not a skipped pair (exit 0): a CI job that
+        # gates on diff must not pass a pair whose weights nothing compared (exit 2).
+        where = old.name if problem.side == "old" else new.name
+        raise CannotCompare(f"{where}: {problem}") from None
     return new, place(changes, KerasSide(old), KerasSide(new))
 
 

@@ -28,18 +28,20 @@ class Target(_message.Message):
     def __init__(self, backend: _Optional[str] = ..., global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., accelerator: _Optional[str] = ...) -> None: ...
 
 class DistributedEmbeddingLayer(_message.Message):
-    __slots__ = ("path", "name", "tables", "features", "table_stacking")
+    __slots__ = ("path", "name", "tables", "features", "table_stacking", "weights_path")
     PATH_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
     FEATURES_FIELD_NUMBER: _ClassVar[int]
     TABLE_STACKING_FIELD_NUMBER: _ClassVar[int]
+    WEIGHTS_PATH_FIELD_NUMBER: _ClassVar[int]
     path: str
     name: str
     tables: _containers.RepeatedCompositeFieldContainer[Table]
     features: _containers.RepeatedCompositeFieldContainer[Feature]
     table_stacking: TableStacking
-    def __init__(self, path: _Optional[str] = ..., name: _Optional[str] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., table_stacking: _Optional[_Union[TableStacking, _Mapping]] = ...) -> None: ...
+    weights_path: str
+    def __init__(self, path: _Optional[str] = ..., name: _Optional[str] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., table_stacking: _Optional[_Union[TableStacking, _Mapping]] = ..., weights_path: _Optional[str] = ...) -> None: ...
 
 class TableStacking(_message.Message):
     __slots__ = ("mode", "stacks", "ignored", "live_tuple", "live_tuples_in_list")
