@@ -306,9 +306,6 @@ def test_default_device_places_follow_the_nested_order_not_the_joined_paths(
         "underscore": ({"a": {"x": 0}, "a_x": 1}, set()),
         # A key with a dot: "a" / "z" (users), then "a.b" (items), whose joined path sorts first.
         "dotted key": ({"a": {"z": 0}, "a.b": 1}, set()),
-        # One joined path twice: Keras-RS's dict keeps its first place (the nested feature's)
-        # and the later feature's table (users): items is made by none, its rows ignored.
-        "one joined path twice": ({"a.b": 0, "a": {"b": 1}}, {("orphaned-state", "items")}),
     }
     for name, (features, expected) in cases.items():
         new = model(tmp_path / name, _features(features))
@@ -316,6 +313,26 @@ def test_default_device_places_follow_the_nested_order_not_the_joined_paths(
         assert result.exit_code == 0, (name, result.output)
         found = {(c["kind"], c["table"]) for c in json.loads(result.stdout)["changes"]}
         assert found == expected, name
+
+
+def test_one_joined_path_twice_is_refused_and_compared_once_te772_is_ignored(
+    tmp_path: Path,
+) -> None:
+    """``{"a.b": ..., "a": {"b": ...}}``: the layer keeps one feature (TE772, an error), so diff
+    refuses the model as it does any Keras model with errors; with TE772 ignored it says what
+    loading does: Keras-RS's dict keeps the first place (the nested feature's) and the later
+    feature's table (users): items is made by none, its rows orphaned."""
+    old = model(tmp_path / "old", _features({"fa": 0, "fb": 1}))
+    new = model(tmp_path / "new", _features({"a.b": 0, "a": {"b": 1}}))
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+    assert result.exit_code == 2, result.output
+    assert "cannot compare: it has errors" in result.output
+    assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["TE772"]
+    (tmp_path / ".tpuemb.toml").write_text('ignore = ["TE772"]\n')
+    result = invoke("diff", "--tpu", "v4-8", "--format", "json", "--fail-on", "none", old, new)
+    assert result.exit_code == 0, result.output
+    found = {(c["kind"], c["table"]) for c in json.loads(result.stdout)["changes"]}
+    assert found == {("orphaned-state", "items")}
 
 
 def test_a_layer_whose_place_is_not_known_is_not_compared(tmp_path: Path) -> None:

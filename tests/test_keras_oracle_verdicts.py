@@ -17,6 +17,7 @@ tpuemb's verdict on the file compared with what the library does.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -227,3 +228,76 @@ def test_auto_placement_follows_the_device_kind(chip: str, monkeypatch: Any) -> 
     assert _tables_flagged(found, "keras-auto-placement-on-tensorcores") == expected_te768
     # Table 1 keeps the default optimizer, table 2 has SGD and is always on the default device.
     assert _tables_flagged(found, "keras-ignored-table-optimizer") == off - {1}
+
+
+# --- TE772: two features at one joined path ---
+
+
+def _clashing_paths(placement: str, sparsecore: bool, folder: Path) -> tuple[Path, Any]:
+    """``{"a.b": f1 (t1), "a": {"b": f2 (t2)}, "c": f3 (t3)}`` built by keras-rs in a model and
+    saved; its layer."""
+    import keras_rs
+
+    sgd = keras.optimizers.SGD(learning_rate=0.1)
+    tables = [
+        keras_rs.layers.TableConfig(
+            name=name, vocabulary_size=rows, embedding_dim=8, optimizer=sgd, placement=placement
+        )
+        for name, rows in (("t1", 64), ("t2", 128), ("t3", 32))
+    ]
+
+    def feature(name: str, t: int) -> Any:
+        return keras_rs.layers.FeatureConfig(
+            name=name, table=tables[t], input_shape=(16, 1), output_shape=(16, 8)
+        )
+
+    configs = {"a.b": feature("f1", 0), "a": {"b": feature("f2", 1)}, "c": feature("f3", 2)}
+    with keras_probe.simulated_sparsecore() if sparsecore else contextlib.nullcontext():
+        made = keras_rs.layers.DistributedEmbedding(configs, table_stacking=None)
+        inputs = {
+            "a.b": keras.Input(batch_shape=(16, 1), dtype="int32", name="ab"),
+            "a": {"b": keras.Input(batch_shape=(16, 1), dtype="int32", name="a_b")},
+            "c": keras.Input(batch_shape=(16, 1), dtype="int32", name="c"),
+        }
+        model = keras.Model(inputs, made(inputs))
+        path = folder / f"clash_{placement}.keras"
+        model.save(path)
+    return path, made
+
+
+@pytest.mark.parametrize("placement", ["default_device", "sparsecore"])
+def test_two_features_at_one_path_build_one_and_te772_names_the_dropped(
+    placement: str, tmp_path: Path
+) -> None:
+    path, made = _clashing_paths(placement, placement == "sparsecore", tmp_path)
+    names = " ".join(v.path for v in made.weights)
+    print("weights:", names)
+    # The library: t2, looked up by the dropped feature only, is never built.
+    assert "t1" in names and "t3" in names and "t2" not in names
+    found = _check(path, "--tpu", "v5p-8")
+    clashes = [f for f in found if f["name"] == "keras-duplicate-feature-path"]
+    assert [f["field"] for f in clashes] == ["layers[0].features[0].key"], found
+    assert "'f2'" in clashes[0]["message"].split(" and ")[0]
+    if placement == "sparsecore":
+        assert keras_probe.live_stacks(made) == {"t1": ["t1"], "t3": ["t3"]}
+        assert _our_stacks(path) == keras_probe.live_stacks(made)
+
+
+def test_two_features_at_one_path_share_one_output() -> None:
+    """On the default device (a CPU, where the layer runs): both outputs are the later
+    feature's (``a.b``) lookup of its own ids; the ids given at ``a`` / ``b`` are never read."""
+    import numpy as np
+
+    with tempfile.TemporaryDirectory() as folder:
+        _, made = _clashing_paths("default_device", False, Path(folder))
+    ids = {
+        "a.b": np.zeros((16, 1), "int32"),
+        "a": {"b": np.full((16, 1), 3, "int32")},
+        "c": np.zeros((16, 1), "int32"),
+    }
+    out = made(ids)
+    (t1,) = [v for v in made.weights if "t1" in v.path]
+    rows = np.asarray(t1.value)
+    assert np.allclose(out["a"]["b"], out["a.b"])
+    assert np.allclose(np.asarray(out["a"]["b"])[0], rows[0])
+    assert not np.allclose(np.asarray(out["a"]["b"])[0], rows[3])

@@ -45,7 +45,7 @@ from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.spec.keras_spec import Topology
+from tpuemb_cli.spec.keras_spec import Topology, shadowed_features
 
 __all__ = ["KerasSide", "NotCompared", "layer_entries", "weight_changes"]
 
@@ -97,27 +97,28 @@ class LayerEntries(Record):
     default: list[Entry]
 
 
-def _default_order(layer: Any) -> list[int]:
+def _default_order(layer: Any, topology: Topology) -> list[int]:
     """The features whose places the layer's ``EmbedReduce`` dict holds, in its order: keras-rs
     keys it by the feature's path joined by ``.``, in the order ``keras.tree.flatten_with_path``
     walks the features -- each level's dict keys sorted, which is the order the features are
     read in (load/keras_config), not the joined paths sorted (``a-x`` comes after ``a`` /
     ``z``, whose joined ``a.z`` sorts after it). Two features of one joined path (``a.b`` and
-    ``a`` / ``b``) share a key: the dict keeps its first place and the later feature's table."""
-    place_of: dict[str, int] = {}
+    ``a`` / ``b``) of one placement share a key (``keras_spec.shadowed_features``): the dict
+    keeps its first place and the later feature's table."""
+    shadowed = shadowed_features(layer, topology)
     order: list[int] = []
-    for position, feature in enumerate(layer.features):
-        if feature.key in place_of:
-            order[place_of[feature.key]] = position
-            continue
-        place_of[feature.key] = len(order)
-        order.append(position)
+    placed: set[int] = set()
+    for position in range(len(layer.features)):
+        kept = shadowed.get(position, position)
+        if kept not in placed:
+            placed.add(kept)
+            order.append(kept)
     return order
 
 
 def _default(layer: Any, index: int, topology: Topology) -> list[Entry]:
     entries, seen = [], set()
-    for position in _default_order(layer):
+    for position in _default_order(layer, topology):
         table_index = layer.features[position].table
         if not 0 <= table_index < len(layer.tables):
             continue

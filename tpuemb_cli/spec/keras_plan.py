@@ -20,6 +20,7 @@ from tpuemb_cli.spec.keras_spec import (
     Topology,
     convert,
     replaced_tables,
+    shadowed_features,
 )
 
 if TYPE_CHECKING:
@@ -123,13 +124,23 @@ def _why(placement: str, topology: Topology) -> str:
 
 def _tables(layer: Any, topology: Topology) -> list[TablePlacement]:
     features: dict[int, list[str]] = {}
-    for feature in layer.features:
-        features.setdefault(feature.table, []).append(feature.name or feature.key)
+    shadowed = shadowed_features(layer, topology)
+    for index, feature in enumerate(layer.features):
+        label = feature.name or feature.key
+        features.setdefault(feature.table, []).append(
+            f"{label} (dropped: TE772)" if index in shadowed else label
+        )
+    # The tables only dropped features look up: the layer never builds them.
+    unbuilt = {f.table for f in layer.features} - {
+        f.table for i, f in enumerate(layer.features) if i not in shadowed
+    }
     replaced = replaced_tables(layer, topology)
     found = []
     for index, table in enumerate(layer.tables):
         why = _why(table.placement, topology)
         kept = replaced.get(index, -1)
+        if index in unbuilt:
+            why += "; never built: its features' paths are later features' (TE772)"
         if kept >= 0:
             first = layer.tables[kept]
             why += (

@@ -71,15 +71,35 @@ class Converted(Record):
     features: list[int]
 
 
+def shadowed_features(layer: Any, topology: Topology) -> dict[int, int]:
+    """The features the layer drops because a later one of the same placement has the same
+    path, each with the index of the feature that replaces it: keras-rs 0.4.0 keys each
+    placement's features by their path in ``feature_configs`` joined by ``.``
+    (``_init_feature_configs_structures``), in ``keras.tree``'s order (the order the features
+    are read in), so ``{"a.b": f1, "a": {"b": f2}}`` keeps one entry, the later feature (f1),
+    whose table and ids serve both outputs."""
+    last: dict[tuple[bool, str], int] = {}
+    clashing: dict[tuple[bool, str], list[int]] = {}
+    for index, feature in enumerate(layer.features):
+        if not 0 <= feature.table < len(layer.tables):
+            continue
+        key = (topology.sparsecore_placement(layer.tables[feature.table].placement), feature.key)
+        last[key] = index
+        clashing.setdefault(key, []).append(index)
+    return {index: last[key] for key, indexes in clashing.items() for index in indexes[:-1]}
+
+
 def on_sparsecore(layer: Any, topology: Topology) -> list[int]:
     """The indexes of the layer's features whose tables go to the SparseCores, in the order the
     conversions read them: by their path in ``feature_configs``, sorted as text (the layer keeps
-    them in a dict keyed so)."""
+    them in a dict keyed so; of two features of one path, the dict holds the later)."""
+    shadowed = shadowed_features(layer, topology)
     chosen = [
         index
         for index, feature in enumerate(layer.features)
         if 0 <= feature.table < len(layer.tables)
         and topology.sparsecore_placement(layer.tables[feature.table].placement)
+        and index not in shadowed
     ]
     return sorted(chosen, key=lambda index: layer.features[index].key)
 
