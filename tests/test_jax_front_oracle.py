@@ -164,3 +164,25 @@ def test_two_features_of_one_name_the_library_accepts_then_refuses() -> None:
     with pytest.raises(ValueError, match="Feature spec ids is already defined"):
         jte.get_stacked_table_specs(features)
     assert _codes(features) == ["TE695"]
+
+
+@pytest.mark.parametrize("batch", [-32, 0])
+def test_a_batch_below_one_the_library_accepts_and_writes(batch: int) -> None:
+    a, b = _table("a"), _table("b")
+    features = [_feature("fa", a, batch=batch), _feature("fb", b, batch=32)]
+    table_stacking.auto_stack_tables(features, 1, CORES)
+    _prepare(features, 1, CORES)  # accepted
+    proto = jte.create_proto_from_feature_specs(features, 1, CORES)  # and written
+    (stack,) = proto.stacked_table_specs
+    # The stack's samples are the sum, negative or not; the second feature's rows start at -32.
+    assert stack.total_sample_count == batch + 32
+    assert stack.table_specs[1].feature_specs[0].row_offset == batch
+    assert [(code, path) for code, path in _paths(features, 1)] == [
+        ("TE694", ("features", 0, "input_shape", 0)),
+        ("TE694", ("features", 0, "output_shape", 0)),
+    ]
+
+
+def _paths(features: Any, devices: int) -> list[tuple[str, Any]]:
+    found = lint_jax(features, global_device_count=devices, num_sc_per_device=CORES)
+    return [(finding.rule, finding.path) for finding in found]

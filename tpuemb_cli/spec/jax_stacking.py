@@ -303,6 +303,7 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                 "give the output shape its samples and the embedding dimension, e.g. [batch, dim], "
                 "every dimension a number (the global batch, not None)",
             )
+        yield from shape_problems(index, feature)
         if table_of(spec, feature) is None:
             yield JaxStackingError(
                 ("features", index, "table"),
@@ -353,6 +354,31 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                 f'table "{table.name}" is alone in a stack of its name, and stack "{table.name}" '
                 "holds other tables: create_proto_from_feature_specs merges both into one stack",
                 "rename the stack or the table",
+            )
+
+
+def shape_problems(index: int, feature: Any) -> Iterator[JaxStackingError]:
+    """A dimension below 1 in a feature's shapes (jax-zero-size reports it): the library takes it
+    as it is, counts the feature's samples from it and writes a proto whose stack sample count
+    does not hold its features."""
+    for field in ("output_shape", "input_shape"):
+        for place, size in enumerate(getattr(feature, field)):
+            if size >= 1:
+                continue
+            yield JaxStackingError(
+                ("features", index, field, place),
+                f'feature "{feature.name}" has {field} {list(getattr(feature, field))}, whose '
+                f"dimension {place} is {size}: "
+                + (
+                    "an empty shape, which the library accepts and no lookup can use"
+                    if size == 0
+                    else "prepare_feature_specs_for_training and stack_tables accept it and count "
+                    "negative samples, and create_proto_from_feature_specs writes a stack whose "
+                    "total_sample_count its features' rows do not fit"
+                ),
+                f"give {field} dimension {place} a size of at least 1 (the global batch, the ids "
+                "per sample or the embedding width)",
+                rule="TE694",  # jax-zero-size; compile still refuses it with TE694 off
             )
 
 
