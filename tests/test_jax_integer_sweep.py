@@ -1,5 +1,5 @@
 """Every integer field of a JAX spec and of an EmbeddingSpecProto at 0, -1, 2^31-1 and 2^63-1
-(those its type holds): `check`, `compile --target jax` and `explain --memory` give findings or
+(in the text when its type cannot hold it): `check`, `compile --target jax` and `explain --memory` give findings or
 exit 2, never a traceback or an internal error, and compile never writes a proto tpuemb itself
 refuses."""
 
@@ -22,6 +22,7 @@ from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 
 DATA = Path(__file__).parent / "data" / "jax"
 VALUES = (0, -1, 2**31 - 1, 2**63 - 1)
+MARKER = 987654321
 RANGES = {
     FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
     FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1),
@@ -92,13 +93,17 @@ def _cases(base: Message) -> list[tuple[str, str]]:
     for place, kind in _integer_places(base):
         low, high = RANGES[kind]
         for value in VALUES:
-            if not low <= value <= high:
-                continue
             mutated = type(base)()
             mutated.CopyFrom(base)
-            _set(mutated, place, value)
-            name = ".".join(map(str, place)) + f"={value}"
-            cases.append((name, text_format.MessageToString(mutated)))
+            # A value the field's type cannot hold is written in the text only (the loader
+            # reports it): a marker the base does not hold, then replaced.
+            held = low <= value <= high
+            _set(mutated, place, value if held else MARKER)
+            text = text_format.MessageToString(mutated)
+            if not held:
+                assert text.count(f": {MARKER}\n") == 1
+                text = text.replace(f": {MARKER}\n", f": {value}\n")
+            cases.append((".".join(map(str, place)) + f"={value}", text))
     return cases
 
 
