@@ -1,7 +1,7 @@
 """Every integer field of a JAX spec and of an EmbeddingSpecProto at 0, -1, 2^31-1 and 2^63-1
-(in the text when its type cannot hold it): `check`, `compile --target jax` and `explain --memory` give findings or
-exit 2, never a traceback or an internal error, and compile never writes a proto tpuemb itself
-refuses."""
+(in the text when its type cannot hold it): `check`, `compile --target jax` and `explain --memory`
+give findings or exit 2, never a traceback or an internal error, and compile never writes a proto
+tpuemb itself refuses."""
 
 from __future__ import annotations
 
