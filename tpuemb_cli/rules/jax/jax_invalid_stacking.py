@@ -23,9 +23,12 @@ a checkpoint the serving side cannot unstack.
 ## What jax-tpu-embedding does
 `stack_tables` raises `ValueError` for a table already stacked ("Table ... is already stacked in
 group ...") -- `auto_stack_tables` stacks every table, so an explicit stack before or after it
-raises -- and for a stack name already used; it raises `KeyError` for a table of the stack that
-no feature uses. It stacks a call's tables after taking the largest padded dimension among
-them (`ValueError` "max() arg is an empty sequence" for a call with none), and
+raises -- and for a stack name already used ("Cannot use stack name ... since it's already
+used."): a name counts as used once a table of another name is stacked under it, so when
+auto-stacking's first stack of a name is one table of that very name, the second is made too, and
+`create_proto_from_feature_specs` merges both into one stack of the first one's size. It raises
+`KeyError` for a table of the stack that no feature uses. It stacks a call's tables after taking
+the largest padded dimension among them (`ValueError` "max() arg is an empty sequence" for a call with none), and
 `_verify_stack_tables` raises `ValueError` for a table twice in a call ("Table ... is repeated in
 group ..."). A call without a stack name gets `_get_stack_name`'s (the names joined with `_`).
 `_get_num_sc_per_device` raises `ValueError` ("Invalid num_sc_per_device") for a
