@@ -200,3 +200,20 @@ def test_tables_stacked_for_another_device_count_are_refused() -> None:
         r"1280|row offset in a shard 128, tpuemb lays it out with 64",
     ):
         spec_from_jax(features, global_device_count=8, num_sc_per_device=2)
+
+
+def test_lint_sees_a_stack_limit_the_library_set_after_stacking() -> None:
+    devices, cores = 4, 2
+    features = _features()
+    table_stacking.stack_tables(features, ["a", "b"], devices, cores, stack_name="ab")
+    jte.prepare_feature_specs_for_training(features, devices, cores)
+    stats = jte.SparseDenseMatmulInputStats(
+        max_ids_per_partition={"ab": [0]}, max_unique_ids_per_partition={"ab": [0]}
+    )
+    jte.update_preprocessing_parameters(features, stats, cores)
+    assert features[0]["x"].table_spec.stacked_table_spec.max_ids_per_partition == 0
+    found = lint_jax(features, global_device_count=devices, num_sc_per_device=cores)
+    assert [(f.rule, f.path) for f in found if f.rule == "TE694"] == [
+        ("TE694", ("jax", "stack_max_ids_per_partition", "ab")),
+        ("TE694", ("jax", "stack_max_unique_ids_per_partition", "ab")),
+    ]
