@@ -22,8 +22,7 @@ from tests.jax_objects import (
     codes,
 )
 from tpuemb_cli.cli import main
-from tpuemb_cli.jax import compile_jax, spec_from_jax
-from tpuemb_cli.jax_prepared import PreparedSpecError
+from tpuemb_cli.jax import PreparedSpecError, compile_jax, spec_from_jax
 
 
 def test_the_spec_of_two_features_on_a_shared_table_and_one_alone() -> None:

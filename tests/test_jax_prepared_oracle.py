@@ -14,8 +14,12 @@ jte = pytest.importorskip("jax_tpu_embedding.sparsecore.lib.nn.embedding")
 
 from jax_tpu_embedding.sparsecore.lib.nn import embedding_spec, table_stacking  # noqa: E402
 
-from tpuemb_cli.jax import compile_jax, lint_jax, spec_from_jax  # noqa: E402
-from tpuemb_cli.jax_prepared import PreparedSpecError  # noqa: E402
+from tpuemb_cli.jax import (  # noqa: E402
+    PreparedSpecError,
+    compile_jax,
+    lint_jax,
+    spec_from_jax,
+)
 
 
 def _initializer(key: Any, shape: Any, dtype: Any = None) -> Any:

@@ -19,12 +19,12 @@ so that a stack the library would refuse is a finding before it raises.
 
 FeatureSpecs the library already stacked or prepared (after ``stack_tables``,
 ``auto_stack_tables``, ``prepare_feature_specs_for_training`` or
-``update_preprocessing_parameters``) are read as it left them (`tpuemb_cli.jax_prepared`): each
-table keeps its stack and place, the spec takes the rotation the stacks were made with and each
-stack's limits from its ``StackedTableSpec``, and ``compile_jax`` then writes what
+``update_preprocessing_parameters``) are read as it left them (`tpuemb_cli.spec.jax_prepared`):
+each table keeps its stack and place, the spec takes the rotation the stacks were made with and
+each stack's limits from its ``StackedTableSpec``, and ``compile_jax`` then writes what
 ``create_proto_from_feature_specs`` writes for them. What one spec cannot say -- stacks made with
 two rotations, tables stacked for another device count than the one passed, features other than
-the ones stacked -- raises `tpuemb_cli.jax_prepared.PreparedSpecError` (a ValueError) saying so.
+the ones stacked -- raises `PreparedSpecError` (a ValueError) saying so.
 
 What the library would refuse or misread becomes findings, never exceptions here: two features
 with one name are two spec features, and two table objects with one name are two spec tables that
@@ -38,12 +38,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from numbers import Number
 from typing import Any
 
-from tpuemb_cli import jax_prepared
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
+from tpuemb_cli.spec import jax_prepared
+from tpuemb_cli.spec.jax_prepared import PreparedSpecError
 from tpuemb_cli.spec.jax_stacking import stack_name
 from tpuemb_cli.spec.schedules import Schedules
+
+__all__ = ["PreparedSpecError", "compile_jax", "lint_jax", "spec_from_jax"]
 
 # The explicit stacks asked for: stack name (None or "": the library's own) to table names.
 # Either mapping, as Mapping's key type is invariant: a dict[str, ...] must fit too.

@@ -1,5 +1,4 @@
-"""A JAX table with no rows or columns, a feature with no samples, or a limit that lets no id
-through.
+"""A JAX table or feature shape with a size below 1, or a limit that lets no id through.
 
 ## What it does
 Reports a table of a spec made from jax-tpu-embedding's objects (`tpuemb_cli.jax.spec_from_jax`)
