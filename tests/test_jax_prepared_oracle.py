@@ -221,3 +221,17 @@ def test_lint_sees_a_stack_limit_the_library_set_after_stacking() -> None:
         ("TE694", ("jax", "stack_max_ids_per_partition", "ab")),
         ("TE694", ("jax", "stack_max_unique_ids_per_partition", "ab")),
     ]
+
+
+def test_tables_stacked_and_not_yet_prepared_compile_to_what_prepare_then_writes() -> None:
+    devices, cores = 2, 4
+    features = _features()
+    table_stacking.stack_tables(features, ["a", "d"], devices, cores, rotation=5)
+    ours = compile_jax(features, global_device_count=devices, num_sc_per_device=cores)
+    jte.prepare_feature_specs_for_training(features, devices, cores)
+    theirs = jte.create_proto_from_feature_specs(features, devices, cores)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+    (stack,) = [stack for stack in ours.stacked_table_specs if stack.stack_name == "a_d"]
+    assert [table.shard_rotation for table in stack.table_specs] == [0, 5]
