@@ -364,6 +364,53 @@ def _handwritten() -> list[Case]:
             ),
             sparsecore=True,
         ),
+        *(
+            # Forms the JAX layer stacks nothing for (neither None, a string nor a non-empty
+            # list), which its config.json keeps as they are: keras-table-stacking-stacks-nothing.
+            case(
+                f"stacking_as_{kind}",
+                layer(
+                    "embedding",
+                    [
+                        table(
+                            "a", 16, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"
+                        ),
+                        table(
+                            "b", 24, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"
+                        ),
+                    ],
+                    table_stacking=value,
+                ),
+                sparsecore=True,
+            )
+            for kind, value in (
+                ("an_object", {"group": ["a", "b"]}),
+                ("a_number", 2),
+                ("an_empty_list", []),
+            )
+        ),
+        case(
+            # Two tables of one name on the SparseCores: Keras-RS's JAX conversion keeps the
+            # first one's spec (by the features' sorted paths) and gives both features its rows.
+            "two_tables_of_one_name",
+            layer(
+                "embedding",
+                [
+                    table(
+                        "items", 16, 8, optimizer("SGD", learning_rate=0.1), placement="sparsecore"
+                    ),
+                    table(
+                        "items",
+                        24,
+                        8,
+                        optimizer("Adagrad", learning_rate=0.1),
+                        placement="sparsecore",
+                    ),
+                ],
+                [feature("first", 0, 8), feature("second", 1, 8)],
+            ),
+            sparsecore=True,
+        ),
         case(
             # The table's own SGD has a learning rate of 0: if Keras-RS used it, the table would
             # never change (keras_probe.tensorcore_rows_trained shows it does).

@@ -138,7 +138,8 @@ def _as_saved(value: Any) -> Any:
 def _tuples(value: Any) -> tuple[bool, bool]:
     """Whether a live ``table_stacking`` is a tuple (which keras-rs's JAX layer ignores), and
     whether it is a list whose first item is one (which it refuses: it looks at that one)."""
-    return isinstance(value, tuple), (
+    # An empty tuple is saved as an empty list, which the reloaded layer ignores as well.
+    return isinstance(value, tuple) and bool(value), (
         isinstance(value, list) and bool(value) and isinstance(value[0], tuple)
     )
 

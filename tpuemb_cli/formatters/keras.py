@@ -47,6 +47,8 @@ def _grid(rows: list[list[str]], indent: str = "  ") -> list[str]:
 def _goes_to(table: TablePlacement) -> str:
     if table.refused:
         return "nowhere: refused"
+    if table.replaced_by >= 0:
+        return "nowhere: merged"
     return "SparseCores" if table.on_sparsecore else "default device"
 
 
@@ -190,6 +192,7 @@ def keras_memory_json(
                         "refused": table.refused,
                         "why": table.why,
                         "features": table.features,
+                        "replaced_by": None if table.replaced_by < 0 else table.replaced_by,
                     }
                     for table in plan.tables
                 ],

@@ -30,7 +30,7 @@ from tpuemb_cli.load.source import Span
 from tpuemb_cli.model.paths import FieldPath
 
 
-class _Duplicates:
+class Duplicates:
     """object_pairs_hook that keeps the last value, as json.loads does, and notes duplicate keys."""
 
     def __init__(self) -> None:
@@ -51,7 +51,7 @@ def parse_json(
     """Parses ``text`` into ``message``; never raises on bad input. ``hints``: see
     ``PlainValueHints``."""
     result = ParsedMapping()
-    duplicates = _Duplicates()
+    duplicates = Duplicates()
     try:
         try:
             value = json.loads(text, object_pairs_hook=duplicates)
@@ -60,7 +60,7 @@ def parse_json(
         except ValueError:
             # An integer longer than Python reads: read again, each such one as OVERSIZED, and
             # report them where they are written.
-            duplicates = _Duplicates()
+            duplicates = Duplicates()
             value = json.loads(text, object_pairs_hook=duplicates, parse_int=_integer)
             result.problems.extend(_too_long_numbers(text))
     except json.JSONDecodeError as error:
@@ -202,6 +202,12 @@ def json_spans(text: str, value: Any, descriptor: Any) -> dict[FieldPath, Span]:
     """
     raw, _ = _scan(text)
     return map_spans(value, descriptor, raw)
+
+
+def duplicate_keys(text: str) -> list[Duplicate]:
+    """The keys written again in their object, in JSON text that ``json.loads`` accepted: the
+    object's path, the key, and the span of its second (or later) writing."""
+    return _scan(text)[1]
 
 
 def value_spans(text: str) -> RawSpans:

@@ -330,6 +330,8 @@ def _optimizer(
         where = (*json_path, "config", key)
         if isinstance(item, (bool, int, float)):
             target.config[str(key)] = float(item)
+            if isinstance(item, bool):
+                target.booleans.append(str(key))
             reading.note((*at, "config", str(key)), where)
         elif key == "learning_rate" and isinstance(item, dict):
             schedule = item.get("class_name")
@@ -388,7 +390,10 @@ def _stacking(
     layer: DistributedEmbeddingLayer,
 ) -> None:
     reading.note(at, json_path)
-    if value is None:
+    ignored = _ignored_stacking(value)
+    if ignored:
+        layer.table_stacking.ignored = ignored
+    elif value is None:
         layer.table_stacking.mode = "none"
     elif isinstance(value, str):
         layer.table_stacking.mode = value
@@ -407,6 +412,20 @@ def _stacking(
         )
 
 
+def _ignored_stacking(value: Any) -> str:
+    """What a ``table_stacking`` is when keras-rs 0.4.0's JAX layer stacks nothing for it
+    (``sparsecore_build``: not None, not a string, not a list with a first item), else ""."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list) and not value:
+        return "an empty list"
+    return ""
+
+
 def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Document:
     """The Document of a config.json's ``text`` (``fmt``: the encoding it came in: ``json`` for
     a model folder's config.json, ``keras`` for an archive's)."""
@@ -414,10 +433,12 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
     from functools import partial
 
     from tpuemb_cli.load.document import Document
+    from tpuemb_cli.load.json_parser import Duplicates
     from tpuemb_cli.load.source import SourceMap
 
+    duplicates = Duplicates()
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=duplicates)
     except json.JSONDecodeError as error:
         from tpuemb_cli.load.problems import LoadProblem  # only for a problem
 
@@ -440,11 +461,32 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
         from tpuemb_cli.load.json_parser import value_spans
 
         problems = reading.problems(value_spans(text))
+    if duplicates.found:
+        problems += _duplicate_keys(text)
     source = SourceMap.lazy(text, partial(_spans, text, reading.places))
     return Document(name, fmt, MESSAGE_TYPE, reading.model, source, problems, text=text)
 
 
 MESSAGE_TYPE = "KerasModel"
+
+
+def _duplicate_keys(text: str) -> list[LoadProblem]:
+    """A problem at each key written again in its object: Keras reads config.json with
+    Python's ``json``, which keeps the last value without a word (as the JSON loader of specs
+    says, TE006)."""
+    from tpuemb_cli.load.json_parser import duplicate_keys
+    from tpuemb_cli.load.problems import LoadProblem
+
+    return [
+        LoadProblem(
+            "duplicate-field",
+            f"the key `{key}` appears more than once in one object; Keras reads config.json "
+            "with Python's json, which keeps only the last",
+            span=span,
+            fix=f"keep one `{key}`",
+        )
+        for _, key, span in duplicate_keys(text)
+    ]
 
 
 def _spans(

@@ -102,6 +102,16 @@ def class_of(name: str, by_name: bool) -> str:
     return OTHER_NAMES.get(lowered, name)
 
 
+def shown(value: float | None, boolean: bool = False) -> str:
+    """An option's value as the config wrote it: ``true``/``false`` for a boolean (the config map
+    holds them as 1 and 0), ``None`` for null, else the number."""
+    if value is None:
+        return "None"
+    if boolean and value in (0.0, 1.0):
+        return "true" if value else "false"
+    return repr(value)
+
+
 def settings(class_name: str, config: dict[str, float]) -> dict[str, float | None]:
     """Every option of the optimizer: its class's defaults, with what its config sets. A key the
     config leaves out keeps the default; a null one is None."""

@@ -323,6 +323,8 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE767", "keras-ignored-table-stacking", "keras", ERROR, "no", ("keras",)),
     Entry("TE768", "keras-auto-placement-on-tensorcores", "keras", WARNING, "no", ("keras",)),
     Entry("TE769", "keras-ignored-table-optimizer", "keras", WARNING, "no", ("keras",)),
+    Entry("TE770", "keras-table-stacking-stacks-nothing", "keras", WARNING, "no", ("keras",)),
+    Entry("TE771", "keras-duplicate-table-name", "keras", ERROR, "no", ("keras",)),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.spec.keras_spec import JAX_SPARSECORE_CHIPS, PLACEMENTS, Topology, convert
+from tpuemb_cli.model.words import count
+from tpuemb_cli.spec.keras_spec import (
+    JAX_SPARSECORE_CHIPS,
+    PLACEMENTS,
+    Topology,
+    convert,
+    replaced_tables,
+)
 
 if TYPE_CHECKING:
     from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
@@ -38,6 +45,9 @@ class TablePlacement(Record):
     refused: bool  # a placement the layer refuses: it is not built
     why: str
     features: list[str]
+    # The table whose rows this one's features read instead (the JAX conversion keeps one table
+    # a name: TE771), or -1.
+    replaced_by: int = -1
 
 
 class LayerPlan(Record):
@@ -115,19 +125,32 @@ def _tables(layer: Any, topology: Topology) -> list[TablePlacement]:
     features: dict[int, list[str]] = {}
     for feature in layer.features:
         features.setdefault(feature.table, []).append(feature.name or feature.key)
-    return [
-        TablePlacement(
-            table.name,
-            table.vocabulary_size,
-            table.embedding_dim,
-            table.placement,
-            topology.sparsecore_placement(table.placement),
-            table.placement not in PLACEMENTS,
-            _why(table.placement, topology),
-            features.get(index, []),
+    replaced = replaced_tables(layer, topology)
+    found = []
+    for index, table in enumerate(layer.tables):
+        why = _why(table.placement, topology)
+        kept = replaced.get(index, -1)
+        if kept >= 0:
+            first = layer.tables[kept]
+            why += (
+                f"; named like the {first.name} table of {count(first.vocabulary_size)} x "
+                f"{count(first.embedding_dim)} above, which the JAX conversion hands its "
+                "features instead (TE771)"
+            )
+        found.append(
+            TablePlacement(
+                table.name,
+                table.vocabulary_size,
+                table.embedding_dim,
+                table.placement,
+                topology.sparsecore_placement(table.placement),
+                table.placement not in PLACEMENTS,
+                why,
+                features.get(index, []),
+                kept,
+            )
         )
-        for index, table in enumerate(layer.tables)
-    ]
+    return found
 
 
 def plan_layer(layer: Any, topology: Topology) -> LayerPlan:

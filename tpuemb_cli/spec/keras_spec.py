@@ -84,6 +84,24 @@ def on_sparsecore(layer: Any, topology: Topology) -> list[int]:
     return sorted(chosen, key=lambda index: layer.features[index].key)
 
 
+def replaced_tables(layer: Any, topology: Topology) -> dict[int, int]:
+    """The SparseCore tables the JAX conversion replaces by another of the same name, each with
+    the index of the one it keeps: ``keras_to_jte_feature_configs`` makes one TableSpec per
+    table *name*, for the first feature (by path) that looks one up, and hands every later
+    feature of that name the same spec. Empty for TensorFlow, which converts tables by
+    identity (and refuses two of one name: TE702)."""
+    if topology.backend != "jax":
+        return {}
+    kept: dict[str, int] = {}
+    replaced: dict[int, int] = {}
+    for index in on_sparsecore(layer, topology):
+        table = layer.features[index].table
+        first = kept.setdefault(layer.tables[table].name, table)
+        if first != table:
+            replaced[table] = first
+    return replaced
+
+
 def convert(layer: Any, topology: Topology) -> Converted:
     """The spec the backend's conversion gives for ``layer`` on ``topology``."""
     if topology.backend == "tensorflow":

@@ -18,7 +18,9 @@ the configuration suggests.
 `_init_feature_configs_structures` resolves `"auto"` with `_has_sparsecore()`, which is true
 only when the first TPU device's `device_kind` is "TPU v5" or "TPU v6 lite"; otherwise the
 table goes to `"default_device"`. Placing it on `"sparsecore"` explicitly raises instead
-(TE764).
+(TE764). (Checked on CPU by the Keras oracle: with `jax.devices("tpu")` reporting "TPU7x",
+"TPU v5 lite" or "TPU v4" devices the layer puts every `"auto"` table on `"default_device"`;
+with "TPU v5" or "TPU v6 lite", on `"sparsecore"`.)
 
 ## Example
 A table with the default placement, linted for TPU7x:

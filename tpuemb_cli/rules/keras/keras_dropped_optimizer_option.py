@@ -80,11 +80,16 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
             at = (*table_path(li, t), "optimizer")
             path = (*at, "config", dropped.option) if dropped.option in optimizer.config else at
             adam = actual == "AdamW" and dropped.option == "weight_decay"
+            shown = (
+                keras_optimizers.shown(dropped.value, True)
+                if dropped.option in optimizer.booleans
+                else f"{dropped.value:g}"
+            )
             yield Violation(
                 path,
                 f"{table_label(layer, t)} of {layer_label(layer)} goes to the SparseCores, and "
                 f"Keras-RS's JAX conversion drops its {actual} optimizer's `{dropped.option}` "
-                f"({dropped.value:g}) without a word: {dropped.why}",
+                f"({shown}) without a word: {dropped.why}",
                 f"remove `{dropped.option}`"
                 + (" and use Adam" if adam else "")
                 + ": the SparseCores train the table without it",

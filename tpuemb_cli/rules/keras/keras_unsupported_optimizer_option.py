@@ -95,7 +95,8 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
         for refusal in refused:
             if refusal.option and refusal.option in optimizer.config:
                 path = (*at, "config", refusal.option)
-                what = f"its {actual} optimizer's `{refusal.option}` ({_shown(refusal.value)})"
+                shown = keras_optimizers.shown(refusal.value, refusal.option in optimizer.booleans)
+                what = f"its {actual} optimizer's `{refusal.option}` ({shown})"
                 fix = f"remove `{refusal.option}` (or set it to the class's default)"
             else:
                 path = at
@@ -112,9 +113,3 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                 "(on CPU the conversion never runs)",
                 fix,
             )
-
-
-def _shown(value: float | None) -> str:
-    if value is None:
-        return "None"
-    return repr(value)

@@ -2,8 +2,9 @@
 
 ## What it does
 Reports a `DistributedEmbedding`'s `table_stacking` that the backend's SparseCore set-up raises
-for: a string other than `"auto"` (both backends); lists of tables with the TensorFlow backend,
-which takes only `"auto"` and `None`; and, with the JAX backend, an explicit stack that names a
+for: a string other than `"auto"` (both backends); lists of tables, or any other value (an
+object, a number, an empty list), with the TensorFlow backend, which takes only `"auto"` and
+`None`; and, with the JAX backend, an explicit stack that names a
 table no feature on the SparseCores looks up (one placed on `"default_device"`, say, or `"auto"` on
 a chip where the layer finds no SparseCores), a table twice (in one stack, or in two), or an
 empty stack (`[[]]`: `stack_tables` takes the `max()` of its tables' sizes and raises).
@@ -65,6 +66,13 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                 "the TPU (it takes 'auto', None"
                 + (")" if topology.backend == "tensorflow" else " or lists of table names)"),
                 "use 'auto'",
+            )
+        elif kind == "ignored" and topology.backend == "tensorflow":
+            yield Violation(
+                path,
+                f"{where} is {stacking.ignored}, which Keras-RS's TensorFlow conversion refuses "
+                "with ValueError (it takes 'auto' or None) when the layer is built on the TPU",
+                "use 'auto' (TPUEmbeddingV2 then stacks the tables itself) or None",
             )
         elif kind == "stacks" and topology.backend == "tensorflow":
             yield Violation(

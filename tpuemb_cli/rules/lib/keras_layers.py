@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.model.paths import FieldPath
-from tpuemb_cli.spec.keras_spec import Topology
+from tpuemb_cli.spec.keras_spec import Topology, replaced_tables
 
 # keras-rs 0.4.0's sources, at its tag: every Keras rule's References link them.
 SOURCE = "https://github.com/keras-team/keras-rs/blob/v0.4.0/keras_rs/src/layers/embedding"
@@ -42,9 +42,11 @@ def used_tables(layer: Any) -> list[int]:
 
 def converted_tables(model: Any, topology: Topology) -> Iterator[tuple[int, Any, int, Any]]:
     """Each (layer index, layer, table index, table) that the backend's SparseCore conversion
-    reads: used tables placed on the SparseCores."""
+    reads: used tables placed on the SparseCores, but those the JAX conversion replaces by an
+    earlier table of their name (it never reads them: TE771)."""
     for li, layer in enumerate(model.layers):
+        replaced = replaced_tables(layer, topology)
         for t in used_tables(layer):
             table = layer.tables[t]
-            if topology.sparsecore_placement(table.placement):
+            if topology.sparsecore_placement(table.placement) and t not in replaced:
                 yield li, layer, t, table

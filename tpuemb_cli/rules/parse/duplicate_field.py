@@ -10,7 +10,9 @@ Only one value can be kept. Which one depends on the tool; the other is silently
 ## What TensorFlow does
 Text format rejects it: `Message type "tensorflow.tpu.TPUEmbeddingConfiguration" should not have
 multiple "mode" fields.` (protobuf only notices when the first value is not the default.) JSON keeps
-the last value.
+the last value. A Keras model's `config.json` is read by Keras with Python's `json`, which keeps
+the last value of a key written twice in one object (`"embedding_dim"` in a table, a feature's
+name in `feature_configs`) without a word; tpuemb reads the same value and reports the key.
 
 ## Example
 ```pbtxt
@@ -33,4 +35,6 @@ None.
 
 ## References
 - protobuf text_format: "should not have multiple fields"
+- [Python's `json`](https://docs.python.org/3/library/json.html#repeated-names-within-an-object):
+  "ignores all but the last name-value pair for a given name"
 """
