@@ -134,7 +134,8 @@ test-jax:
 	@build/venv-jax/bin/python -c "import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])"
 	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_jax_oracle.py \
 	  tests/test_jax_memory_oracle.py tests/test_jax_front_oracle.py \
-	  tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py
+	  tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py \
+	  tests/test_jax_prepared_oracle.py
 
 # tpuemb's Keras-RS support against keras-rs itself, on CPU with KERAS_BACKEND=jax: at least 30
 # generated DistributedEmbedding layers built and saved as .keras files, and tpuemb's verdicts on

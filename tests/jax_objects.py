@@ -23,6 +23,27 @@ class AdagradOptimizerSpec:
 @dataclass(eq=False)
 class Setting:
     stack_name: str
+    padded_vocab_size: int = 0
+    padded_embedding_dim: int = 0
+    row_offset_in_shard: int = 0
+    shard_rotation: int = 0
+
+
+@dataclass(eq=False)
+class StackedTableSpec:
+    stack_name: str
+    stack_vocab_size: int
+    stack_embedding_dim: int
+    total_sample_count: int
+    max_ids_per_partition: int = 256
+    max_unique_ids_per_partition: int = 256
+
+
+@dataclass(eq=False)
+class IdTransformation:
+    row_offset: int
+    col_offset: int
+    col_shift: int
 
 
 @dataclass(eq=False)
@@ -37,6 +58,7 @@ class TableSpec:
     suggested_coo_buffer_size_per_device: int | None = None
     quantization_config: Any = None
     _setting_in_stack: Any = None
+    _stacked_table_spec: Any = None
 
 
 @dataclass(eq=False)
@@ -45,6 +67,7 @@ class FeatureSpec:
     table_spec: TableSpec
     input_shape: tuple[int | None, ...] = (128, 1)
     output_shape: tuple[int | None, ...] = (128, 16)
+    _id_transformation: Any = None
 
 
 def codes(features: Any, **options: Any) -> list[str]:

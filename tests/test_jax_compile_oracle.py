@@ -32,7 +32,7 @@ from jax_tpu_embedding.sparsecore.lib.nn import embedding_spec, table_stacking  
 
 from tpuemb_cli.cli import main  # noqa: E402
 from tpuemb_cli.jax import compile_jax, spec_from_jax  # noqa: E402
-from tpuemb_cli.spec import jax_layout, jax_stacking  # noqa: E402
+from tpuemb_cli.spec import jax_layout, jax_optimizer_key, jax_stacking  # noqa: E402
 from tpuemb_cli.spec.jax_memory import model  # noqa: E402
 
 HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
@@ -276,7 +276,7 @@ def test_the_cases_cover_what_the_brief_asks() -> None:
         hashed += any("..." in name for name in names)
         if case.stacking == "auto":
             keys = {
-                (jax_stacking.padded_dim(t.dim), jax_stacking.optimizer_key(t), t.combiner)
+                (jax_stacking.padded_dim(t.dim), jax_optimizer_key.optimizer_key(t), t.combiner)
                 for t in spec.tables
             }
             split += len(jax_stacking.groups(spec)) > len(keys)

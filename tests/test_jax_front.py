@@ -8,12 +8,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from google.protobuf import text_format
 
-from tests.jax_objects import AdagradOptimizerSpec, FeatureSpec, Setting, TableSpec, codes
+from tests.jax_objects import (
+    AdagradOptimizerSpec,
+    FeatureSpec,
+    IdTransformation,
+    Setting,
+    StackedTableSpec,
+    TableSpec,
+    codes,
+)
 from tpuemb_cli.cli import main
-from tpuemb_cli.jax import spec_from_jax
+from tpuemb_cli.jax import PreparedSpecError, compile_jax, spec_from_jax
 
 
 def test_the_spec_of_two_features_on_a_shared_table_and_one_alone() -> None:
@@ -114,3 +123,49 @@ def test_compile_explain_and_diff_do_not_take_a_jax_spec_for_tensorflows(tmp_pat
         f"{path}: compared\n",
     )
     assert runner.invoke(main, ["check", str(path)]).exit_code == 0
+
+
+def _stacked_by_the_library(rotation: int = 1) -> list[FeatureSpec]:
+    """What stack_tables(["a", "b"], 1, 2, stack_name="ab", rotation=1) with limits of 512 and
+    100 leaves on the objects: rows padded to 16 (8 x 2 SparseCores), b after a's 504 rows a
+    shard, rotated by 1."""
+    stack = StackedTableSpec("ab", 1520, 16, 256, 512, 100)
+    a = TableSpec("a", max_ids_per_partition=64, _stacked_table_spec=stack)
+    a._setting_in_stack = Setting("ab", 1008, 16, 0, 0)
+    b = TableSpec("b", vocabulary_size=500, _stacked_table_spec=stack)
+    b._setting_in_stack = Setting("ab", 512, 16, 504, rotation)
+    return [
+        FeatureSpec("fa", a, _id_transformation=IdTransformation(0, 0, 0)),
+        FeatureSpec("fb", b, _id_transformation=IdTransformation(128, 1008, rotation)),
+    ]
+
+
+def test_the_rotation_and_limits_of_stacks_the_library_made_are_read() -> None:
+    features = _stacked_by_the_library()
+    spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2)
+    assert (spec.jax.HasField("rotation"), spec.jax.rotation) == (True, 1)
+    assert dict(spec.jax.stack_max_ids_per_partition) == {"ab": 512}
+    assert dict(spec.jax.stack_max_unique_ids_per_partition) == {"ab": 100}
+    assert [(t.jax.stack, t.jax.stack_position) for t in spec.tables] == [("ab", 0), ("ab", 504)]
+    compiled = compile_jax(features, global_device_count=1, num_sc_per_device=2)
+    (stack,) = compiled.stacked_table_specs
+    assert (stack.max_ids_per_partition, stack.max_unique_ids_per_partition) == (512, 100)
+    assert [t.shard_rotation for t in stack.table_specs] == [0, 1]
+    # The library's default rotation (the SparseCores per device, 2 = 0 modulo 2) is left out.
+    spec = spec_from_jax(_stacked_by_the_library(0), global_device_count=1, num_sc_per_device=2)
+    assert not spec.jax.HasField("rotation")
+
+
+def test_objects_stacked_as_no_spec_can_say_are_refused() -> None:
+    features = _stacked_by_the_library()
+    with pytest.raises(PreparedSpecError, match="its padded vocabulary 1008, tpuemb lays it out"):
+        spec_from_jax(features, global_device_count=2, num_sc_per_device=2)
+    features[1].table_spec._setting_in_stack.shard_rotation = 0
+    features[1]._id_transformation.col_shift = 0
+    other = TableSpec("c", _stacked_table_spec=StackedTableSpec("cd", 2016, 16, 256))
+    other._setting_in_stack = Setting("cd", 1008, 16, 0, 0)
+    last = TableSpec("d", _stacked_table_spec=other._stacked_table_spec)
+    last._setting_in_stack = Setting("cd", 1008, 16, 504, 1)
+    features += [FeatureSpec("fc", other), FeatureSpec("fd", last)]
+    with pytest.raises(PreparedSpecError, match=r'different rotations, 0 \(stack "ab"\), 1'):
+        spec_from_jax(features, global_device_count=1, num_sc_per_device=2)

@@ -164,3 +164,58 @@ def test_two_features_of_one_name_the_library_accepts_then_refuses() -> None:
     with pytest.raises(ValueError, match="Feature spec ids is already defined"):
         jte.get_stacked_table_specs(features)
     assert _codes(features) == ["TE695"]
+
+
+@pytest.mark.parametrize("batch", [-32, 0])
+def test_a_batch_below_one_the_library_accepts_and_writes(batch: int) -> None:
+    a, b = _table("a"), _table("b")
+    features = [_feature("fa", a, batch=batch), _feature("fb", b, batch=32)]
+    table_stacking.auto_stack_tables(features, 1, CORES)
+    _prepare(features, 1, CORES)  # accepted
+    proto = jte.create_proto_from_feature_specs(features, 1, CORES)  # and written
+    (stack,) = proto.stacked_table_specs
+    # The stack's samples are the sum, negative or not; the second feature's rows start at -32.
+    assert stack.total_sample_count == batch + 32
+    assert stack.table_specs[1].feature_specs[0].row_offset == batch
+    assert [(code, path) for code, path in _paths(features, 1)] == [
+        ("TE694", ("features", 0, "input_shape", 0)),
+        ("TE694", ("features", 0, "output_shape", 0)),
+    ]
+
+
+def _paths(features: Any, devices: int) -> list[tuple[str, Any]]:
+    found = lint_jax(features, global_device_count=devices, num_sc_per_device=CORES)
+    return [(finding.rule, finding.path) for finding in found]
+
+
+def _clashing(pair_first: bool) -> list[Any]:
+    # Auto-stacking makes "a_b" of a and b, and "a_b" of table a_b alone (its width differs).
+    pair = [_feature("f1", _table("a")), _feature("f2", _table("b"))]
+    alone = [_feature("f3", _table("a_b", embedding_dim=8))]
+    return pair + alone if pair_first else alone + pair
+
+
+def test_two_auto_stacks_of_one_name_the_library_refuses_when_the_pair_comes_first() -> None:
+    features = _clashing(pair_first=True)
+    (finding,) = lint_jax(features, global_device_count=1, num_sc_per_device=CORES, auto_stack=True)
+    with pytest.raises(ValueError) as raised:
+        table_stacking.auto_stack_tables(features, 1, CORES)
+    assert finding.rule == "TE696"
+    assert f'auto_stack_tables raises ValueError ("{raised.value}")' in finding.message
+
+
+def test_two_auto_stacks_of_one_name_the_library_merges_when_the_table_alone_comes_first() -> None:
+    features = _clashing(pair_first=False)
+    (finding,) = lint_jax(features, global_device_count=1, num_sc_per_device=CORES, auto_stack=True)
+    table_stacking.auto_stack_tables(features, 1, CORES)  # accepted
+    _prepare(features, 1, CORES)
+    (stack,) = jte.create_proto_from_feature_specs(features, 1, CORES).stacked_table_specs
+    # One stack of the first one's size (a_b alone) holding all three tables.
+    assert [table.table_name for table in stack.table_specs] == ["a_b", "a", "b"]
+    assert stack.stack_vocab_size == stack.table_specs[0].padded_vocab_size
+    assert finding.rule == "TE696"
+    assert finding.message.endswith(
+        'the first is table "a_b" alone, which stack_tables does not count as stacked: '
+        "auto_stack_tables accepts both, and create_proto_from_feature_specs merges them into one "
+        "stack \"a_b\" of the first one's size, the later tables' rows outside it"
+    )

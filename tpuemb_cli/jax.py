@@ -15,8 +15,16 @@ imported here, and tpuemb never needs it.
 
 ``stacks`` are the explicit stacks you mean to ask ``stack_tables`` for (stack name to table
 names, in call order; None or "" for the name the library gives itself): the spec records them,
-so that a stack the library would refuse is a finding before it raises. Tables the library
-already stacked keep the stack it put them in.
+so that a stack the library would refuse is a finding before it raises.
+
+FeatureSpecs the library already stacked or prepared (after ``stack_tables``,
+``auto_stack_tables``, ``prepare_feature_specs_for_training`` or
+``update_preprocessing_parameters``) are read as it left them (`tpuemb_cli.spec.jax_prepared`):
+each table keeps its stack and place, the spec takes the rotation the stacks were made with and
+each stack's limits from its ``StackedTableSpec``, and ``compile_jax`` then writes what
+``create_proto_from_feature_specs`` writes for them. What one spec cannot say -- stacks made with
+two rotations, tables stacked for another device count than the one passed, features other than
+the ones stacked -- raises `PreparedSpecError` (a ValueError) saying so.
 
 What the library would refuse or misread becomes findings, never exceptions here: two features
 with one name are two spec features, and two table objects with one name are two spec tables that
@@ -33,8 +41,12 @@ from typing import Any
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
+from tpuemb_cli.spec import jax_prepared
+from tpuemb_cli.spec.jax_prepared import PreparedSpecError
 from tpuemb_cli.spec.jax_stacking import stack_name
 from tpuemb_cli.spec.schedules import Schedules
+
+__all__ = ["PreparedSpecError", "compile_jax", "lint_jax", "spec_from_jax"]
 
 # The explicit stacks asked for: stack name (None or "": the library's own) to table names.
 # Either mapping, as Mapping's key type is invariant: a dict[str, ...] must fit too.
@@ -198,23 +210,31 @@ def spec_from_jax(
     ``auto_stack`` (you call ``auto_stack_tables``, with ``use_short_stack_names``), with the
     ``rotation`` you pass them and each stack's ``stack_limits`` (stack name to (max ids, max
     unique ids) per partition: what your ``stack_to_max_ids_per_partition`` and
-    ``stack_to_max_unique_ids_per_partition`` return for it)."""
+    ``stack_to_max_unique_ids_per_partition`` return for it). Tables the library already stacked
+    bring their stack, rotation and limits with them (the module's docstring says how);
+    `PreparedSpecError` for a stacking one spec cannot say."""
     spec = EmbeddingSpec()
     spec.jax.global_device_count = global_device_count
     spec.jax.num_sc_per_device = num_sc_per_device
     spec.jax.auto_stack = auto_stack
     spec.jax.long_stack_names = not use_short_stack_names
-    if rotation is not None:
-        spec.jax.rotation = rotation
-    for stack, (max_ids, max_unique_ids) in (stack_limits or {}).items():
-        spec.jax.stack_max_ids_per_partition[stack] = max_ids
-        spec.jax.stack_max_unique_ids_per_partition[stack] = max_unique_ids
-    schedules = Schedules(spec)
     features = list(_leaves(feature_specs))
     tables: list[Any] = []
     for feature in features:
         if not any(feature.table_spec is known for known in tables):
             tables.append(feature.table_spec)
+    num_sparsecores = global_device_count * num_sc_per_device
+    if rotation is None:
+        rotation = jax_prepared.rotation(tables, num_sparsecores)
+        if rotation is not None and rotation == num_sc_per_device % num_sparsecores:
+            rotation = None  # the library's default: the spec says so by leaving it out
+    if rotation is not None:
+        spec.jax.rotation = rotation
+    prepared_limits = jax_prepared.stack_limits(tables)
+    for stack, (max_ids, max_unique_ids) in {**prepared_limits, **(stack_limits or {})}.items():
+        spec.jax.stack_max_ids_per_partition[stack] = max_ids
+        spec.jax.stack_max_unique_ids_per_partition[stack] = max_unique_ids
+    schedules = Schedules(spec)
     asked, position = _asked_stacks(spec, stacks or {}, {table.name for table in tables})
     customs: dict[tuple[int, str], int] = {}
     for table in tables:
@@ -225,12 +245,16 @@ def spec_from_jax(
         target.combiner = str(table.combiner)
         jax = target.jax
         _optimizer(table.optimizer, jax.optimizer, schedules, customs)
+        # A stack of one table takes its table's limits; the library may have changed its
+        # StackedTableSpec's since (update_preprocessing_parameters), and those are the ones used.
+        stacked = jax_prepared.stacked_spec(table)
+        alone = stacked is not None and str(stacked.stack_name) not in prepared_limits
         for field in (
             "max_ids_per_partition",
             "max_unique_ids_per_partition",
             "suggested_coo_buffer_size_per_device",
         ):
-            value = getattr(table, field, None)
+            value = getattr(stacked if alone else table, field, None)
             if value is not None:
                 setattr(jax, field, int(value))
         jax.stack = asked.get(table.name, "") or _stack_of(table)
@@ -253,6 +277,7 @@ def spec_from_jax(
             input_shape=_dims(feature.input_shape),
             output_shape=_dims(feature.output_shape),
         )
+    jax_prepared.check_layout(spec, tables, features)
     return spec
 
 

@@ -108,15 +108,30 @@ def test_a_table_alone_named_as_a_stack() -> None:
     assert codes(features, stacks={"ab": ["a", "b"]}) == []
 
 
-def test_two_auto_stacks_of_one_name() -> None:
-    # Widths 16 and 64 are two groups; "a_b" alone and the stack of "a" and "b" share a name.
+@pytest.mark.parametrize("alone_first", [True, False])
+def test_two_auto_stacks_of_one_name(alone_first: bool) -> None:
+    # Widths 16 and 64 are two groups; "a_b" alone and the stack of "a" and "b" share a name. The
+    # library refuses the second only when the first is not table "a_b" alone (the oracle test
+    # in tests/test_jax_front_oracle.py builds both orders).
     ab, a, b = TableSpec("a_b", embedding_dim=64), TableSpec("a"), TableSpec("b")
-    features = [
-        FeatureSpec("f1", ab, output_shape=(128, 64)),
-        FeatureSpec("f2", a),
-        FeatureSpec("f3", b),
-    ]
-    assert codes(features, auto_stack=True) == ["TE696"]
+    pair = [FeatureSpec("f2", a), FeatureSpec("f3", b)]
+    alone = [FeatureSpec("f1", ab, output_shape=(128, 64))]
+    features = alone + pair if alone_first else pair + alone
+    (finding,) = lint_jax(features, global_device_count=8, num_sc_per_device=4, auto_stack=True)
+    assert finding.rule == "TE696"
+    if alone_first:
+        assert finding.message == (
+            "auto-stacking names two stacks \"a_b\" (tables ['a_b'], then ['a', 'b']): the first "
+            'is table "a_b" alone, which stack_tables does not count as stacked: auto_stack_tables '
+            'accepts both, and create_proto_from_feature_specs merges them into one stack "a_b" of '
+            "the first one's size, the later tables' rows outside it"
+        )
+    else:
+        assert finding.message == (
+            "auto-stacking names two stacks \"a_b\" (tables ['a', 'b'], then ['a_b']): "
+            "auto_stack_tables raises ValueError (\"Cannot use stack name a_b since it's already "
+            'used.")'
+        )
 
 
 def test_an_output_shape_without_samples() -> None:

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from tpuemb_cli.cli import git, inputs
 from tpuemb_cli.cli.git import GitError
-from tpuemb_cli.load.encodings import EXTENSIONS, for_name
+from tpuemb_cli.load.encodings import discovered, for_headed_name, for_name
 
 __all__ = ["GitError", "Versions", "versions"]
 
@@ -197,10 +197,9 @@ class _Pairing:
 
     def _nothing_at(self, path: _Path) -> str:
         if os.path.lexists(path.argument):
-            extensions = " ".join(sorted(EXTENSIONS))
             return (
                 f"{path.argument}: no config files in this directory, now or at "
-                f"{self.revision} ({extensions})"
+                f"{self.revision} ({discovered()})"
             )
         return f"{path.argument}: no such file or directory, now or at {self.revision}"
 
@@ -248,8 +247,10 @@ class _Pairing:
                 self.taken.add(index)
                 return _Then(path.name, entry.blob, False)
             rest = parts[depth:]
-            if any(part.startswith(".") for part in rest[:-1]) or for_name(rest[-1]) is None:
-                return None
+            if any(part.startswith(".") for part in rest[:-1]) or (
+                for_name(rest[-1]) is None and for_headed_name(rest[-1]) is None
+            ):
+                return None  # a .txt is taken for now: its header, once read, decides (_read)
             self.taken.add(index)
             name = os.path.normpath(os.path.join(path.name, *rest))  # noqa: PTH118
             return _Then(name, entry.blob, True)
@@ -268,6 +269,10 @@ class _Pairing:
         for top, then, now, walked, renamed in pairs:
             if top not in contents:
                 continue
+            if then is not None and not _ours_then(then, contents[top].get(then.blob)):
+                if now is None:
+                    continue
+                then = None  # a .txt without our header then: the file is new as a config
             old = new = None
             if then is not None:
                 held = contents[top].get(then.blob)
@@ -295,6 +300,17 @@ class _Pairing:
                 found.append(Versions(now.name, was, old, new, walked))
         found.sort(key=lambda version: version.name)
         return found
+
+
+def _ours_then(then: _Then, held: bytes | int | None) -> bool:
+    """Whether a file found by walking a folder at the revision is one the walk takes: a name of
+    a config's extension, or a .txt whose `# proto-message:` header names a type tpuemb reads
+    (as ``inputs.expand`` takes them now)."""
+    if not then.walked or for_name(then.name) is not None:
+        return True
+    from tpuemb_cli.load.recognise import headed
+
+    return isinstance(held, bytes) and headed(held)
 
 
 def _shown(top: str, path: str = "") -> str:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from tpuemb_cli.load.encodings import EXTENSIONS, for_name
+from tpuemb_cli.load.encodings import discovered, for_headed_name, for_name
 from tpuemb_cli.model.records import Record
 
 STDIN = "-"
@@ -82,8 +82,7 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
         if stat.S_ISDIR(mode):
             found = list(_walk(path))
             if not found:
-                extensions = " ".join(sorted(EXTENSIONS))
-                yield InputError(f"{argument}: no config files in this directory ({extensions})")
+                yield InputError(f"{argument}: no config files in this directory ({discovered()})")
             for file in found:
                 if first_time(str(file)):
                     yield Input(str(file), file, walked=True, in_folder=True)
@@ -103,8 +102,25 @@ def _walk(directory: Path) -> Iterator[Path]:
     for root, dirs, files in os.walk(directory, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            if for_name(name) is not None:
-                yield Path(os.path.join(root, name))  # noqa: PTH118
+            path = os.path.join(root, name)  # noqa: PTH118
+            if for_name(name) is not None or (for_headed_name(name) and _headed(path)):
+                yield Path(path)
+
+
+def _headed(path: str) -> bool:
+    """Whether the file at ``path`` (a .txt: notes, requirements, logs as often as a config)
+    opens with a `# proto-message:` header naming a type tpuemb reads; one that cannot be read
+    is not taken (nothing says it is ours)."""
+    from tpuemb_cli.load.recognise import headed
+    from tpuemb_cli.load.signatures import PREFIX
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # noqa: PTH116 - a FIFO could block the walk
+            return False
+        with open(path, "rb") as stream:  # noqa: PTH123
+            return headed(stream.read(PREFIX))
+    except OSError:
+        return False
 
 
 class Stamp(Record):

@@ -80,11 +80,14 @@ def plan(options: CheckOptions, workspace: Workspace) -> Plan:
 
 def other_language(item: inputs.Input) -> bool:
     """Whether a named file is skipped by its name: a regular file whose extension is not one
-    tpuemb reads (``NOTES.md``, ``gen.py``). A file with no extension, stdin, a pipe or a device
-    is read and judged by its content."""
-    from tpuemb_cli.load.encodings import for_name
+    tpuemb reads (``NOTES.md``, ``gen.py``). A file with no extension or a ``.txt`` (which a
+    `# proto-message:` header may make one of ours), stdin, a pipe or a device is read and judged
+    by its content."""
+    from tpuemb_cli.load.encodings import for_headed_name, for_name
 
     if item.path is None or item.special or for_name(item.name) is not None:
+        return False
+    if for_headed_name(item.name) is not None:
         return False
     return bool(os.path.splitext(os.path.basename(item.name))[1])  # noqa: PTH119, PTH122
 

@@ -33,7 +33,7 @@ from tpuemb_cli.load.text_tokenizer import TOKEN
 from tpuemb_cli.model import schema
 
 # Re-exported: the loader and tests ask this module.
-__all__ = ["EMPTY", "Verdict", "has_unknown_fields", "recognise"]
+__all__ = ["EMPTY", "Verdict", "has_unknown_fields", "headed", "recognise"]
 
 # Files that are never configs, whatever their content: a fast path, not the rule.
 _NOT_CONFIGS = {
@@ -41,6 +41,13 @@ _NOT_CONFIGS = {
     "keras_metadata.pb": "Keras metadata of a SavedModel",
     "saved_model_config.pb": "a SavedModel's runtime configuration",
 }
+
+
+def headed(data: bytes) -> bool:
+    """Whether ``data`` (the start of a file is enough) opens with a `# proto-message:` header
+    naming a type tpuemb reads: what makes a ``.txt`` file one of ours in a directory walk."""
+    verdict = by_header(data[:PREFIX].decode("utf-8-sig", errors="replace"))
+    return verdict is not None and verdict.ok
 
 
 def recognise(name: str, data: bytes, encoding: str) -> Verdict:

@@ -26,6 +26,7 @@ from math import prod
 from typing import Any
 
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.spec.jax_optimizer_key import optimizer_key
 
 # The library pads a table's rows to a multiple of this times the SparseCores in all, and its
 # embedding dimension to a multiple of this (TPU_VECTOR_REGISTER_ALIGNMENT_SIZE in its C++).
@@ -42,41 +43,6 @@ FLOAT_BYTES = 4
 # _get_stack_name: how much of the joined names a short name keeps, and its hash's digits.
 SHORT_NAME_LENGTH = 50
 SHORT_NAME_HASH = 12
-
-# Each optimizer class's hyperparameters in the order its ``__hash__`` takes them, after the
-# learning rate (``embedding_spec.py``): auto-stacking compares optimizers by that hash alone.
-HASHED_SETTINGS: dict[str, tuple[str, ...]] = {
-    "SGDOptimizerSpec": (),
-    "AdagradOptimizerSpec": ("initial_accumulator_value",),
-    "AdamOptimizerSpec": ("beta_1", "beta_2", "epsilon"),
-    "AdagradMomentumOptimizerSpec": (
-        "momentum",
-        "beta2",
-        "epsilon",
-        "exponent",
-        "use_nesterov",
-        "initial_accumulator_value",
-        "initial_momentum_value",
-    ),
-    "FTRLOptimizerSpec": (
-        "learning_rate_power",
-        "l1_regularization_strength",
-        "l2_regularization_strength",
-        "beta",
-        "initial_accumulator_value",
-        "initial_linear_value",
-        "multiply_linear_by_learning_rate",
-    ),
-    "LaPropOptimizerSpec": ("b1", "b2", "eps", "initial_slot_value"),
-    "F2AOptimizerSpec": (
-        "rho",
-        "initial_accumulator_value",
-        "initial_local_step_value",
-        "l1_regularization_strength",
-        "l2_regularization_strength",
-        "max_lr_multiplier",
-    ),
-}
 
 
 def round_up(value: int, multiple: int) -> int:
@@ -139,27 +105,6 @@ def _first_by_name(tables: Any, fresh: bool = False) -> dict[str, int]:
         names.setdefault(table.name, index)
     _NAMES[:] = [(tables, len(tables), names)]
     return names
-
-
-def optimizer_key(table: Any) -> tuple[Any, ...]:
-    """What auto-stacking compares a table's optimizer by: its ``__hash__``'s tuple -- the learning
-    rate and the class's hashed hyperparameters, not the class; a CustomOptimizerSpec's
-    function, initializers and short name (`custom`); a class the library does not have is told
-    apart by its class and every setting."""
-    optimizer = table.jax.optimizer
-    rate = optimizer.learning_rate
-    which = rate.WhichOneof("value")
-    learning_rate: Any = (
-        ("schedule", rate.schedule) if which == "schedule" else rate.constant if which else None
-    )
-    # A rate float32 cannot tell from another table's, recorded in full (spec_from_jax).
-    learning_rate = optimizer.settings.get("learning_rate", learning_rate)
-    if optimizer.custom:  # a CustomOptimizerSpec: its function, initializers and short name
-        return ("custom", learning_rate, optimizer.custom)
-    fields = HASHED_SETTINGS.get(optimizer.type)
-    if fields is None:
-        return ("class", optimizer.type, learning_rate, tuple(sorted(optimizer.settings.items())))
-    return (learning_rate, *(optimizer.settings.get(name) for name in fields))
 
 
 class JaxStackingError(ValueError):
@@ -303,6 +248,7 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                 "give the output shape its samples and the embedding dimension, e.g. [batch, dim], "
                 "every dimension a number (the global batch, not None)",
             )
+        yield from shape_problems(index, feature)
         if table_of(spec, feature) is None:
             yield JaxStackingError(
                 ("features", index, "table"),
@@ -334,16 +280,7 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                     "stack only tables that features look up",
                 )
     if spec.jax.auto_stack:
-        made: set[str] = set()
-        for name, group in _auto_stacks(spec):
-            if name in made:
-                yield JaxStackingError(
-                    ("tables", group[0], "name"),
-                    f'auto-stacking names two stacks "{name}": stack_tables raises ValueError '
-                    "(the stack name is already used)",
-                    "rename a table",
-                )
-            made.add(name)
+        yield from _auto_name_clashes(spec)
         return
     for index in order:
         table = spec.tables[index]
@@ -353,6 +290,62 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                 f'table "{table.name}" is alone in a stack of its name, and stack "{table.name}" '
                 "holds other tables: create_proto_from_feature_specs merges both into one stack",
                 "rename the stack or the table",
+            )
+
+
+def _auto_name_clashes(spec: Any) -> Iterator[JaxStackingError]:
+    """Two automatic stacks of one name. ``auto_stack_tables`` calls ``stack_tables`` on each in
+    turn, whose check counts a name as used when a table already stacked under it has another
+    name: a first stack that is one table of the stack's name goes unseen."""
+    first: dict[str, list[int]] = {}
+    used: dict[str, bool] = {}  # whether stack_tables' check sees the name as used
+    for name, group in _auto_stacks(spec):
+        names = [spec.tables[index].name for index in group]
+        if name in first:
+            before = [spec.tables[index].name for index in first[name]]
+            if used[name]:
+                done = (
+                    f'auto_stack_tables raises ValueError ("Cannot use stack name {name} since '
+                    "it's already used.\")"
+                )
+            else:
+                done = (
+                    f'the first is table "{name}" alone, which stack_tables does not count as '
+                    "stacked: auto_stack_tables accepts both, and create_proto_from_feature_specs "
+                    f'merges them into one stack "{name}" of the first one\'s size, the later '
+                    "tables' rows outside it"
+                )
+            yield JaxStackingError(
+                ("tables", group[0], "name"),
+                f'auto-stacking names two stacks "{name}" (tables {before}, then {names}): {done}',
+                "rename a table",
+            )
+        first.setdefault(name, group)
+        used[name] = used.get(name, False) or any(table != name for table in names)
+
+
+def shape_problems(index: int, feature: Any) -> Iterator[JaxStackingError]:
+    """A dimension below 1 in a feature's shapes (jax-zero-size reports it): the library takes it
+    as it is, counts the feature's samples from it and writes a proto whose stack sample count
+    does not hold its features."""
+    for field in ("output_shape", "input_shape"):
+        for place, size in enumerate(getattr(feature, field)):
+            if size >= 1:
+                continue
+            yield JaxStackingError(
+                ("features", index, field, place),
+                f'feature "{feature.name}" has {field} {list(getattr(feature, field))}, whose '
+                f"dimension {place} is {size}: "
+                + (
+                    "an empty shape, which the library accepts and no lookup can use"
+                    if size == 0
+                    else "prepare_feature_specs_for_training and stack_tables accept it and count "
+                    "negative samples, and create_proto_from_feature_specs writes a stack whose "
+                    "total_sample_count its features' rows do not fit"
+                ),
+                f"give {field} dimension {place} a size of at least 1 (the global batch, the ids "
+                "per sample or the embedding width)",
+                rule="TE694",  # jax-zero-size; compile still refuses it with TE694 off
             )
 
 

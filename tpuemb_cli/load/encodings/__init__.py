@@ -1,7 +1,8 @@
 """The input encodings: one row each, and one codec module each that reads, edits and writes it.
 
 A row says what the CLI and discovery need before any codec is imported: the encoding's name
-(``--to``, ``lint_string(format=...)``), the file extensions it owns, its codec module. The codec
+(``--to``, ``lint_string(format=...)``), the file extensions it owns, those it owns only under a
+``# proto-message:`` header naming a type tpuemb reads (``.txt``), its codec module. The codec
 module (``load/encodings/<name>.py``) defines:
 
 - ``load(data, name, message_type) -> Document``: the message, its source map and problems;
@@ -122,6 +123,9 @@ class Encoding(Record):
     # An archive: its codec's ``members_of_file(path, limit)`` reads the members it needs from a
     # file on disk, so that the rest (a model's weights) is never read.
     archive: bool = False
+    # Extensions other files share (``.txt``): a file of one is this encoding's when its
+    # ``# proto-message:`` header names a type tpuemb reads (``load.recognise.headed``).
+    headed: tuple[str, ...] = ()
 
     def module(self) -> ModuleType:
         # sys.modules first: import_module's machinery, even for a module already imported,
@@ -143,6 +147,7 @@ class Encoding(Record):
 _CODECS = "tpuemb_cli.load.encodings"
 ENCODINGS: dict[str, Encoding] = {}
 EXTENSIONS: dict[str, Encoding] = {}
+HEADED: dict[str, Encoding] = {}
 
 
 def register(encoding: Encoding) -> Encoding:
@@ -150,11 +155,15 @@ def register(encoding: Encoding) -> Encoding:
     ENCODINGS[encoding.name] = encoding
     for extension in encoding.extensions:
         EXTENSIONS[extension] = encoding
+    for extension in encoding.headed:
+        HEADED[extension] = encoding
     return encoding
 
 
 for _row in (
-    Encoding("text", (".pbtxt", ".textproto", ".txtpb", ".prototxt"), f"{_CODECS}.text"),
+    Encoding(
+        "text", (".pbtxt", ".textproto", ".txtpb", ".prototxt"), f"{_CODECS}.text", headed=(".txt",)
+    ),
     Encoding("json", (".json",), f"{_CODECS}.json"),
     # Before binary: a zip's bytes are not UTF-8 either, and binary's sniff takes those.
     Encoding(
@@ -202,6 +211,19 @@ def for_name(name: str) -> Encoding | None:
     """The encoding a file name's extension says, if any."""
     # not PurePath(name).suffix, which costs ten times as much per file
     return EXTENSIONS.get(os.path.splitext(name)[1].lower())  # noqa: PTH122
+
+
+def for_headed_name(name: str) -> Encoding | None:
+    """The encoding a file name's extension says when a `# proto-message:` header backs it
+    (``.txt``), if any."""
+    return HEADED.get(os.path.splitext(name)[1].lower())  # noqa: PTH122
+
+
+def discovered(extensions: dict[str, Encoding] | None = None) -> str:
+    """The names a directory walk takes, for messages: every extension, then the headed ones."""
+    said = " ".join(sorted(extensions if extensions is not None else EXTENSIONS))
+    headed = " ".join(sorted(HEADED))
+    return f"{said}; {headed} under a `# proto-message:` header" if headed else said
 
 
 def detect(name: str, data: bytes) -> Encoding:

@@ -23,17 +23,20 @@ a checkpoint the serving side cannot unstack.
 ## What jax-tpu-embedding does
 `stack_tables` raises `ValueError` for a table already stacked ("Table ... is already stacked in
 group ...") -- `auto_stack_tables` stacks every table, so an explicit stack before or after it
-raises -- and for a stack name already used; it raises `KeyError` for a table of the stack that
-no feature uses. It stacks a call's tables after taking the largest padded dimension among
-them (`ValueError` "max() arg is an empty sequence" for a call with none), and
-`_verify_stack_tables` raises `ValueError` for a table twice in a call ("Table ... is repeated in
-group ..."). A call without a stack name gets `_get_stack_name`'s (the names joined with `_`).
-`_get_num_sc_per_device` raises `ValueError` ("Invalid num_sc_per_device") for a
-count that is no TPU's, and no device pads to a multiple of 0 (`ZeroDivisionError`).
-`prepare_feature_specs_for_training` and `create_proto_from_feature_specs` key tables and stacks
-by name: two tables of one name, or a table alone named as a stack, become one stack without a
-word. They count a feature's samples as `np.prod(output_shape[:-1])`, a float for an output shape
-of one dimension or none, which `create_proto_from_feature_specs` refuses (`TypeError`).
+raises -- and for a stack name already used ("Cannot use stack name ... since it's already used."):
+a name counts as used once a table of another name is stacked under it, so when auto-stacking's
+first stack of a name is one table of that very name, the second is made too, and
+`create_proto_from_feature_specs` merges both into one stack of the first one's size. It raises
+`KeyError` for a table of the stack that no feature uses. It stacks a call's tables after taking the
+largest padded dimension among them (`ValueError` "max() arg is an empty sequence" for a call with
+none), and `_verify_stack_tables` raises `ValueError` for a table twice in a call ("Table ... is
+repeated in group ..."). A call without a stack name gets `_get_stack_name`'s (the names joined with
+`_`). `_get_num_sc_per_device` raises `ValueError` ("Invalid num_sc_per_device") for a count that is
+no TPU's, and no device pads to a multiple of 0 (`ZeroDivisionError`).
+`prepare_feature_specs_for_training` and `create_proto_from_feature_specs` key tables and stacks by
+name: two tables of one name, or a table alone named as a stack, become one stack without a word.
+They count a feature's samples as `np.prod(output_shape[:-1])`, a float for an output shape of one
+dimension or none, which `create_proto_from_feature_specs` refuses (`TypeError`).
 
 ## Example
 ```pbtxt
