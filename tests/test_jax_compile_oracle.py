@@ -35,6 +35,12 @@ from tpuemb_cli.jax import compile_jax, spec_from_jax  # noqa: E402
 from tpuemb_cli.spec import jax_layout, jax_stacking  # noqa: E402
 from tpuemb_cli.spec.jax_memory import model  # noqa: E402
 
+from .jax_release import (  # noqa: E402
+    DEFAULT_ACTIVATION_MEM_BYTES_LIMIT,
+    as_010,
+    records_training,
+)
+
 HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
 OPTIMIZER_CLASSES = sorted(
     name
@@ -238,12 +244,17 @@ def test_compile_is_the_librarys_proto_byte_for_byte(seed: int, tmp_path: Path) 
     spec = spec_from_jax(structure, **case.options(stacks, limits))
     from_api = compile_jax(structure, **case.options(stacks, limits))
     theirs = case.run_library(structure, stacks, limits)
-    expected = theirs.SerializeToString()
+    expected = as_010(theirs).SerializeToString()
     exit_code, written, stderr = _compile_cli(tmp_path, spec)
     # Warnings (TE693: a table's own limits ignored in a stack) go to stderr; no error.
     assert exit_code == 0 and "[error]" not in stderr, stderr
     assert written == expected, text_format.MessageToString(theirs)
     assert from_api.SerializeToString() == expected
+    if records_training(theirs):  # 0.2.0's fields tpuemb does not write: what they hold
+        combiners = {t.name: t.combiner for t in spec.tables}
+        for stack in theirs.stacked_table_specs:
+            assert stack.activation_mem_bytes_limit == DEFAULT_ACTIVATION_MEM_BYTES_LIMIT
+            assert all(t.combiner == combiners[t.table_name] for t in stack.table_specs)
     # The COO buffer tpuemb's memory model gives each stack is the library's.
     sizes = jte.compute_coo_buffer_size_per_device(structure, case.devices, case.cores)
     memory = model(from_api, case.cores)
@@ -384,11 +395,12 @@ def test_a_stack_without_a_name_is_named_as_the_library_names_it(name: str | Non
     jte.prepare_feature_specs_for_training(features, 2, 2)
     theirs = jte.create_proto_from_feature_specs(features, 2, 2)
     assert [s.stack_name for s in ours.stacked_table_specs] == ["a_b"]
-    assert ours.SerializeToString() == theirs.SerializeToString()
+    assert ours.SerializeToString() == as_010(theirs).SerializeToString()
 
 
 # The goldens of tests/test_jax_compile.py (which runs without JAX): each setup's spec, as
-# spec_from_jax writes it, and the library's own proto for it, in tests/data/jax/compile/.
+# spec_from_jax writes it, and the library's own proto for it (as 0.1.0 writes it:
+# tests/jax_release.py), in tests/data/jax/compile/.
 
 GOLDEN = Path(__file__).parent / "data" / "jax" / "compile"
 
@@ -467,7 +479,7 @@ def _golden_library_proto(features: Any, asked: dict[str, Any]) -> Any:
             stack_name=stack,
         )
     jte.prepare_feature_specs_for_training(features, devices, cores)
-    return jte.create_proto_from_feature_specs(features, devices, cores)
+    return as_010(jte.create_proto_from_feature_specs(features, devices, cores))
 
 
 GOLDENS = ("alone", "auto", "explicit")
@@ -521,7 +533,7 @@ def test_custom_optimizers_stack_as_the_librarys_hash_says(tmp_path: Path) -> No
     jte.auto_stack_tables(features, 2, 2)
     jte.prepare_feature_specs_for_training(features, 2, 2)
     theirs = jte.create_proto_from_feature_specs(features, 2, 2)
-    assert written == theirs.SerializeToString()
+    assert written == as_010(theirs).SerializeToString()
     assert [s.stack_name for s in theirs.stacked_table_specs] == ["a_b", "c", "d"]
 
 
@@ -545,7 +557,7 @@ def test_learning_rates_float32_cannot_tell_apart_stack_as_the_librarys_hash_say
     jte.auto_stack_tables(features, 2, 2)
     jte.prepare_feature_specs_for_training(features, 2, 2)
     theirs = jte.create_proto_from_feature_specs(features, 2, 2)
-    assert written == theirs.SerializeToString()
+    assert written == as_010(theirs).SerializeToString()
     assert [s.stack_name for s in theirs.stacked_table_specs] == ["a_d", "b", "c"]
     # Asked to stack two of them by hand, the library refuses; so does tpuemb (TE692).
     with pytest.raises(ValueError, match="different optimizers"):
