@@ -46,7 +46,7 @@ from click.testing import CliRunner
 from google.protobuf import text_format
 
 from tests import keras_probe
-from tests.jax_release import as_010
+from tests.jax_release import as_010, records_training
 from tests.keras_layers import DEVICES, FIXTURES, SPARSECORES, Case, all_cases
 from tpuemb_cli.cli import main
 from tpuemb_cli.spec.jax_compiler import version_refusal
@@ -246,8 +246,7 @@ def test_the_compiled_stacks_are_the_librarys(name: str) -> None:
         # is compiled as that release's unless it names a schedule by a tag the spec does not
         # hold (then compared as 0.1.0's: tests/jax_release.py).
         theirs = verdict["proto"]
-        newer = any(s.HasField("activation_mem_bytes_limit") for s in theirs.stacked_table_specs)
-        if newer and version_refusal(spec, "0.2.0") is None:
+        if records_training(theirs) and version_refusal(spec, "0.2.0") is None:
             ours = compiled(spec, "0.2.0")
         else:
             ours, theirs = compiled(spec), as_010(theirs)
