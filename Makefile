@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-keras fuzz fuzz-fix bench examples
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -128,14 +128,32 @@ test-tf:
 # jax-tpu-embedding this Python can install (0.2.0 needs
 # Python 3.12; 0.1.0 installs on 3.11) with jax and jaxlib (about 800 MB, a few minutes), and says
 # which it ran.
+JAX_ORACLE_TESTS = tests/test_jax_oracle.py tests/test_jax_memory_oracle.py \
+  tests/test_jax_front_oracle.py tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py \
+  tests/test_jax_prepared_oracle.py
+JAX_VERSIONS = import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])
 test-jax:
 	$(PYTHON) -m venv build/venv-jax
 	build/venv-jax/bin/python -m pip install -q --upgrade jax-tpu-embedding -e '.[test]'
-	@build/venv-jax/bin/python -c "import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])"
-	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_jax_oracle.py \
-	  tests/test_jax_memory_oracle.py tests/test_jax_front_oracle.py \
-	  tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py \
-	  tests/test_jax_prepared_oracle.py
+	@build/venv-jax/bin/python -c "$(JAX_VERSIONS)"
+	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 $(JAX_ORACLE_TESTS)
+
+# The same tests against jax-tpu-embedding 0.2.0 or newer, which needs Python 3.12
+# (JAX_NEXT_PYTHON), in build/venv-jax-next: 0.2.0 writes 0.1.0's proto and three fields more
+# (tests/jax_release.py), and its checkpoint converter runs (tests/test_jax_diff_oracle.py).
+# About 800 MB and a few minutes to install; the tests take about 2 minutes on 2 cores.
+# Default: the first of python3.13, python3.12 and pyenv's 3.12+ installs that runs and is 3.12+.
+JAX_NEXT_PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 \
+  $(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python),$(shell $(p) -c \
+  "import sys; print('$(p)' if sys.version_info >= (3, 12) else '')" 2>/dev/null)))
+JAX_NEXT_VENV ?= build/venv-jax-next
+test-jax-next:
+	@$(JAX_NEXT_PYTHON) -c "import sys; sys.exit(sys.version_info < (3, 12))" 2>/dev/null || { \
+	  echo "test-jax-next needs Python 3.12 or newer: none found; set JAX_NEXT_PYTHON (now '$(JAX_NEXT_PYTHON)')"; exit 2; }
+	$(JAX_NEXT_PYTHON) -m venv $(JAX_NEXT_VENV)
+	$(JAX_NEXT_VENV)/bin/python -m pip install -q --upgrade 'jax-tpu-embedding>=0.2.0' -e '.[test]'
+	@$(JAX_NEXT_VENV)/bin/python -c "$(JAX_VERSIONS)"
+	$(JAX_NEXT_VENV)/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 $(JAX_ORACLE_TESTS)
 
 # tpuemb's Keras-RS support against keras-rs itself, on CPU with KERAS_BACKEND=jax: at least 30
 # generated DistributedEmbedding layers built and saved as .keras files, and tpuemb's verdicts on

@@ -6,6 +6,7 @@ the library), output formats, the stacking the library would make, refusals and 
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -283,3 +284,93 @@ def test_products_past_what_python_writes_in_digits_are_findings(tmp_path: Path)
     assert result.exit_code == 1, result.output[-500:]
     assert "has a sample count of an integer of 15,5" in result.stderr
     assert "internal error" not in result.output + result.stderr
+
+
+# --jax-version 0.2.0: that release's proto, three fields more (tests/test_jax_compile_oracle.py
+# checks it against 0.2.0 itself; the goldens are what 0.2.0 wrote).
+
+
+@pytest.mark.parametrize("name", ["alone", "auto", "explicit"])
+def test_jax_version_020_writes_that_releases_proto(name: str, tmp_path: Path) -> None:
+    spec = str(GOLDEN / f"{name}.spec.textproto")
+    expected = (GOLDEN / f"{name}.library-0.2.0.pbtxt").read_text()
+    result = _compile(spec, "--jax-version", "0.2.0")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    message = text_format.Parse(expected, EmbeddingSpecProto())
+    out = tmp_path / "out.binpb"
+    result = _compile(spec, "--jax-version", "0.2.0", "--to", "binary", "-o", str(out))
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert out.read_bytes() == message.SerializeToString(deterministic=True)
+    # 0.1.0's is 0.2.0's without the stack's activation limit and the tables' combiner and
+    # optimizer; the default is 0.1.0.
+    for stack in message.stacked_table_specs:
+        assert stack.activation_mem_bytes_limit == 2 * 1024 * 1024
+        stack.ClearField("activation_mem_bytes_limit")
+        for table in stack.table_specs:
+            assert table.combiner == "sum" and table.HasField("optimizer")
+            table.ClearField("combiner")
+            table.ClearField("optimizer")
+    assert _compile(spec).stdout == text_format.MessageToString(message)
+
+
+def test_jax_version_020_optimizer_fields() -> None:
+    # Each class's parameters from the library's own lists; LaProp and custom ones are CUSTOM,
+    # without parameters.
+    spec = spec_from_jax(
+        [
+            FeatureSpec(
+                "f", TableSpec("a", 100, 8, AdagradOptimizerSpec(0.5, 0.25)), (16, 1), (16, 8)
+            ),
+        ],
+        global_device_count=2,
+        num_sc_per_device=2,
+    )
+    proto = compile_jax_spec(spec, version="0.2.0")
+    optimizer = proto.stacked_table_specs[0].table_specs[0].optimizer
+    assert text_format.MessageToString(optimizer, as_one_line=True) == (
+        'type: ADAGRAD learning_rate: 0.5 float_params { key: "initial_accumulator_value" '
+        "value: 0.25 }"
+    )
+    spec.tables[0].jax.optimizer.type = "LaPropOptimizerSpec"
+    spec.tables[0].jax.optimizer.settings["b1"] = 0.9
+    table = compile_jax_spec(spec, version="0.2.0").stacked_table_specs[0].table_specs[0]
+    assert text_format.MessageToString(table.optimizer, as_one_line=True) == (
+        "type: CUSTOM learning_rate: 0.5"
+    )
+
+
+def test_jax_version_020_refuses_what_it_cannot_write(tmp_path: Path) -> None:
+    text = (GOLDEN / "auto.spec.textproto").read_text()
+    scheduled = tmp_path / "scheduled.spec.textproto"
+    scheduled.write_text(
+        text.replace(
+            "learning_rate {\n        constant: 0.1\n      }",
+            'learning_rate {\n        schedule: "decay"\n      }',
+            1,
+        )
+        + 'schedules {\n  name: "decay"\n}\n'
+    )
+    result = _compile(str(scheduled), "--jax-version", "0.2.0")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"tpuemb: error: {scheduled}: not compiled: table 'query' has a learning-rate schedule: "
+        "jax-tpu-embedding 0.2.0 records it by the callable's tag (its `tag`, else its module and "
+        "name), which the spec does not hold; compile it for 0.1.0 (--jax-version 0.1.0)\n"
+    )
+    assert _compile(str(scheduled)).exit_code == 0
+    quantized = tmp_path / "quantized.spec.textproto"
+    quantized.write_text(
+        text.replace("  dim: 16\n", "  dim: 16\n  quantization {\n    num_buckets: 16\n  }\n", 1)
+    )
+    result = _compile(str(quantized), "--jax-version", "0.2.0")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"tpuemb: error: {quantized}: not compiled: a stacked spec with a quantized table: "
+        "jax-tpu-embedding 0.2.0 also stacks by quantization, which tpuemb does not model; "
+        "compile it for 0.1.0 (--jax-version 0.1.0)\n"
+    )
+    assert _compile(str(quantized)).exit_code == 0
+    bad = _compile(str(GOLDEN / "auto.spec.textproto"), "--jax-version", "0.3.0")
+    assert bad.exit_code == 2 and "'0.3.0' is not one of '0.1.0', '0.2.0'" in bad.stderr
+    with pytest.raises(ValueError, match=re.escape("version '0.3.0': tpuemb writes 0.1.0, 0.2.0")):
+        compile_jax([], global_device_count=2, num_sc_per_device=2, version="0.3.0")

@@ -35,6 +35,12 @@ from tpuemb_cli.jax import compile_jax, spec_from_jax  # noqa: E402
 from tpuemb_cli.spec import jax_layout, jax_optimizer_key, jax_stacking  # noqa: E402
 from tpuemb_cli.spec.jax_memory import model  # noqa: E402
 
+from .jax_release import (  # noqa: E402
+    DEFAULT_ACTIVATION_MEM_BYTES_LIMIT,
+    as_010,
+    records_training,
+)
+
 HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
 OPTIMIZER_CLASSES = sorted(
     name
@@ -221,11 +227,13 @@ class Case:
 CASES = range(48)
 
 
-def _compile_cli(tmp_path: Path, spec: Any) -> tuple[int, bytes, str]:
+def _compile_cli(tmp_path: Path, spec: Any, *options: str) -> tuple[int, bytes, str]:
     path, out = tmp_path / "model.spec.textproto", tmp_path / "model.binpb"
     path.write_text(HEADER + text_format.MessageToString(spec))
+    out.unlink(missing_ok=True)
     result = CliRunner().invoke(
-        main, ["compile", str(path), "--target", "jax", "--to", "binary", "-o", str(out)]
+        main,
+        ["compile", str(path), "--target", "jax", "--to", "binary", "-o", str(out), *options],
     )
     return result.exit_code, out.read_bytes() if out.exists() else b"", result.stderr
 
@@ -237,13 +245,25 @@ def test_compile_is_the_librarys_proto_byte_for_byte(seed: int, tmp_path: Path) 
     structure, _, stacks, limits = case.build()
     spec = spec_from_jax(structure, **case.options(stacks, limits))
     from_api = compile_jax(structure, **case.options(stacks, limits))
+    from_api_next = compile_jax(structure, **case.options(stacks, limits), version="0.2.0")
     theirs = case.run_library(structure, stacks, limits)
-    expected = theirs.SerializeToString()
+    expected = as_010(theirs).SerializeToString()
     exit_code, written, stderr = _compile_cli(tmp_path, spec)
     # Warnings (TE693: a table's own limits ignored in a stack) go to stderr; no error.
     assert exit_code == 0 and "[error]" not in stderr, stderr
     assert written == expected, text_format.MessageToString(theirs)
     assert from_api.SerializeToString() == expected
+    if records_training(theirs):  # 0.2.0: --jax-version 0.2.0 writes its proto, fields and all
+        # Deterministic: a map's entries (the optimizer's parameters) sorted by key, as tpuemb
+        # writes binary; in what order the library's come hangs on the protobuf runtime.
+        expected = theirs.SerializeToString(deterministic=True)
+        exit_code, written, stderr = _compile_cli(tmp_path, spec, "--jax-version", "0.2.0")
+        assert exit_code == 0 and "[error]" not in stderr, stderr
+        assert written == expected, text_format.MessageToString(theirs)
+        assert from_api_next.SerializeToString(deterministic=True) == expected
+        assert {s.activation_mem_bytes_limit for s in theirs.stacked_table_specs} == {
+            DEFAULT_ACTIVATION_MEM_BYTES_LIMIT
+        }
     # The COO buffer tpuemb's memory model gives each stack is the library's.
     sizes = jte.compute_coo_buffer_size_per_device(structure, case.devices, case.cores)
     memory = model(from_api, case.cores)
@@ -384,11 +404,12 @@ def test_a_stack_without_a_name_is_named_as_the_library_names_it(name: str | Non
     jte.prepare_feature_specs_for_training(features, 2, 2)
     theirs = jte.create_proto_from_feature_specs(features, 2, 2)
     assert [s.stack_name for s in ours.stacked_table_specs] == ["a_b"]
-    assert ours.SerializeToString() == theirs.SerializeToString()
+    assert ours.SerializeToString() == as_010(theirs).SerializeToString()
 
 
 # The goldens of tests/test_jax_compile.py (which runs without JAX): each setup's spec, as
-# spec_from_jax writes it, and the library's own proto for it, in tests/data/jax/compile/.
+# spec_from_jax writes it, and the library's own proto for it (as 0.1.0 writes it:
+# tests/jax_release.py), in tests/data/jax/compile/.
 
 GOLDEN = Path(__file__).parent / "data" / "jax" / "compile"
 
@@ -451,6 +472,7 @@ def _golden_setup(name: str) -> tuple[Any, dict[str, Any]]:
 
 
 def _golden_library_proto(features: Any, asked: dict[str, Any]) -> Any:
+    """The library's own proto for a golden setup (as its release writes it)."""
     devices, cores = asked["global_device_count"], asked["num_sc_per_device"]
     if asked.get("auto_stack"):
         jte.auto_stack_tables(features, devices, cores)
@@ -474,14 +496,17 @@ GOLDENS = ("alone", "auto", "explicit")
 
 
 def write_goldens() -> None:
-    """Writes the goldens (`python -m tests.test_jax_compile_oracle` in build/venv-jax)."""
+    """Writes the goldens (`python -m tests.test_jax_compile_oracle` in build/venv-jax, then in
+    build/venv-jax-next for the 0.2.0 ones)."""
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for name in GOLDENS:
         features, asked = _golden_setup(name)
         spec = spec_from_jax(features, **asked)
         (GOLDEN / f"{name}.spec.textproto").write_text(HEADER + text_format.MessageToString(spec))
         proto = _golden_library_proto(features, asked)
-        (GOLDEN / f"{name}.library.pbtxt").write_text(text_format.MessageToString(proto))
+        (GOLDEN / f"{name}.library.pbtxt").write_text(text_format.MessageToString(as_010(proto)))
+        if records_training(proto):  # under 0.2.0: its own proto as well
+            (GOLDEN / f"{name}.library-0.2.0.pbtxt").write_text(text_format.MessageToString(proto))
 
 
 @pytest.mark.parametrize("name", GOLDENS)
@@ -489,8 +514,13 @@ def test_the_goldens_are_the_librarys(name: str) -> None:
     features, asked = _golden_setup(name)
     spec = HEADER + text_format.MessageToString(spec_from_jax(features, **asked))
     assert (GOLDEN / f"{name}.spec.textproto").read_text() == spec
-    proto = text_format.MessageToString(_golden_library_proto(features, asked))
-    assert (GOLDEN / f"{name}.library.pbtxt").read_text() == proto
+    proto = _golden_library_proto(features, asked)
+    assert (GOLDEN / f"{name}.library.pbtxt").read_text() == text_format.MessageToString(
+        as_010(proto)
+    )
+    if records_training(proto):
+        newer = (GOLDEN / f"{name}.library-0.2.0.pbtxt").read_text()
+        assert newer == text_format.MessageToString(proto)
 
 
 if __name__ == "__main__":
@@ -521,7 +551,7 @@ def test_custom_optimizers_stack_as_the_librarys_hash_says(tmp_path: Path) -> No
     jte.auto_stack_tables(features, 2, 2)
     jte.prepare_feature_specs_for_training(features, 2, 2)
     theirs = jte.create_proto_from_feature_specs(features, 2, 2)
-    assert written == theirs.SerializeToString()
+    assert written == as_010(theirs).SerializeToString()
     assert [s.stack_name for s in theirs.stacked_table_specs] == ["a_b", "c", "d"]
 
 
@@ -545,7 +575,7 @@ def test_learning_rates_float32_cannot_tell_apart_stack_as_the_librarys_hash_say
     jte.auto_stack_tables(features, 2, 2)
     jte.prepare_feature_specs_for_training(features, 2, 2)
     theirs = jte.create_proto_from_feature_specs(features, 2, 2)
-    assert written == theirs.SerializeToString()
+    assert written == as_010(theirs).SerializeToString()
     assert [s.stack_name for s in theirs.stacked_table_specs] == ["a_d", "b", "c"]
     # Asked to stack two of them by hand, the library refuses; so does tpuemb (TE692).
     with pytest.raises(ValueError, match="different optimizers"):

@@ -44,6 +44,7 @@ from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, L
 from tpuemb_cli.spec import jax_prepared
 from tpuemb_cli.spec.jax_prepared import PreparedSpecError
 from tpuemb_cli.spec.jax_stacking import stack_name
+from tpuemb_cli.spec.jax_versions import DEFAULT as JAX_DEFAULT
 from tpuemb_cli.spec.schedules import Schedules
 
 __all__ = ["PreparedSpecError", "compile_jax", "lint_jax", "spec_from_jax"]
@@ -320,23 +321,31 @@ def compile_jax(
     use_short_stack_names: bool = True,
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
+    version: str = JAX_DEFAULT,
 ) -> EmbeddingSpecProto:
     """The ``EmbeddingSpecProto`` the library writes (``create_proto_from_feature_specs``) once
     it has stacked ``feature_specs`` as asked and prepared them for training, without running it:
     what ``tpuemb compile --target jax`` writes for the spec ``spec_from_jax`` builds. A
     stacking the library would refuse raises `tpuemb_cli.spec.jax_stacking.JaxStackingError`
-    (``lint_jax`` reports it, with the rest, as TE696)."""
-    from tpuemb_cli.spec.jax_compiler import compile_jax_spec
+    (``lint_jax`` reports it, with the rest, as TE696). ``version``: the library's release,
+    0.1.0 or 0.2.0 (`tpuemb_cli.spec.jax_versions`); ValueError for a spec whose 0.2.0
+    proto tpuemb cannot write (`version_refusal`)."""
+    from tpuemb_cli.spec.jax_compiler import compile_jax_spec, version_refusal
+    from tpuemb_cli.spec.jax_versions import VERSIONS
 
-    return compile_jax_spec(
-        spec_from_jax(
-            feature_specs,
-            global_device_count=global_device_count,
-            num_sc_per_device=num_sc_per_device,
-            stacks=stacks,
-            auto_stack=auto_stack,
-            use_short_stack_names=use_short_stack_names,
-            rotation=rotation,
-            stack_limits=stack_limits,
-        )
+    if version not in VERSIONS:
+        raise ValueError(f"version {version!r}: tpuemb writes {', '.join(VERSIONS)}")
+    spec = spec_from_jax(
+        feature_specs,
+        global_device_count=global_device_count,
+        num_sc_per_device=num_sc_per_device,
+        stacks=stacks,
+        auto_stack=auto_stack,
+        use_short_stack_names=use_short_stack_names,
+        rotation=rotation,
+        stack_limits=stack_limits,
     )
+    refusal = version_refusal(spec, version)
+    if refusal is not None:
+        raise ValueError(refusal)
+    return compile_jax_spec(spec, version=version)

@@ -21,6 +21,8 @@ from tpuemb_cli.cli.common import (
     write_output,
 )
 from tpuemb_cli.model.findings import Severity
+from tpuemb_cli.spec.jax_versions import DEFAULT as JAX_DEFAULT
+from tpuemb_cli.spec.jax_versions import VERSIONS as JAX_VERSIONS
 
 
 class CompileOptions(NamedTuple):
@@ -32,6 +34,7 @@ class CompileOptions(NamedTuple):
     order: str = "checkpoint"  # sparsecore: the checkpoint's order of layouts, or the stacker's
     hash_seed: int = 0  # sparsecore: the PYTHONHASHSEED of the TensorFlow process to match
     none_hash: int | None = None  # sparsecore: its hash(None); None: CPython 3.12+'s constant
+    jax_version: str = JAX_DEFAULT  # jax: the jax-tpu-embedding release whose proto to write
 
 
 def execute(options: CompileOptions, streams: Streams) -> int:
@@ -66,11 +69,15 @@ def execute(options: CompileOptions, streams: Streams) -> int:
             return EXIT_ERROR
         output = encodings.get(options.to).render(found_layouts)
     elif options.target == "jax":
-        from tpuemb_cli.spec.jax_compiler import compile_jax_spec
+        from tpuemb_cli.spec.jax_compiler import compile_jax_spec, version_refusal
         from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
+        refused_version = version_refusal(facts.spec, options.jax_version)
+        if refused_version is not None:
+            error(streams, f"{document.name}: not compiled: {refused_version}")
+            return EXIT_ERROR
         try:
-            proto = compile_jax_spec(facts.spec)
+            proto = compile_jax_spec(facts.spec, version=options.jax_version)
         except JaxStackingError as refused:  # reported by TE696, unless the rule is off
             path = ".".join(str(part) for part in refused.path)
             error(streams, f"{document.name}: not compiled: {path}: {refused.message}")
@@ -121,6 +128,14 @@ def execute(options: CompileOptions, streams: Streams) -> int:
     help="sparsecore: hash(None) in that process. Default: CPython 3.12+'s constant; on "
     "CPython 3.11 it is an address that changes in every process.",
 )
+@click.option(
+    "--jax-version",
+    type=click.Choice(JAX_VERSIONS),
+    default=JAX_DEFAULT,
+    show_default=True,
+    help="jax: the jax-tpu-embedding release whose EmbeddingSpecProto to write (0.2.0 adds each "
+    "stack's activation limit and each table's combiner and optimizer).",
+)
 @max_size_option
 def command(
     spec: str,
@@ -130,12 +145,14 @@ def command(
     order: str,
     hash_seed: int,
     none_hash: int | None,
+    jax_version: str,
     max_bytes: int,
 ) -> None:
     """Compile an embedding spec to the TPUEmbeddingConfiguration TensorFlow would build,
     (--target sparsecore) to the SparseCoreTableLayouts TPUEmbeddingV2 would compute, or
     (--target jax) a spec with a `jax` section to the EmbeddingSpecProto jax-tpu-embedding
-    0.1.0 writes (create_proto_from_feature_specs, after its stacking).
+    writes (create_proto_from_feature_specs, after its stacking): 0.1.0's, or with
+    --jax-version 0.2.0 that release's (see docs/jax.md).
 
     The spec is linted first; a spec with errors is not compiled (exit 1).
 
@@ -151,6 +168,8 @@ def command(
     """
     run(
         execute,
-        CompileOptions(spec, to, output, max_bytes, target, order, hash_seed, none_hash),
+        CompileOptions(
+            spec, to, output, max_bytes, target, order, hash_seed, none_hash, jax_version
+        ),
         Streams.standard(),
     )

@@ -3,7 +3,14 @@
 ``create_proto_from_feature_specs`` (v0.1.0, ``lib/nn/embedding.py``): stacks in the order their
 first feature comes, each stack's tables in the order their first feature comes, each feature
 under its table; the fields the library sets, and no other (0.1.0 records no optimizer, combiner
-or table limits in the proto)."""
+or table limits in the proto).
+
+0.2.0 (``lib/nn/embedding_proto_utils.py``) writes the same and three fields more: each stack's
+``activation_mem_bytes_limit`` (the 2 MiB default: the spec has no other) and each table's
+``combiner`` and ``optimizer`` (`jax_optimizer_proto`). It stacks the same way, but for one thing
+the spec cannot say and tpuemb does not model: it also groups tables by quantization; and it names
+a learning-rate schedule by a tag the spec does not hold. `version_refusal` says when a spec has
+either."""
 
 from __future__ import annotations
 
@@ -15,14 +22,44 @@ from tpuemb_cli.pb.jax.embedding_spec_pb2 import (
     TableSpecProto,
 )
 from tpuemb_cli.spec.jax_layout import Layout, layout
+from tpuemb_cli.spec.jax_optimizer_proto import optimizer_proto
 from tpuemb_cli.spec.jax_stacking import table_of
+from tpuemb_cli.spec.jax_versions import DEFAULT
+
+# embedding_spec.DEFAULT_ACTIVATION_MEM_BYTES_LIMIT (0.2.0): what a stack records when the script
+# gives stack_tables and auto_stack_tables no other.
+DEFAULT_ACTIVATION_MEM_BYTES_LIMIT = 2048 * 1024
 
 
-def compile_jax_spec(spec: Any, laid_out: Layout | None = None) -> EmbeddingSpecProto:
+def version_refusal(spec: Any, version: str) -> str | None:
+    """Why ``spec``'s proto for ``version`` cannot be written as the library writes it, or None."""
+    if version == DEFAULT:
+        return None
+    for table in spec.tables:
+        if table.jax.optimizer.learning_rate.WhichOneof("value") == "schedule":
+            return (
+                f"table {table.name!r} has a learning-rate schedule: jax-tpu-embedding {version} "
+                "records it by the callable's tag (its `tag`, else its module and name), which the "
+                "spec does not hold; compile it for 0.1.0 (--jax-version 0.1.0)"
+            )
+    stacked = spec.jax.auto_stack or any(t.jax.stack for t in spec.tables)
+    if stacked and any(t.HasField("quantization") for t in spec.tables):
+        return (
+            f"a stacked spec with a quantized table: jax-tpu-embedding {version} also stacks by "
+            "quantization, which tpuemb does not model; compile it for 0.1.0 (--jax-version 0.1.0)"
+        )
+    return None
+
+
+def compile_jax_spec(
+    spec: Any, laid_out: Layout | None = None, version: str = DEFAULT
+) -> EmbeddingSpecProto:
     """The library's ``EmbeddingSpecProto`` for ``spec`` (an EmbeddingSpec with a `jax` section),
-    from its layout (computed here unless given); `JaxStackingError` for a spec the library
-    would refuse."""
+    from its layout (computed here unless given), as release ``version`` writes it;
+    `JaxStackingError` for a spec the library would refuse. For 0.2.0, the caller checks
+    `version_refusal` first."""
     laid_out = laid_out or layout(spec)
+    newer = version != DEFAULT
     stacks: dict[str, StackedTableSpecProto] = {}
     tables: dict[str, dict[int, TableSpecProto]] = {}
     for index, feature in enumerate(spec.features):
@@ -40,10 +77,18 @@ def compile_jax_spec(spec: Any, laid_out: Layout | None = None) -> EmbeddingSpec
                 max_ids_per_partition=stack.max_ids_per_partition,
                 num_sparsecores=laid_out.num_sparsecores,
                 max_unique_ids_per_partition=stack.max_unique_ids_per_partition,
+                activation_mem_bytes_limit=DEFAULT_ACTIVATION_MEM_BYTES_LIMIT if newer else None,
             )
             tables[stack.name] = {}
         if table_index not in tables[stack.name]:
             setting = next(t for t in stack.tables if t.table == table_index)
+            # 0.2.0's fields given to the constructor, as the library does: the optimizer's
+            # maps are copied the library's way, so their entries serialize in its order.
+            training: dict[str, Any] = (
+                {"combiner": table.combiner, "optimizer": optimizer_proto(table.jax.optimizer)}
+                if newer
+                else {}
+            )
             tables[stack.name][table_index] = TableSpecProto(
                 table_name=table.name,
                 vocab_size=table.vocabulary_size,
@@ -52,6 +97,7 @@ def compile_jax_spec(spec: Any, laid_out: Layout | None = None) -> EmbeddingSpec
                 padded_embedding_dim=setting.padded_embedding_dim,
                 row_offset_in_shard=setting.row_offset_in_shard,
                 shard_rotation=setting.shard_rotation,
+                **training,
             )
         tables[stack.name][table_index].feature_specs.add(
             feature_name=feature.name,
