@@ -20,6 +20,12 @@ from tpuemb_cli.jax import (  # noqa: E402
     lint_jax,
     spec_from_jax,
 )
+from tpuemb_cli.spec.jax_versions import VERSIONS  # noqa: E402
+
+from .jax_release import VERSION  # noqa: E402
+
+# The release installed, whose proto compile writes when asked for it (0.2.0 records more).
+RELEASE = VERSION if VERSION in VERSIONS else VERSIONS[-1]
 
 
 def _initializer(key: Any, shape: Any, dtype: Any = None) -> Any:
@@ -139,7 +145,9 @@ def test_the_spec_of_stacked_objects_compiles_to_the_librarys_proto(
     stack(features, devices, cores)
     jte.prepare_feature_specs_for_training(features, devices, cores)
     theirs = jte.create_proto_from_feature_specs(features, devices, cores)
-    ours = compile_jax(features, global_device_count=devices, num_sc_per_device=cores)
+    ours = compile_jax(
+        features, global_device_count=devices, num_sc_per_device=cores, version=RELEASE
+    )
     assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
         deterministic=True
     )
@@ -177,7 +185,9 @@ def test_the_limits_update_preprocessing_parameters_sets_are_the_ones_read() -> 
     c = next(table for table in spec.tables if table.name == "c")
     assert (c.jax.max_ids_per_partition, c.jax.max_unique_ids_per_partition) == (1, 1)
     theirs = jte.create_proto_from_feature_specs(features, devices, cores)
-    ours = compile_jax(features, global_device_count=devices, num_sc_per_device=cores)
+    ours = compile_jax(
+        features, global_device_count=devices, num_sc_per_device=cores, version=RELEASE
+    )
     assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
         deterministic=True
     )
@@ -227,7 +237,9 @@ def test_tables_stacked_and_not_yet_prepared_compile_to_what_prepare_then_writes
     devices, cores = 2, 4
     features = _features()
     table_stacking.stack_tables(features, ["a", "d"], devices, cores, rotation=5)
-    ours = compile_jax(features, global_device_count=devices, num_sc_per_device=cores)
+    ours = compile_jax(
+        features, global_device_count=devices, num_sc_per_device=cores, version=RELEASE
+    )
     jte.prepare_feature_specs_for_training(features, devices, cores)
     theirs = jte.create_proto_from_feature_specs(features, devices, cores)
     assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
