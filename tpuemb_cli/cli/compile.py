@@ -67,10 +67,12 @@ def execute(options: CompileOptions, streams: Streams) -> int:
         output = encodings.get(options.to).render(found_layouts)
     elif options.target == "jax":
         from tpuemb_cli.spec.jax_compiler import compile_jax_spec
+        from tpuemb_cli.spec.jax_layout import layout
         from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
         try:
-            proto = compile_jax_spec(facts.spec)
+            # Laid out from the stacking the rules worked out.
+            proto = compile_jax_spec(facts.spec, layout(facts.spec, facts.jax_stacking))
         except JaxStackingError as refused:  # reported by TE696, unless the rule is off
             path = ".".join(str(part) for part in refused.path)
             error(streams, f"{document.name}: not compiled: {path}: {refused.message}")
