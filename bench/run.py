@@ -34,6 +34,11 @@ Prints, for configs of 100, 1,000 and 10,000 tables (two features each, mixed op
   10,000-table config (target <= 3x), its `compile --target sparsecore` and its `explain` against
   its `check` (<= 2x each), `explain` against `check` of 6,000 tables and 6,000 features (<= 2x),
   and the layouts' bytes per table at 1k, 4k and 8k tables;
+- Keras-RS models (bench/keras_models.py): `check --keras-backend jax --tpu v5p-8` of one layer of
+  10,000 tables against one of 1,000, and of 1,000 layers against 100 (target <= 11 each);
+- JAX specs and EmbeddingSpecProtos (bench/jax_specs.py): `convert --to yaml/json/text`, `check`,
+  `compile --target jax`, `explain` and `explain --memory` at 10,000 tables (and stacks) against
+  1,000 (target <= 11 each), best of two;
 - with --large: 100,000 tables (lint time against 10,000, peak memory against the file's size,
   the memory model's cost at 100,000 tables, target <= 1.10x) and 1,000 one-table files in one
   `tpuemb check` against one such file (target <= 3x).
@@ -57,7 +62,7 @@ from pathlib import Path
 
 from google.protobuf import json_format, text_format
 
-from bench import diff, hostile, memory_advice, startup
+from bench import diff, hostile, jax_specs, keras_models, memory_advice, startup
 from bench import server as language_server
 from bench import sparsecore as sparsecore_bench
 from bench.configs import build, render
@@ -309,6 +314,8 @@ def main() -> int:
         diff_ratio, renamed_ratio = diff.run(directory, best_of, args.repeat)
         advice_ratio = memory_advice.run(directory, best_of, args.repeat)
         sparsecore_rows = sparsecore_bench.run(directory, args.repeat)
+        keras_rows = keras_models.run(directory, args.repeat)
+        jax_rows = jax_specs.run(directory, min(args.repeat, 2))  # dozens of commands
         large = memory(directory, args.repeat) if args.large else None
         files_ratio = many_files(directory, args.startup_runs) if args.large else None
     server_ratio = language_server.run()
@@ -331,7 +338,7 @@ def main() -> int:
     print(f"  diff two 10k-table configs / lint one:        {diff_ratio:.2f}x (<= 2.5)")
     print(f"  diff, every one of 10k tables renamed / lint: {renamed_ratio:.2f}x (<= 2.5)")
     print(f"  explain --memory --tpu / without, 50k tables: {advice_ratio:.2f}x (<= 1.5)")
-    for label, ratio, target in sparsecore_rows:
+    for label, ratio, target in [*sparsecore_rows, *keras_rows, *jax_rows]:
         print(f"  {label + ':':<46}{ratio:.2f}x ({target})")
     if server_ratio is not None:
         print(f"  server diagnostics / lint_string, 1k tables:  {server_ratio:.2f}x (<= 1.5)")

@@ -261,6 +261,7 @@ def test_convert_refuses_layouts_with_unknown_fields(tmp_path: Path, to: str) ->
 def test_float_free_messages_are_not_read_back() -> None:
     from tpuemb_cli.load.encodings import ConversionError, lossless
     from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
+    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 
     def read_back(message: object) -> None:
@@ -271,9 +272,26 @@ def test_float_free_messages_are_not_read_back() -> None:
     layouts.tables.add(table_name="a", stacked_table_name="a", unsharded_shape=[3, 8])
     assert lossless(b"out", layouts, read_back, "text") == b"out"
     assert read == []
-    # A float can be a NaN whose payload the text loses: read back (and here found to differ).
+    # Nor are floats other than NaN (the printers write them exactly), in fields, repeated
+    # fields and maps.
     params = OptimizationParameters()
     params.learning_rate.constant = 0.5
+    params.clipping_limits.lower.value = float("-inf")
+    assert lossless(b"out", params, read_back, "text") == b"out"
+    spec = EmbeddingSpec()
+    table = spec.tables.add(name="t")
+    table.jax.optimizer.learning_rate.constant = 0.1
+    table.jax.optimizer.settings["beta_1"] = 0.9
+    assert lossless(b"out", spec, read_back, "yaml") == b"out"
+    assert read == []
+    # A NaN in a map is read back too.
+    table.jax.optimizer.settings["beta_1"] = float("nan")
+    with pytest.raises(ConversionError):
+        lossless(b"out", spec, read_back, "yaml")
+    assert len(read) == 1
+    read.clear()
+    # A NaN can have a payload the text loses: read back (and here found to differ).
+    params.learning_rate.constant = float("nan")
     with pytest.raises(ConversionError):
         lossless(b"out", params, read_back, "text")
     assert len(read) == 1

@@ -6,6 +6,7 @@ the library), output formats, the stacking the library would make, refusals and 
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from tpuemb_cli.spec.jax_compiler import compile_jax_spec
 
 GOLDEN = Path(__file__).parent / "data" / "jax" / "compile"
 HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
+KERAS_EXAMPLE = Path(__file__).parent.parent / "examples" / "keras" / "ranking.keras"
 
 
 def _compile(*args: str) -> Result:
@@ -150,6 +152,63 @@ def test_auto_stacking_groups_as_the_librarys_optimizer_hash_does() -> None:
     features = [FeatureSpec(f"f{i}", table) for i, table in enumerate(tables)]
     spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2, auto_stack=True)
     assert jax_stacking.groups(spec) == {"t0_t1": [0, 1], "t2": [2]}
+
+
+def _library_split(activations: list[int]) -> list[list[int]]:
+    """``_split_groups_by_memory_limit`` at v0.1.0 on one group, as the library writes it:
+    every stack's tables summed again for every table."""
+    split: list[list[int]] = []
+    for index, activation in enumerate(activations):
+        for candidate in split:
+            taken = sum(activations[member] for member in candidate)
+            if taken + activation <= jax_stacking.ACTIVATION_LIMIT:
+                candidate.append(index)
+                break
+        else:
+            split.append([index])
+    return split
+
+
+def test_the_first_fit_split_is_the_librarys_loop() -> None:
+    limit = jax_stacking.ACTIVATION_LIMIT
+    drawn = random.Random(28)
+    pool = (0, 1, limit // 3, limit // 2, limit // 2 + 1, limit - 1, limit, limit + 1)
+    cases: list[list[int]] = [[]] + [
+        [drawn.choice((drawn.choice(pool), drawn.randint(0, limit))) for _ in range(size)]
+        for size in [drawn.randint(1, 200) for _ in range(300)]
+    ]
+    # Hundreds of stacks, each with room that later tables fill.
+    cases.append([drawn.randint(limit // 4, limit) for _ in range(1_000)])
+    for activations in cases:
+        ours = jax_stacking._first_fit(list(range(len(activations))), dict(enumerate(activations)))
+        assert ours == _library_split(activations)
+    assert len(ours) > 100
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", str(GOLDEN / "auto.spec.textproto")],
+        ["compile", "--target", "jax", str(GOLDEN / "auto.spec.textproto")],
+        ["check", "--keras-backend", "jax", "--tpu", "v5p-8", str(KERAS_EXAMPLE)],
+    ],
+)
+def test_a_spec_is_auto_stacked_once_for_every_rule(
+    args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each JAX rule and a Keras layer's conversion stacked the tables again (five times for a
+    # Keras layer): the engine keeps the stacking with the spec's facts.
+    calls: list[int] = []
+    stack = jax_stacking._auto_groups
+
+    def counted(*given: Any) -> list[list[int]]:
+        calls.append(1)
+        return stack(*given)
+
+    monkeypatch.setattr(jax_stacking, "_auto_groups", counted)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == (1 if args[-1].endswith(".keras") else 0), result.output
+    assert len(calls) == 1
 
 
 def test_a_long_stack_name_is_shortened_as_the_library_does() -> None:

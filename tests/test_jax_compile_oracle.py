@@ -604,3 +604,27 @@ def test_learning_rates_float32_cannot_tell_apart_stack_as_the_librarys_hash_say
     )
     exit_code, _, _ = _compile_cli(tmp_path, explicit)
     assert exit_code == 1
+
+
+def test_the_first_fit_split_is_the_librarys_on_many_stacks() -> None:
+    """`_first_fit` (a tree of the stacks' sums, not the library's sum of every stack for every
+    table) splits as `_split_groups_by_memory_limit` does: for groups of up to 400 tables with
+    activations under, at and past the limit (ties, zeros, tables alone past it), and for one of
+    1,500 tables that fills hundreds of stacks, each stack with room left that later tables fit."""
+    limit = jax_stacking.ACTIVATION_LIMIT
+    drawn = random.Random(28)
+    cases = []
+    for _ in range(300):
+        size = drawn.randint(1, 400)
+        pool = (0, 1, limit // 3, limit // 2, limit // 2 + 1, limit - 1, limit, limit + 1)
+        cases.append(
+            [drawn.choice((drawn.choice(pool), drawn.randint(0, limit))) for _ in range(size)]
+        )
+    cases.append([drawn.randint(limit // 4, limit) for _ in range(1_500)])
+    for activations in cases:
+        names = [f"t{i}" for i in range(len(activations))]
+        by_name = dict(zip(names, activations, strict=True))
+        theirs = table_stacking._split_groups_by_memory_limit([names], by_name, limit)
+        ours = jax_stacking._first_fit(list(range(len(names))), dict(enumerate(activations)))
+        assert [[names[i] for i in stack] for stack in ours] == theirs
+    assert len(jax_stacking._first_fit(list(range(1_500)), dict(enumerate(cases[-1])))) > 150

@@ -155,3 +155,29 @@ def test_convert_round_trips_among_the_encodings(source: str, to: str, tmp_path:
     back = CliRunner().invoke(main, again)
     assert (back.exit_code, back.stderr) == (0, "")
     assert (tmp_path / "b").read_bytes() == binary
+
+
+def test_yaml_is_written_by_libyaml_as_pure_python_pyyaml_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # PyYAML's pure-Python emitter took half a minute on 10,000 stacks; libyaml's writes the
+    # same text (issue 28, P1). With the pure-Python one refused, convert still writes it.
+    import yaml
+    import yaml.emitter
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        pytest.skip("PyYAML without libyaml")
+    source = str(JAX / "stacked.binpb")
+    expected = CliRunner().invoke(main, ["convert", "--to", "yaml", source])
+    assert expected.exit_code == 0
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the pure-Python YAML emitter")
+
+    monkeypatch.setattr(yaml.emitter.Emitter, "emit", refused)
+    result = CliRunner().invoke(main, ["convert", "--to", "yaml", source])
+    assert (result.exit_code, result.stdout) == (0, expected.stdout)
+    monkeypatch.undo()
+    assert expected.stdout == yaml.safe_dump(
+        yaml.safe_load(expected.stdout), sort_keys=False, allow_unicode=True, width=100
+    )

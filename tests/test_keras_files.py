@@ -9,13 +9,15 @@ import random
 import shutil
 import struct
 import zipfile
+import zlib
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner, Result
 
 from tpuemb_cli.cli import main
-from tpuemb_cli.load.keras_archive import read_archive
+from tpuemb_cli.load.keras_archive import CHUNK, members_of_file, read_archive
 
 DATA = Path(__file__).parent / "data" / "keras-core"
 # What keras-rs 0.4.0 saved on CPU (tests/data/keras-core/make.py).
@@ -135,24 +137,99 @@ def test_a_member_over_the_limit_is_not_decompressed(tmp_path: Path) -> None:
     assert invoke("check", str(path)).exit_code == 1  # the default limit reads it: TE762s
 
 
+def _declare(data: bytearray, size: int, crc: int | None = None) -> None:
+    """Makes the first member's local header and central directory entry declare ``size``
+    bytes decompressed (and ``crc``)."""
+    for signature, at_crc, at_size in ((b"PK\x03\x04", 14, 22), (b"PK\x01\x02", 16, 24)):
+        start = data.index(signature)
+        data[start + at_size : start + at_size + 4] = struct.pack("<I", size)
+        if crc is not None:
+            data[start + at_crc : start + at_crc + 4] = struct.pack("<I", crc)
+
+
 def test_a_header_that_lies_about_the_size_stops_at_it() -> None:
     text = json.dumps(_config()).encode() + b" " * 50_000
     data = bytearray(_archive({"config.json": text}))
-    # Declare 100 bytes decompressed, in the local header and in the central directory.
-    local = data.index(b"PK\x03\x04")
-    data[local + 22 : local + 26] = struct.pack("<I", 100)
-    central = data.index(b"PK\x01\x02")
-    data[central + 24 : central + 28] = struct.pack("<I", 100)
+    _declare(data, 100)
     archive = read_archive(bytes(data), limit=1_000_000)
-    assert archive.config is None
-    assert archive.error.startswith("config.json cannot be decompressed: Bad CRC-32")
+    assert (archive.config, archive.error) == (
+        None,
+        "config.json holds more than the 100 bytes its header declares (the archive is damaged "
+        "or was altered)",
+    )
+    # With the CRC of its first 100 bytes, zipfile handed them over as the whole member; read
+    # on, all of it (in one chunk here) fails the CRC.
+    _declare(data, 100, zlib.crc32(text[:100]))
+    assert read_archive(bytes(data), limit=1_000_000).error == (
+        "config.json cannot be decompressed: Bad CRC-32 for file 'config.json'"
+    )
+    # Declaring more than it holds (CRC and all) is refused too.
+    _declare(data, len(text) + 10, zlib.crc32(text))
+    assert read_archive(bytes(data), limit=1_000_000).error == (
+        f"config.json holds {len(text)} bytes, fewer than the {len(text) + 10} its header "
+        "declares (the archive is damaged or was altered)"
+    )
     # Under a limit below what it holds: refused as soon as the declared size is known.
-    data[local + 22 : local + 26] = struct.pack("<I", 2_000_000)
-    data[central + 24 : central + 28] = struct.pack("<I", 2_000_000)
+    _declare(data, 2_000_000)
     assert read_archive(bytes(data), limit=1_000_000).error == (
         "config.json is 2000000 bytes decompressed, larger than the limit of 1000000 bytes "
         "(raise it with --max-file-size)"
     )
+
+
+class _Counting:
+    """A zlib decompressor that counts the bytes it hands out."""
+
+    made: ClassVar[list[_Counting]] = []
+
+    def __init__(self, *args: Any) -> None:
+        self.inner = _DECOMPRESSOBJ(*args)
+        self.out = 0
+        _Counting.made.append(self)
+
+    def decompress(self, data: bytes, max_length: int = 0) -> bytes:
+        out = self.inner.decompress(data, max_length)
+        self.out += len(out)
+        return out
+
+    def flush(self, *args: int) -> bytes:
+        out = self.inner.flush(*args)
+        self.out += len(out)
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+_DECOMPRESSOBJ = zlib.decompressobj
+
+
+@pytest.mark.parametrize("declared", [1_000, 900_000])
+def test_a_lying_header_is_decompressed_no_further_than_a_chunk_past_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, declared: int
+) -> None:
+    # 8 MB of config.json in a 10 KB archive whose headers declare less (under the 1 MB limit):
+    # zipfile decompressed up to the limit in one call before cutting at the declared size.
+    text = json.dumps(_config()).encode() + b" " * 8_000_000
+    data = bytearray(_archive({"config.json": text}))
+    _declare(data, declared)
+    path = tmp_path / "liar.keras"
+    path.write_bytes(bytes(data))
+    monkeypatch.setattr(zlib, "decompressobj", _Counting)
+    _Counting.made.clear()
+    assert read_archive(bytes(data), limit=1_000_000).config is None
+    assert members_of_file(str(path), 1_000_000) is None
+    # One read of CHUNK may decompress up to zipfile's minimum read (4 KiB) more.
+    assert [made.out <= declared + CHUNK + 4096 for made in _Counting.made] == [True, True]
+    result = invoke("check", "--max-file-size", "1000000", str(path))
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{path}: TE001 [error] not a readable .keras archive: config.json holds more than the "
+        f"{declared} bytes its header declares (the archive is damaged or was altered)\n"
+        "Found 1 error in 1 file (1 file checked).\n",
+    )
+    assert len(_Counting.made) >= 3
+    assert max(made.out for made in _Counting.made) <= declared + CHUNK + 4096
 
 
 def test_only_config_json_is_read_and_never_as_a_path(tmp_path: Path) -> None:

@@ -170,6 +170,7 @@ def _help(*args: str) -> str:
 OTHER_PROGRAMS = {
     "--large": [sys.executable, "-m", "bench.run", "--help"],
     "--runs": [sys.executable, "-m", "bench.startup", "--help"],
+    "--write": [sys.executable, "-m", "bench.keras_models", "--help"],
 }
 
 

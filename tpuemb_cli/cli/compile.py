@@ -70,6 +70,7 @@ def execute(options: CompileOptions, streams: Streams) -> int:
         output = encodings.get(options.to).render(found_layouts)
     elif options.target == "jax":
         from tpuemb_cli.spec.jax_compiler import compile_jax_spec, version_refusal
+        from tpuemb_cli.spec.jax_layout import layout
         from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
         refused_version = version_refusal(facts.spec, options.jax_version)
@@ -77,7 +78,10 @@ def execute(options: CompileOptions, streams: Streams) -> int:
             error(streams, f"{document.name}: not compiled: {refused_version}")
             return EXIT_ERROR
         try:
-            proto = compile_jax_spec(facts.spec, version=options.jax_version)
+            # Laid out from the stacking the rules worked out.
+            proto = compile_jax_spec(
+                facts.spec, layout(facts.spec, facts.jax_stacking), version=options.jax_version
+            )
         except JaxStackingError as refused:  # reported by TE696, unless the rule is off
             path = ".".join(str(part) for part in refused.path)
             error(streams, f"{document.name}: not compiled: {path}: {refused.message}")

@@ -394,10 +394,7 @@ class Engine:
         if spec.HasField("jax"):
             # jax-tpu-embedding's objects: JAX's rules; TensorFlow's (the spec's, and the config's
             # it would compile to) judge what TensorFlow does, which JAX does not.
-            for rule in self._rules("jax_spec"):
-                assert rule.check_jax_spec is not None
-                for violation in self._checked(rule, rule.check_jax_spec, spec):
-                    emit(rule, (), violation)
+            self._lint_jax_spec(spec, emit, facts)
             return
         self._lint_spec(spec, emit, facts)
 
@@ -470,10 +467,11 @@ class Engine:
                 emit(rule, (), Violation(at, message, violation.fix))
 
             if topology.backend == "jax":
-                for rule in self._rules("jax_spec"):
-                    assert rule.check_jax_spec is not None
-                    for violation in self._checked(rule, rule.check_jax_spec, converted.spec):
-                        placed(rule, (), violation)
+                from tpuemb_cli.spec.facts import SpecFacts
+
+                # The stacking the conversion worked out, the rules' too.
+                layer_facts = SpecFacts(converted.spec, converted.stacking)
+                self._lint_jax_spec(converted.spec, placed, layer_facts)
             else:
                 self._lint_spec(converted.spec, placed, None)
 
@@ -549,6 +547,17 @@ class Engine:
                 emit(rule, (), Violation(at, message, violation.fix))
 
             self._lint_config(config, nested, self.accelerator())
+
+    def _lint_jax_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts | None) -> None:
+        if facts is None or facts.spec is not spec:
+            from tpuemb_cli.spec.facts import SpecFacts
+
+            # One set of facts per spec: stacked once, for every rule.
+            facts = SpecFacts(spec)
+        for rule in self._rules("jax_spec"):
+            assert rule.check_jax_spec is not None
+            for violation in self._checked(rule, rule.check_jax_spec, spec, facts):
+                emit(rule, (), violation)
 
     def _lint_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts | None) -> None:
         if facts is None or facts.spec is not spec:

@@ -5,8 +5,9 @@ configuration, one line as Keras writes it), ``metadata.json`` (the Keras versio
 ``model.weights.h5`` (the weights). Only the first two are read, by name, from memory: nothing is
 extracted to disk (no member's path is ever used as one), nothing is executed or unpickled, and
 the weights are never decompressed. Before a member is decompressed its declared size is held
-against the limit (``--max-file-size``), and the read stops one byte past it whatever the header
-says (a header that lies about the size then fails zipfile's CRC check, or is refused here).
+against the limit (``--max-file-size``); it is then decompressed a chunk at a time, and refused as
+soon as its data runs past the size its header declares (so never more than the limit and one
+chunk), or ends short of it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
 CONFIG = "config.json"
 METADATA = "metadata.json"
 ZIP_MAGIC = b"PK\x03\x04"
+# Decompressed bytes asked of zipfile at a time: it decompresses as much as one read asks for
+# before it cuts the data at the declared size (a 1 KB member whose header lies was decompressed
+# to the 256 MiB limit in one call, twice for `tpuemb check`).
+CHUNK = 64 * 1024
 
 
 class Archive(Record):
@@ -103,6 +108,7 @@ def members_of_file(path: str, limit: int) -> bytes | None:
 
 def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes | str:
     """The member's bytes, or why they cannot be read."""
+    import copy
     import zipfile
     import zlib
 
@@ -113,14 +119,33 @@ def _member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> byte
             f"{info.filename} is {info.file_size} bytes decompressed, larger than the limit of "
             f"{limit} bytes (raise it with --max-file-size)"
         )
+    # zipfile cuts a member at its declared size and checks the CRC there, so a member whose
+    # header understates its size would fail only on a CRC mismatch (or pass, cut short, with a
+    # CRC forged for the cut). Opened as a copy declaring more than a chunk past it, the member
+    # is seen to run past its declared size by this loop, which stops at the first chunk that
+    # does; the declared size is at most the limit.
+    probe = copy.copy(info)
+    probe.file_size = info.file_size + CHUNK + 1
+    chunks: list[bytes] = []
+    size = 0
     try:
-        with archive.open(info) as stream:
-            data = stream.read(limit + 1)
+        with archive.open(probe) as stream:
+            while chunk := stream.read(CHUNK):
+                size += len(chunk)
+                if size > info.file_size:
+                    return (
+                        f"{info.filename} holds more than the {info.file_size} bytes its header "
+                        "declares (the archive is damaged or was altered)"
+                    )
+                chunks.append(chunk)
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as error:
         return f"{info.filename} cannot be decompressed: {error}"
-    if len(data) > limit:
-        return f"{info.filename} is larger than the limit of {limit} bytes decompressed"
-    return data
+    if size < info.file_size:
+        return (
+            f"{info.filename} holds {size} bytes, fewer than the {info.file_size} its header "
+            "declares (the archive is damaged or was altered)"
+        )
+    return b"".join(chunks)
 
 
 def _version(data: bytes | str) -> str:

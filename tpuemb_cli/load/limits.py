@@ -81,6 +81,8 @@ def escaped(text: str) -> str:
 
 def lone_surrogate(text: str) -> str | None:
     """The first lone surrogate of ``text`` as its escape (``\\ud800``), if any."""
+    if text.isascii():  # most of them: a Keras model's every string is asked about
+        return None
     found = re.search(_SURROGATE, join_pairs(text))
     return f"\\u{ord(found.group()):04x}" if found else None
 

@@ -80,8 +80,9 @@ CHECKS = {
     "memory": "check_memory",
     # (jax-tpu-embedding's EmbeddingSpecProto) -> Violations from its root
     "jax": "check_jax",
-    # (EmbeddingSpec with a `jax` section: jax-tpu-embedding's FeatureSpecs) -> Violations from
-    # its root; such a spec runs these instead of the spec, config and SparseCore rules
+    # (EmbeddingSpec with a `jax` section: jax-tpu-embedding's FeatureSpecs, SpecFacts: its
+    # stacking) -> Violations from its root; such a spec runs these instead of the spec, config
+    # and SparseCore rules
     "jax_spec": "check_jax_spec",
     # (a Keras-RS model's KerasModel, the Topology its layers convert for) -> Violations from its
     # root; the spec each layer converts to then runs its backend's rules
@@ -126,7 +127,7 @@ class Fit(Record):
 
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]
 JaxCheck = Callable[[Any], Iterator[Violation]]  # a tpuemb_cli.pb.jax EmbeddingSpecProto
-JaxSpecCheck = Callable[["EmbeddingSpec"], Iterator[Violation]]
+JaxSpecCheck = Callable[["EmbeddingSpec", "SpecFacts"], Iterator[Violation]]
 KerasCheck = Callable[[Any, Any], Iterator[Violation]]  # (KerasModel, keras_spec.Topology)
 
 

@@ -1,8 +1,9 @@
 """What rules derive from one spec, each computed once per document and only when a rule first
-asks: the config TensorFlow would build from it (``compiled``) and, for a SparseCore spec, its
-layout (``plan``). The engine makes one ``SpecFacts`` per spec and hands it to every spec rule
-and to the config rules that judge what it compiles to, so that a spec is compiled once however
-many rules read it (no rule compiles, and nothing is remembered between documents)."""
+asks: the config TensorFlow would build from it (``compiled``), for a SparseCore spec its layout
+(``plan``), and for a JAX spec its stacking (``jax_stacking``). The engine makes one ``SpecFacts``
+per spec and hands it to every spec rule (and JAX rule) and to the config rules that judge what it
+compiles to, so that a spec is compiled or stacked once however many rules read it (no rule
+compiles, and nothing is remembered between documents)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.model.pyhash import HashContext
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.compiler import Compiled
+    from tpuemb_cli.spec.jax_stacking import Stacking
     from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
     from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
@@ -20,9 +22,23 @@ if TYPE_CHECKING:
 class SpecFacts:
     """The derived facts of ``spec``, computed lazily and cached."""
 
-    def __init__(self, spec: EmbeddingSpec) -> None:
+    def __init__(self, spec: EmbeddingSpec, jax_stacking: Stacking | None = None) -> None:
+        """``jax_stacking``: the spec's stacking, when its maker worked it out already (a Keras
+        layer's conversion sets the stacks' limits from it)."""
         self.spec = spec
         self._layouts: dict[HashContext, Plan | SparseCoreError] = {}
+        self._jax_stacking = jax_stacking
+
+    @property
+    def jax_stacking(self) -> Stacking:
+        """Which tables jax-tpu-embedding stacks together (a spec with a `jax` section): the
+        JAX rules' every reader shares it (for 10,000 tables, auto-stacking is most of a
+        check)."""
+        if self._jax_stacking is None:
+            from tpuemb_cli.spec.jax_stacking import stacking
+
+            self._jax_stacking = stacking(self.spec)
+        return self._jax_stacking
 
     @cached_property
     def compiled(self) -> Compiled:

@@ -1,4 +1,4 @@
-"""How jax-tpu-embedding lays out the stacks `jax_stacking.groups` makes: each table's padding,
+"""How jax-tpu-embedding lays out the stacks `jax_stacking.stacking` makes: each table's padding,
 row offset and rotation, each stack's size, samples and limits, each feature's offsets -- what
 ``create_proto_from_feature_specs`` then writes (`jax_compiler`).
 
@@ -26,11 +26,12 @@ from tpuemb_cli.spec.jax_stacking import (
     DEFAULT_LIMIT,
     INT64_MAX,
     JaxStackingError,
-    groups,
+    Stacking,
     padded_dim,
     padded_vocab,
     problems,
     samples,
+    stacking,
     table_of,
     used_tables,
 )
@@ -148,9 +149,11 @@ def _fits(stack: Stack, members: list[int]) -> None:
             )
 
 
-def layout(spec: Any) -> Layout:
-    """The library's stacking of ``spec``; `JaxStackingError` for what it would refuse."""
-    for problem in problems(spec):
+def layout(spec: Any, stacked: Stacking | None = None) -> Layout:
+    """The library's stacking of ``spec`` (``stacked``: its `Stacking`, when already worked out);
+    `JaxStackingError` for what it would refuse."""
+    stacked = stacking(spec) if stacked is None else stacked
+    for problem in problems(spec, stacked):
         raise problem
     num_sc = spec.jax.global_device_count * spec.jax.num_sc_per_device
     order, features = used_tables(spec)
@@ -158,7 +161,7 @@ def layout(spec: Any) -> Layout:
     stacks: dict[str, Stack] = {}
     placed: dict[int, FeatureInStack] = {}
     in_a_stack: set[int] = set()
-    for name, members in groups(spec).items():
+    for name, members in stacked.groups.items():
         members = [index for index in members if index in used]
         if not members:
             continue

@@ -21,11 +21,13 @@ every one with its field path (TE696 reports them).
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterator
 from math import prod
 from typing import Any
 
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.records import Record
 from tpuemb_cli.spec.jax_optimizer_key import optimizer_key
 
 # The library pads a table's rows to a multiple of this times the SparseCores in all, and its
@@ -169,17 +171,64 @@ def _auto_groups(spec: Any, order: list[int], features: dict[int, list[int]]) ->
         activation[index] = padded_dim(spec.tables[index].dim) * count * FLOAT_BYTES
     groups: list[list[int]] = []
     for group in grouped.values():
-        split: list[list[int]] = []
-        for index in group:
-            for candidate in split:
-                taken = sum(activation[member] for member in candidate)
-                if taken + activation[index] <= ACTIVATION_LIMIT:
-                    candidate.append(index)
-                    break
-            else:
-                split.append([index])
-        groups.extend(split)
+        groups.extend(_first_fit(group, activation))
     return groups
+
+
+def _first_fit(group: list[int], activation: dict[int, int]) -> list[list[int]]:
+    """``_split_groups_by_memory_limit`` on one group: each table joins the first stack whose
+    activations with its own stay within the limit, else starts one. The library sums every
+    stack's tables again for every table (quadratic: minutes for 10,000 tables); here the
+    stacks' sums sit in a tree of minimums over the stacks in order, where the first stack that
+    fits is found by going down to the leftmost leaf at most the room the table leaves."""
+    leaves = 1
+    while leaves < len(group):
+        leaves *= 2
+    # tree[1] is the root, tree[leaves + i] stack i's sum; a stack not yet made never fits.
+    tree: list[float] = [math.inf] * (2 * leaves)
+    totals: list[int] = []
+    stacks: list[list[int]] = []
+    for index in group:
+        room = ACTIVATION_LIMIT - activation[index]
+        if tree[1] <= room:
+            node = 1
+            while node < leaves:
+                node = 2 * node if tree[2 * node] <= room else 2 * node + 1
+            slot = node - leaves
+            stacks[slot].append(index)
+            totals[slot] += activation[index]
+        else:
+            slot = len(stacks)
+            stacks.append([index])
+            totals.append(activation[index])
+            node = leaves + slot
+        tree[node] = totals[slot]
+        node //= 2
+        while node:
+            tree[node] = min(tree[2 * node], tree[2 * node + 1])
+            node //= 2
+    return stacks
+
+
+class Stacking(Record):
+    """A spec's stacking, worked out once for every reader (`stacking`): ``auto``, the stacks
+    ``auto_stack_tables`` makes, each with its name, in the order it makes them (none without
+    `auto_stack`); ``groups``, which tables the library stacks together (stack name -> table
+    indexes, in stacking order): the explicit stacks, or with `auto_stack` the automatic ones; a
+    table in neither is alone."""
+
+    auto: list[tuple[str, list[int]]]
+    groups: dict[str, list[int]]
+
+
+def stacking(spec: Any) -> Stacking:
+    """The spec's `Stacking`; the engine keeps it with the spec's facts
+    (`tpuemb_cli.spec.facts.SpecFacts.jax_stacking`), so that the rules share one."""
+    auto = _auto_stacks(spec) if spec.jax.auto_stack else []
+    found = explicit_stacks(spec)
+    for name, group in auto:
+        found.setdefault(name, group)
+    return Stacking(auto=auto, groups=found)
 
 
 def _auto_stacks(spec: Any) -> list[tuple[str, list[int]]]:
@@ -193,17 +242,13 @@ def _auto_stacks(spec: Any) -> list[tuple[str, list[int]]]:
 
 
 def groups(spec: Any) -> dict[str, list[int]]:
-    """Which tables the library stacks together (stack name -> table indexes, in stacking order):
-    the explicit stacks, or with `auto_stack` the automatic ones; a table in neither is alone."""
-    found = explicit_stacks(spec)
-    if spec.jax.auto_stack:
-        for name, group in _auto_stacks(spec):
-            found.setdefault(name, group)
-    return found
+    """`Stacking.groups` of the spec, worked out anew."""
+    return stacking(spec).groups
 
 
-def problems(spec: Any) -> Iterator[JaxStackingError]:
-    """What the library refuses in the spec's stacking, or merges without a word."""
+def problems(spec: Any, stacked: Stacking | None = None) -> Iterator[JaxStackingError]:
+    """What the library refuses in the spec's stacking (``stacked``, when already worked out),
+    or merges without a word."""
     jax = spec.jax
     if jax.num_sc_per_device not in SPARSECORES_PER_DEVICE:
         yield JaxStackingError(
@@ -280,7 +325,7 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
                     "stack only tables that features look up",
                 )
     if spec.jax.auto_stack:
-        yield from _auto_name_clashes(spec)
+        yield from _auto_name_clashes(spec, (stacked or stacking(spec)).auto)
         return
     for index in order:
         table = spec.tables[index]
@@ -293,13 +338,13 @@ def problems(spec: Any) -> Iterator[JaxStackingError]:
             )
 
 
-def _auto_name_clashes(spec: Any) -> Iterator[JaxStackingError]:
+def _auto_name_clashes(spec: Any, auto: list[tuple[str, list[int]]]) -> Iterator[JaxStackingError]:
     """Two automatic stacks of one name. ``auto_stack_tables`` calls ``stack_tables`` on each in
     turn, whose check counts a name as used when a table already stacked under it has another
     name: a first stack that is one table of the stack's name goes unseen."""
     first: dict[str, list[int]] = {}
     used: dict[str, bool] = {}  # whether stack_tables' check sees the name as used
-    for name, group in _auto_stacks(spec):
+    for name, group in auto:
         names = [spec.tables[index].name for index in group]
         if name in first:
             before = [spec.tables[index].name for index in first[name]]

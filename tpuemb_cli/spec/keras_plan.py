@@ -174,10 +174,12 @@ def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
         return plan._replace(unknown=NO_TPU)
     if topology.backend == "jax":
         from tpuemb_cli.spec.jax_compiler import compile_jax_spec
+        from tpuemb_cli.spec.jax_layout import layout
         from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
         try:
-            compiled = compile_jax_spec(converted.spec)
+            # Laid out from the stacking the conversion worked out.
+            compiled = compile_jax_spec(converted.spec, layout(converted.spec, converted.stacking))
             return plan._replace(jax=with_optimizers(compiled, converted.spec))
         except JaxStackingError as refused:
             return plan._replace(unknown=f"jax-tpu-embedding refuses the layout: {refused}")

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from tpuemb_cli.model import keras_optimizers
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.spec.jax_stacking import groups, stack_name
+from tpuemb_cli.spec.jax_stacking import Stacking, stack_name, stacking
 
 if TYPE_CHECKING:
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, LearningRate
@@ -64,11 +64,13 @@ class Topology(Record):
 
 class Converted(Record):
     """The spec of one layer, and for each spec table and feature the index of the layer's
-    table and feature it came from."""
+    table and feature it came from; ``stacking``: the JAX spec's stacking (None for
+    TensorFlow's), which the conversion works out for the stacks' limits."""
 
     spec: EmbeddingSpec
     tables: list[int]
     features: list[int]
+    stacking: Stacking | None = None
 
 
 def shadowed_features(layer: Any, topology: Topology) -> dict[int, int]:
@@ -211,8 +213,10 @@ def _jax(layer: Any, topology: Topology) -> Converted:
             output_shape=_dims(feature.output_shape),
         )
     spec.jax.auto_stack = _auto_stacks(layer)
-    _stack_limits(spec)
-    return Converted(spec, tables, features)
+    # The limits do not change how the tables are stacked: the rules reuse it.
+    stacked = stacking(spec)
+    _stack_limits(spec, stacked)
+    return Converted(spec, tables, features, stacked)
 
 
 def _auto_stacks(layer: Any) -> bool:
@@ -240,11 +244,11 @@ def _stacks(layer: Any) -> dict[str, tuple[str, int]]:
     return asked
 
 
-def _stack_limits(spec: EmbeddingSpec) -> None:
+def _stack_limits(spec: EmbeddingSpec, stacked: Stacking) -> None:
     """The limits ``sparsecore_build`` gives each stack of several tables once stacked: the
     largest of its tables' (``update_preprocessing_parameters`` with their ``np.max``), not the
     library's default of 256 (a stack of one keeps its table's anyway)."""
-    for name, members in groups(spec).items():
+    for name, members in stacked.groups.items():
         if len(members) < 2:
             continue
         jax = [spec.tables[index].jax for index in members]

@@ -47,9 +47,10 @@ from typing import Any
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_spec import feature_label, feature_path
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
     devices, per_device = spec.jax.global_device_count, spec.jax.num_sc_per_device
     slices = devices * per_device
     if slices < 1:  # no SparseCores at all: nothing to divide by

@@ -50,9 +50,10 @@ from typing import Any
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_spec import feature_label, feature_path
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
     first: dict[str, int] = {}
     for index, feature in enumerate(spec.features):
         earlier = first.setdefault(feature.name, index)

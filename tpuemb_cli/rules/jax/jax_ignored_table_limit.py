@@ -53,12 +53,13 @@ from typing import Any
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_spec import DEFAULT_LIMIT, stacks, table_label, table_path
+from tpuemb_cli.spec.facts import SpecFacts
 
 LIMITS = ("max_ids_per_partition", "max_unique_ids_per_partition")
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
-    for name, members in stacks(spec).items():
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
+    for name, members in stacks(facts).items():
         if len(members) < 2:
             continue
         for index in members:

@@ -75,11 +75,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.spec.facts import SpecFacts
 from tpuemb_cli.spec.jax_stacking import problems
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
-    for problem in problems(spec):
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
+    for problem in problems(spec, facts.jax_stacking):
         if problem.rule != "TE696":  # reported by its own rule (jax-unknown-table)
             continue
         yield Violation(problem.path, problem.message, problem.fix)

@@ -50,6 +50,7 @@ from typing import Any
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib import jax_spec
 from tpuemb_cli.rules.lib.jax_stacks import feature_label, feature_path, features, table_label
+from tpuemb_cli.spec.facts import SpecFacts
 
 
 def check_jax(spec: Any) -> Iterator[Violation]:
@@ -63,7 +64,7 @@ def check_jax(spec: Any) -> Iterator[Violation]:
         )
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
     for f, feature, t, table in jax_spec.features_with_tables(spec):
         yield from _check(
             (*jax_spec.feature_path(f), "output_shape"),

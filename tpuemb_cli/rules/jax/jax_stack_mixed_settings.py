@@ -66,6 +66,7 @@ from typing import Any
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_spec import stacks, table_label, table_path
+from tpuemb_cli.spec.facts import SpecFacts
 
 
 def _optimizer(table: Any) -> str:
@@ -93,8 +94,8 @@ def _optimizer(table: Any) -> str:
     return f"{optimizer.type}({', '.join(shown)})"
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
-    for name, members in stacks(spec).items():
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
+    for name, members in stacks(facts).items():
         first = spec.tables[members[0]]
         for index in members[1:]:
             table = spec.tables[index]

@@ -47,9 +47,10 @@ from typing import Any
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_spec import feature_label, feature_path, table_of
+from tpuemb_cli.spec.facts import SpecFacts
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
     names = sorted({table.name for table in spec.tables if table.name})
     for index, feature in enumerate(spec.features):
         if table_of(spec, feature) is not None:

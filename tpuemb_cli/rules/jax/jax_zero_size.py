@@ -61,10 +61,11 @@ from typing import Any
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_spec import table_label, table_path
-from tpuemb_cli.spec.jax_stacking import groups, shape_problems
+from tpuemb_cli.spec.facts import SpecFacts
+from tpuemb_cli.spec.jax_stacking import shape_problems
 
 
-def check_jax_spec(spec: Any) -> Iterator[Violation]:
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
     for index, table in enumerate(spec.tables):
         label = table_label(index, table)
         for field, value, what in (
@@ -91,7 +92,7 @@ def check_jax_spec(spec: Any) -> Iterator[Violation]:
         for problem in shape_problems(index, feature):
             yield Violation(problem.path, problem.message, problem.fix)
     names = (
-        set(groups(spec))
+        set(facts.jax_stacking.groups)
         if spec.jax.stack_max_ids_per_partition or (spec.jax.stack_max_unique_ids_per_partition)
         else set()
     )

@@ -9,7 +9,8 @@ from typing import Any
 
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.paths import FieldPath
-from tpuemb_cli.spec.jax_stacking import DEFAULT_LIMIT, groups, table_of
+from tpuemb_cli.spec.facts import SpecFacts
+from tpuemb_cli.spec.jax_stacking import DEFAULT_LIMIT, table_of
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -47,8 +48,8 @@ def features_with_tables(spec: Any) -> Iterator[tuple[int, Any, int, Any]]:
             yield f, feature, found[0], found[1]
 
 
-def stacks(spec: Any) -> dict[str, list[int]]:
-    """Each stack of several tables the library would make (indexes, in stacking order): the
-    explicit stacks, or the automatic ones (`tpuemb_cli.spec.jax_stacking.groups`, which
-    ``compile --target jax`` stacks by)."""
-    return groups(spec)
+def stacks(facts: SpecFacts) -> dict[str, list[int]]:
+    """Each stack the library would make of the spec's tables (indexes, in stacking order): the
+    explicit stacks, or the automatic ones (`tpuemb_cli.spec.jax_stacking.Stacking.groups`,
+    which ``compile --target jax`` stacks by), worked out once for every rule."""
+    return facts.jax_stacking.groups

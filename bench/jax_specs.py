@@ -1,0 +1,145 @@
+"""Large JAX inputs, command by command (issue 28, P1); ``python -m bench.jax_specs [repeat]``
+runs these lines alone, and ``python -m bench.jax_specs --write DIR`` only writes the inputs
+(spec_1k.textproto, spec_proto_1k.binpb, auto_1k.textproto, ... and the same at 10k).
+
+Four kinds of input, each at 1,000 and 10,000 tables:
+
+- ``spec``: a spec with a `jax` section (jax-tpu-embedding's FeatureSpecs, as `spec_from_jax`
+  writes them) on 8 devices of 4 SparseCores, each table alone: a stack each;
+- ``auto``: the same tables auto-stacked (`jax.auto_stack`), the batches drawn so that the four
+  groups (dimension x optimizer) split into hundreds of stacks;
+- ``spec_proto``, ``auto_proto``: the EmbeddingSpecProto the library writes for each
+  (`compile --target jax`): 10,000 stacks, and hundreds.
+
+Each runs `convert --to yaml/json/text` and `check`, a spec `compile --target jax`, a proto
+`explain` and `explain --memory --tpu v5p`, each in a process of its own (bench/sparsecore.py's
+`command`), best of ``repeat``; the summary gives each one's 10k/1k time (target <= 11: linear).
+`convert --to yaml` of the 10,000-stack proto took 37 s (71 s on a busy machine): PyYAML's
+pure-Python emitter, then its pure-Python parser reading the output back to prove it lossless
+(now libyaml's, and read back only when the message holds a NaN or an unknown field).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from bench.sparsecore import Measured, command
+
+SIZES = (1_000, 10_000)
+HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
+_OPTIMIZERS = (
+    'type: "SGDOptimizerSpec" learning_rate { constant: 0.1 }',
+    'type: "AdagradOptimizerSpec" learning_rate { constant: 0.05 } '
+    'settings { key: "initial_accumulator_value" value: 0.1 }',
+)
+
+
+def spec(tables: int, auto: bool) -> str:
+    """The text of a JAX spec of ``tables`` tables, one feature each."""
+    drawn = random.Random(28)
+    lines = [HEADER]
+    for index in range(tables):
+        dim = (8, 16)[index % 2]
+        lines.append(
+            f'tables {{ name: "table_{index}" vocabulary_size: {1_000 + index} dim: {dim} '
+            f'combiner: "sum" jax {{ optimizer {{ {_OPTIMIZERS[index // 2 % 2]} }} '
+            "max_ids_per_partition: 256 max_unique_ids_per_partition: 256 } }\n"
+        )
+    for index in range(tables):
+        batch = drawn.choice((4_096, 16_384, 65_536))
+        dim = (8, 16)[index % 2]
+        lines.append(
+            f'features {{ name: "feature_{index}" table: "table_{index}" '
+            f"output_shape: [{batch}, {dim}] input_shape: [{batch}, 1] }}\n"
+        )
+    lines.append(
+        f"jax {{ global_device_count: 8 num_sc_per_device: 4 auto_stack: {str(auto).lower()} }}\n"
+    )
+    return "".join(lines)
+
+
+def write(directory: Path) -> dict[str, Path]:
+    """The inputs, in ``directory``: each kind's name and size ("auto 10k") to its path (the
+    protos compiled by `tpuemb compile --target jax`)."""
+    paths: dict[str, Path] = {}
+    for tables in SIZES:
+        size = f"{tables // 1000}k"
+        for kind, auto in (("spec", False), ("auto", True)):
+            path = directory / f"{kind}_{size}.textproto"
+            path.write_text(spec(tables, auto))
+            paths[f"{kind} {size}"] = path
+            proto = directory / f"{kind}_proto_{size}.binpb"
+            command(["compile", "--target", "jax", "--to", "binary", "-o", str(proto), str(path)])
+            assert proto.exists(), f"{path} did not compile"
+            paths[f"{kind}_proto {size}"] = proto
+    return paths
+
+
+CONVERSIONS: dict[str, list[str]] = {
+    "convert --to yaml": ["convert", "--to", "yaml"],
+    "convert --to json": ["convert", "--to", "json"],
+    "convert --to text": ["convert", "--to", "text"],
+    "check": ["check", "--format", "json"],
+}
+COMMANDS: dict[str, list[str]] = {
+    **CONVERSIONS,
+    "compile --target jax": ["compile", "--target", "jax"],
+    "explain": ["explain"],
+    "explain --memory": ["explain", "--memory", "--tpu", "v5p"],
+}
+# What each kind of input runs: a spec compiles (explain takes its proto), a proto explains.
+KINDS = {
+    "spec": [*CONVERSIONS, "compile --target jax"],
+    "auto": [*CONVERSIONS, "compile --target jax"],
+    "spec_proto": [*CONVERSIONS, "explain", "explain --memory"],
+    "auto_proto": [*CONVERSIONS, "explain", "explain --memory"],
+}
+
+
+def run(directory: Path, repeat: int) -> list[tuple[str, float, str]]:
+    """Prints the measurements; returns the summary's (label, ratio, target) rows."""
+    paths = write(directory)
+    best: dict[tuple[str, str, int], Measured] = {}
+    for _ in range(max(repeat, 1)):
+        for kind, names in KINDS.items():
+            for name in names:
+                for tables in SIZES:
+                    path = paths[f"{kind} {tables // 1000}k"]
+                    measured = command([*COMMANDS[name], str(path)])
+                    key = (kind, name, tables)
+                    if key not in best or measured.seconds < best[key].seconds:
+                        best[key] = measured
+    print(f"\nJAX specs and EmbeddingSpecProtos (`tpuemb` in a process, best of {repeat})")
+    rows = []
+    for kind, names in KINDS.items():
+        for name in names:
+            small, large = (best[(kind, name, tables)].seconds for tables in SIZES)
+            print(f"  {kind:<10} {name:<22} 1k {small:6.2f} s   10k {large:6.2f} s")
+            rows.append((f"JAX {kind} {name} 10k / 1k", large / small, "<= 11"))
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repeat", nargs="?", type=int, default=1)
+    parser.add_argument("--write", type=Path, help="only write the inputs to this folder")
+    args = parser.parse_args()
+    if args.write is not None:
+        args.write.mkdir(parents=True, exist_ok=True)
+        for path in write(args.write).values():
+            print(path)
+        return 0
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tpuemb-bench-") as name:
+        rows = run(Path(name), args.repeat)
+    print("\nsummary (target)")
+    for label, ratio, target in rows:
+        print(f"  {label + ':':<46}{ratio:.2f}x ({target})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
