@@ -210,6 +210,51 @@ def test_convert_text_to_binary_reproduces_tensorflow_bytes(tmp_path: Path) -> N
     assert out.read_bytes() == source.with_suffix(".pb").read_bytes()
 
 
+_FLT_MAX_CONFIG = """\
+table_descriptor {
+  name: "t"
+  vocabulary_size: 100
+  dimension: 8
+  num_features: 1
+  optimization_parameters {
+    learning_rate { constant: 3.4028235e+38 }
+    clipping_limits { lower { value: -3.4028235e+38 } upper { value: 3.4028235e+38 } }
+    stochastic_gradient_descent {}
+  }
+}
+mode: TRAINING
+num_hosts: 1
+num_tensor_cores: 8
+batch_size_per_tensor_core: 4
+"""
+
+
+@pytest.mark.parametrize("to", ["json", "yaml"])
+def test_convert_writes_the_largest_32_bit_float_so_that_it_reads_back(
+    tmp_path: Path, to: str
+) -> None:
+    """protobuf prints FLT_MAX as 3.4028235e+38, a double above it that its own JSON parser
+    refuses ("Float value too large"); convert writes the double FLT_MAX is, in a plain float
+    field and in a FloatValue, and the output converts back to the same bytes."""
+    source = tmp_path / "c.pbtxt"
+    source.write_text(_FLT_MAX_CONFIG)
+    binary = invoke("convert", str(source), "--to", "binary")
+    assert binary.exit_code == 0, binary.output
+    written = tmp_path / f"c.{to}"
+    result = invoke("convert", str(source), "--to", to, "-o", str(written))
+    assert result.exit_code == 0, result.output
+    assert written.read_text().count("3.4028234663852886e+38") == 3
+    back = invoke("convert", str(written), "--to", "binary")
+    assert back.exit_code == 0, back.output
+    assert back.stdout_bytes == binary.stdout_bytes
+    # As protobuf writes it: refused as protobuf's JSON parser refuses it, and said why.
+    written.write_text(written.read_text().replace("3.4028234663852886e+38", "3.4028235e+38"))
+    found = json.loads(invoke("check", "--format", "json", str(written)).stdout)["findings"]
+    too_large = [f for f in found if f["rule"] == "TE005"]
+    assert len(too_large) == 3, found
+    assert "at most 3.4028234663852886e+38" in too_large[0]["message"]
+
+
 def test_convert_binary_to_text_on_stdout() -> None:
     source = OPTIMS / "adam_custom.pb"
     result = invoke("convert", str(source), "--to", "text", "--type", "OptimizationParameters")

@@ -192,7 +192,8 @@ class ScalarConverter:
             self.problem(
                 "value-out-of-range",
                 f"{written(item)} is too large for `{name}` (a 32-bit float, at most "
-                f"{_FLOAT32_MAX:.6g})",
+                f"{_FLOAT32_MAX!r}; protobuf's JSON parser refuses it: \"Float value too "
+                'large")',
                 path,
             )
             return INVALID

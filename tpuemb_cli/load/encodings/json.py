@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,7 @@ from google.protobuf.message import Message
 
 from tpuemb_cli.load.document import MAX_DEPTH, Document, decode, is_fatal
 from tpuemb_cli.load.encodings import lossless
+from tpuemb_cli.load.encodings.mapping_out import printable
 from tpuemb_cli.load.json_editor import text_edits
 from tpuemb_cli.load.json_parser import json_spans, parse_json
 from tpuemb_cli.load.source import SourceMap, Span
@@ -72,6 +74,9 @@ def _spans(
 
 
 def render(message: Message) -> bytes:
-    """protobuf's JSON printer's output; refused if it cannot carry every field."""
-    output = json_format.MessageToJson(message) + "\n"
+    """protobuf's JSON printer's output (``MessageToJson``: its mapping, ``json.dumps`` with an
+    indent of 2), FLT_MAX written so that it reads back; refused if it cannot carry every
+    field."""
+    mapping = printable(json_format.MessageToDict(message), message.DESCRIPTOR)
+    output = json.dumps(mapping, indent=2) + "\n"
     return lossless(output.encode("utf-8"), message, lambda b: json_format.Parse(output, b), "json")

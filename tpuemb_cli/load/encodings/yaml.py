@@ -10,6 +10,7 @@ from google.protobuf.message import Message
 
 from tpuemb_cli.load.document import MAX_DEPTH, Document, decode, header_type, is_fatal
 from tpuemb_cli.load.encodings import lossless
+from tpuemb_cli.load.encodings.mapping_out import printable
 from tpuemb_cli.load.mapping import map_spans
 from tpuemb_cli.load.source import SourceMap, Span
 from tpuemb_cli.load.yaml_parser import parse_yaml
@@ -56,8 +57,10 @@ def render(message: Message) -> bytes:
     if it cannot carry every field."""
     import yaml
 
-    mapping = _plain_integers(
-        json_format.MessageToDict(message, preserving_proto_field_name=True), message.DESCRIPTOR
+    mapping = printable(
+        json_format.MessageToDict(message, preserving_proto_field_name=True),
+        message.DESCRIPTOR,
+        plain_integers=True,
     )
     # libyaml's emitter and parser when PyYAML has them (they write and read the same YAML):
     # the pure-Python ones took a minute on the 10,000 stacks of a JAX EmbeddingSpecProto.
@@ -70,34 +73,3 @@ def render(message: Message) -> bytes:
         lambda b: json_format.ParseDict(yaml.load(output, Loader=loader) or {}, b),
         "yaml",
     )
-
-
-_INT64 = frozenset({3, 4, 6, 16, 18})  # TYPE_INT64, UINT64, FIXED64, SFIXED64, SINT64
-
-
-def _plain_integers(value: Any, descriptor: Any) -> Any:
-    """The JSON mapping writes 64-bit integers as strings (JavaScript's numbers are doubles);
-    YAML has integers of any size, and people write `vocabulary_size: 1000`."""
-    if not isinstance(value, dict):
-        return value
-    fields = descriptor.fields_by_name
-    for key, item in value.items():
-        field = fields.get(key)
-        if field is None:
-            continue
-        if field.message_type is not None and field.message_type.GetOptions().map_entry:
-            entry = field.message_type.fields_by_name["value"]
-            value[key] = {k: _one(v, entry) for k, v in item.items()}
-        elif isinstance(item, list):
-            value[key] = [_one(element, field) for element in item]
-        else:
-            value[key] = _one(item, field)
-    return value
-
-
-def _one(item: Any, field: Any) -> Any:
-    if field.message_type is not None:
-        return _plain_integers(item, field.message_type)
-    if field.type in _INT64 and isinstance(item, str):
-        return int(item)
-    return item
