@@ -317,3 +317,22 @@ def test_an_output_file_that_cannot_be_written_exits_2(tmp_path: Path) -> None:
     result = invoke("diff", "old.pbtxt", "new.pbtxt", "--output-file", "missing/r.sarif")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.startswith("tpuemb: error: missing/r.sarif: cannot write the report: ")
+
+
+def test_the_summary_groups_the_digits_of_each_kinds_count(tmp_path: Path) -> None:
+    """``Found 1,000 changes: 1,000 orphaned-state``, not ``1000 orphaned-state``."""
+    tables = "".join(
+        f'table_descriptor {{ name: "t{i}" vocabulary_size: 10 dimension: 4 num_features: 1 '
+        "optimization_parameters { learning_rate { constant: 0.1 } "
+        "stochastic_gradient_descent {} } }\n"
+        for i in range(1001)
+    )
+    config = "mode: TRAINING num_hosts: 1 num_tensor_cores: 8 batch_size_per_tensor_core: 4\n"
+    old, new = tmp_path / "old.pbtxt", tmp_path / "new.pbtxt"
+    old.write_text(config + tables)
+    new.write_text(config + tables.split("\n", 1)[0] + "\n")
+    arguments = ["diff", "--format", "concise", "--fail-on", "none", str(old), str(new)]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Found 1,000 changes: 1,000 orphaned-state"), last

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import count, plural
 
 
 class Report(Record):
@@ -110,7 +110,7 @@ def _changes_summary(report: Report) -> str:
     if not report.findings:
         return f"No changes ({compared})."
     changes = sum(count for (other, _, _), count in counts.items() if not other)
-    listed = ", ".join(f"{count} {name}" for (_, _, name), count in sorted(counts.items()))
+    listed = ", ".join(f"{count(n)} {name}" for (_, _, name), n in sorted(counts.items()))
     if not changes:
         return f"No changes; {listed} ({compared})."
     return f"Found {plural(changes, 'change')}: {listed} ({compared})."
