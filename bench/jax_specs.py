@@ -89,6 +89,7 @@ COMMANDS: dict[str, list[str]] = {
     "explain": ["explain"],
     "explain --memory": ["explain", "--memory", "--tpu", "v5p"],
 }
+DIFF = ["diff", "--format", "json", "--fail-on", "none"]
 # What each kind of input runs: a spec compiles (explain takes its proto), a proto explains.
 KINDS = {
     "spec": [*CONVERSIONS, "compile --target jax"],
@@ -111,9 +112,17 @@ def run(directory: Path, repeat: int) -> list[tuple[str, float, str]]:
                     key = (kind, name, tables)
                     if key not in best or measured.seconds < best[key].seconds:
                         best[key] = measured
+        for tables in SIZES:
+            # Every table alone against auto-stacked: each table moves to another stack.
+            size = f"{tables // 1000}k"
+            pair = [str(paths[f"spec {size}"]), str(paths[f"auto {size}"])]
+            measured = command([*DIFF, *pair])
+            key = ("spec/auto", "diff", tables)
+            if key not in best or measured.seconds < best[key].seconds:
+                best[key] = measured
     print(f"\nJAX specs and EmbeddingSpecProtos (`tpuemb` in a process, best of {repeat})")
     rows = []
-    for kind, names in KINDS.items():
+    for kind, names in [*KINDS.items(), ("spec/auto", ["diff"])]:
         for name in names:
             small, large = (best[(kind, name, tables)].seconds for tables in SIZES)
             print(f"  {kind:<10} {name:<22} 1k {small:6.2f} s   10k {large:6.2f} s")

@@ -17,6 +17,7 @@ from tests.jax_objects import (
     FeatureSpec,
     IdTransformation,
     Setting,
+    SGDOptimizerSpec,
     StackedTableSpec,
     TableSpec,
     codes,
@@ -169,3 +170,21 @@ def test_objects_stacked_as_no_spec_can_say_are_refused() -> None:
     features += [FeatureSpec("fc", other), FeatureSpec("fd", last)]
     with pytest.raises(PreparedSpecError, match=r'different rotations, 0 \(stack "ab"\), 1'):
         spec_from_jax(features, global_device_count=1, num_sc_per_device=2)
+
+
+def test_compile_jax_refuses_an_explicit_stack_of_two_optimizers_or_combiners() -> None:
+    """As stack_tables does (tests/test_jax_front_oracle.py holds the messages against it)."""
+    from tpuemb_cli.spec.jax_stacking import JaxStackingError
+
+    for b, what in (
+        (TableSpec("b", optimizer=AdagradOptimizerSpec(0.1)), "optimizers"),
+        (TableSpec("b", optimizer=SGDOptimizerSpec(0.1), combiner="mean"), "combiners"),
+    ):
+        features = [
+            FeatureSpec("fa", TableSpec("a", optimizer=SGDOptimizerSpec(0.1))),
+            FeatureSpec("fb", b),
+        ]
+        with pytest.raises(JaxStackingError, match=f"in group s have different {what}"):
+            compile_jax(
+                features, global_device_count=8, num_sc_per_device=4, stacks={"s": ["a", "b"]}
+            )

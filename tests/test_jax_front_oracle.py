@@ -219,3 +219,37 @@ def test_two_auto_stacks_of_one_name_the_library_merges_when_the_table_alone_com
         "auto_stack_tables accepts both, and create_proto_from_feature_specs merges them into one "
         "stack \"a_b\" of the first one's size, the later tables' rows outside it"
     )
+
+
+@pytest.mark.parametrize(
+    ("b_settings", "what"),
+    [
+        ({"optimizer": embedding_spec.AdagradOptimizerSpec(learning_rate=0.1)}, "optimizers"),
+        ({"combiner": "mean"}, "combiners"),
+    ],
+)
+def test_compile_jax_refuses_an_explicit_stack_the_library_refuses(
+    b_settings: dict[str, Any], what: str
+) -> None:
+    """stack_tables raises for tables of different optimizers or combiners in one stack: so does
+    compile_jax, with the library's message (it returned a proto); lint_jax says TE692."""
+    from tpuemb_cli.jax import compile_jax
+    from tpuemb_cli.spec.jax_stacking import JaxStackingError
+
+    def build() -> list[Any]:
+        return [_feature("fa", _table("a")), _feature("fb", _table("b", **b_settings))]
+
+    with pytest.raises(ValueError) as theirs:
+        table_stacking.stack_tables(build(), ["a", "b"], DEVICES, CORES, stack_name="s")
+    with pytest.raises(JaxStackingError) as ours:
+        compile_jax(
+            build(), global_device_count=DEVICES, num_sc_per_device=CORES, stacks={"s": ["a", "b"]}
+        )
+    assert (
+        str(ours.value)
+        == str(theirs.value)
+        == f"Tables ['a', 'b'] in group s have different {what}."
+    )
+    assert _codes(build(), stacks={"s": ["a", "b"]}) == ["TE692"]
+    # Auto-stacking keeps them apart (its groups are keyed by both): a proto, as the library's.
+    compile_jax(build(), global_device_count=DEVICES, num_sc_per_device=CORES, auto_stack=True)

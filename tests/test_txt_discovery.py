@@ -106,3 +106,29 @@ def test_diff_against_a_revision_walks_the_folder_then_as_now(
         "No changes (1 file pair compared).\n",
         "",
     )
+
+
+def test_a_headed_text_spec_without_a_known_extension_is_read_as_text(tmp_path: Path) -> None:
+    """A `# proto-message:` header names the type, not the encoding: a text-format spec behind one
+    (in a .txt, a file without extension, on stdin) is text, which compile, check --type and the
+    others read alike; a YAML spec behind one is still YAML."""
+    source = DATA / "compile" / "explicit.spec.textproto"
+    body = "".join(
+        line for line in source.read_text().splitlines(True) if "proto-message" not in line
+    )
+    headed = "# proto-message: tpuemb.spec.EmbeddingSpec\n" + body
+    expected = invoke("compile", str(source), "--target", "jax")
+    assert expected.exit_code == 0, expected.output
+    for name in ("spec.txt", "spec"):
+        path = tmp_path / name
+        path.write_text(headed)
+        result = invoke("compile", str(path), "--target", "jax")
+        assert (result.exit_code, result.stdout) == (0, expected.stdout), result.output
+        checked = invoke("check", "--type", "EmbeddingSpec", str(path))
+        assert checked.exit_code == 0, checked.output
+    piped = CliRunner().invoke(main, ["compile", "-", "--target", "jax"], input=headed)
+    assert (piped.exit_code, piped.stdout) == (0, expected.stdout), piped.output
+    yaml_spec = Path(__file__).parents[1] / "examples" / "recommender.spec.yaml"
+    path = tmp_path / "yaml_spec"
+    path.write_text("# proto-message: tpuemb.spec.EmbeddingSpec\n" + yaml_spec.read_text())
+    assert invoke("compile", str(path)).stdout == invoke("compile", str(yaml_spec)).stdout

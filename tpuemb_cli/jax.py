@@ -348,4 +348,30 @@ def compile_jax(
     refusal = version_refusal(spec, version)
     if refusal is not None:
         raise ValueError(refusal)
+    _verify_stack_tables(spec)
     return compile_jax_spec(spec, version=version)
+
+
+def _verify_stack_tables(spec: Any) -> None:
+    """What ``stack_tables`` refuses in an explicit stack that the layout does not: tables of
+    different optimizers (compared as the library compares them, by their hash) or combiners
+    (its ``_verify_stack_tables``). ``lint_jax`` reports them as TE692, and the command line
+    refuses any spec with errors; the API raises as the library does."""
+    from tpuemb_cli.spec.jax_optimizer_key import optimizer_key
+    from tpuemb_cli.spec.jax_stacking import JaxStackingError, explicit_stacks
+
+    for name, members in explicit_stacks(spec).items():
+        tables = [spec.tables[index] for index in members]
+        names = [table.name for table in tables]
+        for what, key in (("optimizers", optimizer_key), ("combiners", _combiner)):
+            if any(key(table) != key(tables[0]) for table in tables[1:]):
+                raise JaxStackingError(
+                    ("tables", members[0], "jax", "stack"),
+                    f"Tables {names} in group {name} have different {what}.",
+                    f"give the tables of stack {name!r} one {what[:-1]}, or stack them apart",
+                    rule="TE692",
+                )
+
+
+def _combiner(table: Any) -> str:
+    return str(table.combiner)

@@ -108,7 +108,7 @@ def _load_as(data: bytes, name: str, message_type: str) -> Document:
         named == "text"
         and encodings.for_name(name) is None
         and schema.lookup(message_type).name == schema.DEFAULT_YAML_TYPE
-        and recognise.recognise(name, data, "yaml").ok
+        and _reads_as_yaml(data, name, message_type)
     ):
         named = "yaml"
     held = recognise.held_encoding(data, named, message_type)
@@ -130,6 +130,21 @@ def _load_as(data: bytes, name: str, message_type: str) -> Document:
         fix=f"pass `--type {other}`",
     )
     return document._replace(problems=[problem, *document.problems])
+
+
+def _reads_as_yaml(data: bytes, name: str, message_type: str) -> bool:
+    """Whether an input without a name to go by is YAML: one YAML recognises, unless a
+    ``# proto-message:`` header is all YAML recognised it by (a header names the type, not the
+    encoding) and the text format reads it."""
+    from tpuemb_cli.load import recognise
+    from tpuemb_cli.load.document import is_fatal
+    from tpuemb_cli.load.signatures import by_header
+
+    if not recognise.recognise(name, data, "yaml").ok:
+        return False
+    if by_header(data.decode("utf-8-sig", errors="replace")) is None:
+        return True  # recognised by its keys: YAML's parser read it
+    return is_fatal(load_bytes(data, name, "text", message_type).problems)
 
 
 def _misnamed(document: Document, named: str, held: str | None) -> Document:
