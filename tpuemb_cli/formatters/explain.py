@@ -252,6 +252,13 @@ def explain_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list
     return header, lines
 
 
+def compiled_tables(facts: SpecFacts) -> list[str]:
+    """The table of the config a spec compiles to, each table's schedule by name (what
+    ``explain`` shows of a TPUEmbedding spec)."""
+    compiled = facts.compiled
+    return _tables(compiled.config, {tag: name for name, tag in compiled.tags.items()})
+
+
 def explain_config(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
     """A config: its tables."""
     message = document.message
