@@ -75,6 +75,8 @@ def test_a_refused_optimizer_is_one_finding_on_v1(tmp_path: Path) -> None:
     tables = [table("users", optimizer=optimizer("RMSprop", learning_rate=0.01))]
     path = write(tmp_path, model_text(tables, {"user": 0}))
     assert _codes(path, "v4-8") == ["TE762"]
+    args = ("check", "--format", "concise", "--keras-backend", "tensorflow", "--tpu", "v4-8")
+    assert "goes to the TPU embedding engine, and Keras-RS's" in invoke(*args, str(path)).stdout
 
 
 @pytest.mark.parametrize("tpu", ["v5litepod-8", "tpu7x"])

@@ -43,17 +43,6 @@ def _target(topology: Topology) -> str:
     )
 
 
-def _engine(topology: Topology) -> str:
-    """Where the tables the layer does not keep on the default device go."""
-    if topology.backend == "tensorflow" and topology.accelerator:
-        feature = topology.embedding_feature()
-        if feature == "V1":
-            return "the TPU embedding engine"
-        if not feature:
-            return "the TPU's embedding"
-    return "SparseCores"
-
-
 def _grid(rows: list[list[str]], indent: str = "  ") -> list[str]:
     cells = [[printable(cell) for cell in row] for row in rows]
     widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
@@ -75,7 +64,8 @@ def _goes_to(table: TablePlacement, engine: str) -> str:
 
 def _placements(plan: LayerPlan) -> list[str]:
     rows = [["table", "rows x dim", "goes to", "why", "features"]]
-    engine = _engine(plan.topology)
+    engine = plan.topology.engine()
+    engine = "SparseCores" if engine == "the SparseCores" else engine  # the column's old word
     for table in plan.tables:
         rows.append(
             [

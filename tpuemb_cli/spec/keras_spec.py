@@ -93,6 +93,16 @@ class Topology(Record):
             return "jax-tpu-embedding"
         return TF_LIBRARIES.get(self.embedding_feature(), "TPUEmbedding or TPUEmbeddingV2")
 
+    def engine(self) -> str:
+        """Where the tables the layer does not keep on the default device go, in words."""
+        if self.backend == "tensorflow" and self.accelerator:
+            feature = self.embedding_feature()
+            if feature == "V1":
+                return "the TPU embedding engine"
+            if not feature:
+                return "the TPU's embedding"
+        return "the SparseCores"
+
     def on_embedding_engine(self) -> bool:
         """Whether the TensorFlow layer builds ``TPUEmbedding`` (v1): the TPU embedding engine
         of the chips before SparseCores, not TPUEmbeddingV2's SparseCores."""
