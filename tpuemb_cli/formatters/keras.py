@@ -97,7 +97,7 @@ def _library(name: str, plan: LayerPlan) -> list[str]:
         return [f"  what jax-tpu-embedding builds ({head}):", *_indented(lines)]
     assert plan.facts is not None
     if not plan.facts.sparsecore:  # TPUEmbedding (v1): the config it compiles
-        from tpuemb_cli.formatters.explain import compiled_tables
+        from tpuemb_cli.formatters.config_table import compiled_tables
 
         return ["  what TPUEmbedding builds:", *_indented(compiled_tables(plan.facts))]
     from tpuemb_cli.formatters.sparsecore import explain_stacking
