@@ -7,7 +7,9 @@ called as `DistributedEmbedding` calls it on a TPU: on the features a SparseCore
 their path, with the layer's `table_stacking` and the replicas) either raises -- and tpuemb then
 reports an error for the layer, at the table whose optimizer option it names -- or returns the
 TensorFlow configs, and tpuemb's spec of the layer is exactly `spec_from_tf` of them, with no
-Keras rule's error.
+Keras rule's error. On a v4 slice (embedding feature V1) the layer builds `TPUEmbedding` (v1)
+from the same FeatureConfigs, without the SparseCoreEmbeddingConfig: tpuemb's spec is
+`spec_from_tf` of them with no `sparse_core` section.
 """
 
 from __future__ import annotations
@@ -148,6 +150,33 @@ def test_the_spec_is_spec_from_tf_of_keras_rs_conversion(data: dict[str, Any]) -
     for spec in (ours, theirs):
         for schedule in spec.schedules:
             schedule.description = ""
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("data", LAYERS)
+def test_on_v4_the_spec_is_spec_from_tf_of_what_tpuembedding_gets(data: dict[str, Any]) -> None:
+    """On a chip of embedding feature V1 (v4), `_sparsecore_init` builds `TPUEmbedding` (v1)
+    from the same FeatureConfigs and drops the SparseCoreEmbeddingConfig: tpuemb's spec is
+    `spec_from_tf` of those FeatureConfigs with no `sparse_core_config` ("auto" goes to the
+    embedding engine as to the SparseCores, so the same features convert)."""
+    feature_configs, read, refused = _conversion(data)
+    if feature_configs is None or refused is not None:
+        pytest.skip(f"Keras-RS refuses it: {refused}")
+    _comparable(data, read, feature_configs)
+    flat = _on_sparsecore(feature_configs)
+    if not flat:
+        pytest.skip("no table on the TPU embedding")
+    converted, _ = config_conversion.keras_to_tf_tpu_configuration(
+        flat, _stacking(data, read), DEVICES
+    )
+    theirs = spec_from_tf(converted, num_hosts=1, cores_per_host=DEVICES, accelerator="v4")
+    ours = spec_from_keras(
+        read, backend="tensorflow", global_device_count=DEVICES, accelerator="v4"
+    )
+    for spec in (ours, theirs):
+        for schedule in spec.schedules:
+            schedule.description = ""
+    assert not ours.HasField("sparse_core")
     assert ours == theirs
 
 

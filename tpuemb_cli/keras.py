@@ -23,7 +23,9 @@ difference (TE767). For ``backend="jax"`` the spec is what
 (``keras_to_jte_feature_configs`` of the features placed on SparseCores); for
 ``backend="tensorflow"``, what ``tpuemb_cli.tf.spec_from_tf`` writes for the TPUEmbeddingV2
 objects its TensorFlow conversion makes (``keras_to_tf_tpu_configuration``), the replicas being
-one host's ``global_device_count`` devices. A learning-rate schedule is named after its class
+one host's ``global_device_count`` devices -- or, for ``accelerator`` v2, v3 or v4 (embedding
+feature V1), for the TPUEmbedding (v1) the layer builds there from the same FeatureConfigs, with
+no ``sparse_core`` section. A learning-rate schedule is named after its class
 (``lambda`` for TensorFlow, which wraps it in one), and described by it. An optimizer the
 conversion refuses (TE762 says why) is kept under its Keras class name, so that the layer's other
 findings still show.

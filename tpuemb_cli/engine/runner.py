@@ -432,7 +432,9 @@ class Engine:
         """A Keras-RS model: the Keras rules, then each DistributedEmbedding layer's spec (what
         its backend's conversion hands the SparseCore library) through that backend's rules,
         each finding placed at the layer's field it comes from, unless a Keras rule reports the
-        same mistake as Keras-RS shows it."""
+        same mistake as Keras-RS shows it. With TensorFlow on a chip whose TPU embedding
+        feature is not known (v5e, TPU7x), the specs are not linted: which library's rules
+        apply is what is not known."""
         from tpuemb_cli.spec.keras_spec import convert, layer_path
 
         topology = self.keras_topology(model)
@@ -443,7 +445,11 @@ class Engine:
         superseded = frozenset(
             code for entry in self._entries if "keras" in entry.runs for code in entry.supersedes
         )
-        library = "jax-tpu-embedding" if topology.backend == "jax" else "TPUEmbeddingV2"
+        if topology.backend == "tensorflow" and not topology.embedding_feature():
+            # Whether TPUEmbedding or TPUEmbeddingV2 judges the tables depends on the chip's
+            # embedding feature, which no cited source gives for this chip: no verdict on it.
+            return
+        library = topology.library()
         unplaced = topology.global_device_count < 1
         for index, layer in enumerate(model.layers):
             converted = convert(layer, topology)

@@ -13,156 +13,31 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from tpuemb_cli.formatters.config_table import (
+    SETTINGS,
+    clip_range,
+    config_tables,
+    settings,
+    status,
+    value,
+)
 from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.load import Document
 from tpuemb_cli.model import schema
-from tpuemb_cli.model.pbcompat import enum_type
-from tpuemb_cli.model.words import count, number, plural
+from tpuemb_cli.model.words import plural
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
-from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import ClippingLimits, OptimizationParameters
+from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.rules.base import feature_label
 from tpuemb_cli.spec.facts import SpecFacts
 
-# The settings of one optimizer, in the order both views show them.
-SETTINGS = (
-    "optimizer",
-    "learning rate",
-    "weight clip",
-    "gradient clip",
-    "weight decay",
-    "accumulation",
-    "packing",
-)
-COLUMNS = ("table", "rows x dim", *SETTINGS, "features")
 # Which engine the table's sizes are for, on a spec that trains on SparseCores.
 SPARSECORE_ROWS = (
     "rows x dim above: the TensorCore config (TPUEmbedding, vocabularies padded to the hosts); "
     "this spec trains on SparseCores (TPUEmbeddingV2), whose tables are padded and stacked as "
     "follows"
 )
-
-
-def _range(limits: ClippingLimits, present: bool) -> str:
-    if not present:
-        return "-"
-    lower = number(limits.lower.value) if limits.HasField("lower") else "-inf"
-    upper = number(limits.upper.value) if limits.HasField("upper") else "inf"
-    return f"[{lower}, {upper}]"
-
-
-def _rate(params: OptimizationParameters, schedules: dict[int, str]) -> str:
-    kind = params.learning_rate.WhichOneof("learning_rate")
-    if kind == "constant":
-        return number(params.learning_rate.constant)
-    if kind == "dynamic":
-        tag = params.learning_rate.dynamic.tag
-        return f"tag {tag}" + (f" ({schedules[tag]})" if tag in schedules else "")
-    return "none (0)"
-
-
-def _status(message: Message, name: str) -> str:
-    """An enum field's value named in lower case (open enums: an undeclared number as is)."""
-    descriptor: Any = message.DESCRIPTOR
-    return _value(message, descriptor.fields_by_name[name]).lower()
-
-
-def _settings(params: OptimizationParameters, schedules: dict[int, str]) -> list[str]:
-    """The values of SETTINGS for ``params``."""
-    decay = "-"
-    if params.weight_decay_factor:
-        decay = number(params.weight_decay_factor)
-        if params.multiply_weight_decay_factor_by_learning_rate:
-            decay += " x lr"
-    return [
-        params.WhichOneof("parameters") or "none",
-        _rate(params, schedules),
-        _range(params.clipping_limits, params.HasField("clipping_limits")),
-        _range(params.gradient_clipping_limits, params.HasField("gradient_clipping_limits")),
-        decay,
-        _status(params, "gradient_accumulation_status"),
-        _status(params, "low_dimensional_packing_status"),
-    ]
-
-
-def _features(config: TPUEmbeddingConfiguration) -> dict[int, list[str]]:
-    """The features of each table_id, named (``#<index>`` when unnamed), in one pass: one pass
-    per table made 6,000 tables and features take 17 s."""
-    by_table: dict[int, list[str]] = {}
-    for position, feature in enumerate(config.feature_descriptor):
-        by_table.setdefault(feature.table_id, []).append(feature.name or f"#{position}")
-    return by_table
-
-
-def _row(
-    config: TPUEmbeddingConfiguration, index: int, schedules: dict[int, str], features: list[str]
-) -> list[str]:
-    table = config.table_descriptor[index]
-    name = table.name or f"#{index}"
-    size = f"{count(table.vocabulary_size)} x {count(table.dimension)}"
-    if not table.HasField("optimization_parameters"):
-        settings = ["none"] + ["-"] * (len(SETTINGS) - 1)
-    else:
-        settings = _settings(table.optimization_parameters, schedules)
-    return [name, size, *settings, ", ".join(features) or "-"]
-
-
-def _strays(config: TPUEmbeddingConfiguration) -> list[str]:
-    """A line for each feature whose `table_id` names no table: it has no row to be listed in."""
-    tables = len(config.table_descriptor)
-    return [
-        f"{feature_label(config, index)}: table_id {feature.table_id} -- no such table"
-        for index, feature in enumerate(config.feature_descriptor)
-        if not 0 <= feature.table_id < tables
-    ]
-
-
-def _tables(config: TPUEmbeddingConfiguration, schedules: dict[int, str]) -> list[str]:
-    # Names come from the config: shown escaped, so that one cannot forge rows or colour a terminal.
-    features = _features(config)
-    rows = [list(COLUMNS)] + [
-        [printable(cell) for cell in _row(config, i, schedules, features.get(i, []))]
-        for i in range(len(config.table_descriptor))
-    ]
-    widths = [max(len(row[c]) for row in rows) for c in range(len(COLUMNS))]
-    lines = []
-    for index, row in enumerate(rows):
-        lines.append("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(row)).rstrip())
-        if index == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    strays = [printable(line) for line in _strays(config)]
-    if strays:
-        lines += ["", *strays]
-    modes = TPUEmbeddingConfiguration.Mode
-    mode = modes.Name(config.mode).lower() if config.mode in modes.values() else str(config.mode)
-    topology = (
-        f"mode {mode}, {plural(config.num_hosts, 'host')}, "
-        f"{plural(config.num_tensor_cores, 'core')}"
-    )
-    if config.spmd_sharding.enabled:
-        topology += (
-            f", SPMD {plural(config.spmd_sharding.num_cores_per_replica, 'core')} per replica"
-        )
-    if config.pipeline_execution_with_tensor_core:
-        topology += ", pipelined"
-    return [*lines, "", topology]
-
-
-def _value(message: Message, field: FieldDescriptor) -> str:
-    value = getattr(message, field.name)
-    if field.type == FieldDescriptor.TYPE_MESSAGE:
-        return f"{{{plural(value.ByteSize(), 'byte')}}}" if message.HasField(field.name) else "-"
-    if field.type in (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE):
-        return number(value)
-    if field.type == FieldDescriptor.TYPE_BOOL:
-        return "true" if value else "false"
-    if field.type == FieldDescriptor.TYPE_ENUM:
-        names = enum_type(field).values_by_number
-        return names[value].name if value in names else str(value)
-    return str(value)
 
 
 def _algorithm(params: OptimizationParameters) -> str:
@@ -174,7 +49,7 @@ def _algorithm(params: OptimizationParameters) -> str:
     algorithm: Message = getattr(params, name)
     descriptor: Any = algorithm.DESCRIPTOR
     values = [
-        f"{field.name} {_value(algorithm, field)}"
+        f"{field.name} {value(algorithm, field)}"
         for field in descriptor.fields
         if not field.GetOptions().deprecated
         or field in (set_field for set_field, _ in algorithm.ListFields())
@@ -183,7 +58,7 @@ def _algorithm(params: OptimizationParameters) -> str:
 
 
 def _optimizer(params: OptimizationParameters) -> list[str]:
-    rows = list(zip(SETTINGS, [_algorithm(params), *_settings(params, {})[1:]], strict=True))
+    rows = list(zip(SETTINGS, [_algorithm(params), *settings(params, {})[1:]], strict=True))
     if params.HasField("simulated_quantization"):
         quantization = params.simulated_quantization
         limits = quantization.clipping_limits
@@ -192,12 +67,12 @@ def _optimizer(params: OptimizationParameters) -> list[str]:
                 "quantization",
                 f"{'enabled' if quantization.enabled else 'disabled'}, "
                 f"{plural(quantization.num_buckets, 'bucket')}, "
-                f"range {_range(limits, quantization.HasField('clipping_limits'))}",
+                f"range {clip_range(limits, quantization.HasField('clipping_limits'))}",
             )
         )
     if params.HasField("hot_id_replication_configuration"):
         hot_ids = params.hot_id_replication_configuration
-        rows.append(("hot id replication", _status(hot_ids, "status")))
+        rows.append(("hot id replication", status(hot_ids, "status")))
     width = max(len(label) for label, _ in rows)
     return [f"{label.ljust(width)}  {printable(value)}" for label, value in rows]
 
@@ -239,7 +114,7 @@ def explain_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list
             f"{document.name} (each table's optimizer as TensorFlow compiles it; "
             "the SparseCore layout follows)"
         )
-    lines = _tables(compiled.config, schedules)
+    lines = config_tables(compiled.config, schedules)
     if message.HasField("sparse_core"):
         from tpuemb_cli.formatters.sparsecore import explain_stacking
 
@@ -256,7 +131,7 @@ def explain_config(document: Document, facts: SpecFacts | None) -> tuple[str, li
     """A config: its tables."""
     message = document.message
     assert isinstance(message, TPUEmbeddingConfiguration), type(message)
-    return document.name, _tables(message, {})
+    return document.name, config_tables(message, {})
 
 
 def explain_jax_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:

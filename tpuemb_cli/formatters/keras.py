@@ -1,8 +1,10 @@
 """``tpuemb explain`` of a Keras-RS model: each DistributedEmbedding layer, by its path in the
 model -- its tables, where each goes and why, its features -- then what the backend's library
 builds from the tables on SparseCores: the JAX stacks (formatters/jax_spec) or TPUEmbeddingV2's
-stacking (formatters/sparsecore); with ``--memory`` the memory report of that library (the JAX or
-SparseCore memory model, with the fits / near / does-not-fit verdict), layer by layer."""
+stacking (formatters/sparsecore) -- or, with TensorFlow on a chip of embedding feature V1, the
+tables of TPUEmbedding's compiled config (formatters/explain); with ``--memory`` the memory report
+of that library (the JAX, SparseCore or TensorCore memory model, with the fits / near /
+does-not-fit verdict), layer by layer."""
 
 from __future__ import annotations
 
@@ -18,17 +20,25 @@ if TYPE_CHECKING:
     from tpuemb_cli.spec.keras_spec import Topology
 
 JSON_VERSION = 1
-LIBRARIES = {"jax": "jax-tpu-embedding", "tensorflow": "TPUEmbeddingV2"}
 
 
 def _target(topology: Topology) -> str:
-    library = LIBRARIES.get(topology.backend, topology.backend)
-    if topology.global_device_count < 1:
-        return f"backend {topology.backend} ({library}), devices not known (no --tpu)"
+    library = topology.library()
+    tensorflow = topology.backend == "tensorflow"
+    if tensorflow and not topology.accelerator:
+        library += ", assumed: no chip named"
+    head = f"backend {topology.backend} ({library})"
     chip = topology.accelerator or "an unnamed chip"
+    if tensorflow and topology.accelerator:
+        feature = f"TPU embedding feature {topology.embedding_feature() or 'not known'}"
+        if topology.global_device_count < 1:
+            return f"{head}, {chip}, devices not known, {feature}"
+        return f"{head}, {plural(topology.global_device_count, 'device')} of {chip}, {feature}"
+    if topology.global_device_count < 1:
+        return f"{head}, devices not known (no --tpu)"
     cores = topology.num_sc_per_device
     return (
-        f"backend {topology.backend} ({library}), {plural(topology.global_device_count, 'device')}"
+        f"{head}, {plural(topology.global_device_count, 'device')}"
         f" of {chip}, {plural(cores, 'SparseCore') if cores else 'no SparseCore'} each"
     )
 
@@ -44,22 +54,24 @@ def _grid(rows: list[list[str]], indent: str = "  ") -> list[str]:
     return lines
 
 
-def _goes_to(table: TablePlacement) -> str:
+def _goes_to(table: TablePlacement, engine: str) -> str:
     if table.refused:
         return "nowhere: refused"
     if table.replaced_by >= 0:
         return "nowhere: merged"
-    return "SparseCores" if table.on_sparsecore else "default device"
+    return engine if table.on_sparsecore else "default device"
 
 
 def _placements(plan: LayerPlan) -> list[str]:
     rows = [["table", "rows x dim", "goes to", "why", "features"]]
+    engine = plan.topology.engine()
+    engine = "SparseCores" if engine == "the SparseCores" else engine  # the column's old word
     for table in plan.tables:
         rows.append(
             [
                 table.name,
                 f"{count(table.vocabulary_size)} x {count(table.embedding_dim)}",
-                _goes_to(table),
+                _goes_to(table, engine),
                 table.why,
                 ", ".join(table.features) or "-",
             ]
@@ -84,6 +96,10 @@ def _library(name: str, plan: LayerPlan) -> list[str]:
         head = header.removeprefix(name).strip(" ()")
         return [f"  what jax-tpu-embedding builds ({head}):", *_indented(lines)]
     assert plan.facts is not None
+    if not plan.facts.sparsecore:  # TPUEmbedding (v1): the config it compiles
+        from tpuemb_cli.formatters.config_table import compiled_tables
+
+        return ["  what TPUEmbedding builds:", *_indented(compiled_tables(plan.facts))]
     from tpuemb_cli.formatters.sparsecore import explain_stacking
 
     lines = explain_stacking(plan.spec, plan.facts.layout, plan.facts.sparsecore_memory)
@@ -122,9 +138,18 @@ def _memory_text(name: str, plan: LayerPlan, chip: Chip | None) -> str:
         memory = model(plan.jax, plan.topology.num_sc_per_device)
         return explain_jax_memory(layer_name(name, plan), memory, chip)
     assert plan.facts is not None
+    facts = plan.facts
+    if not facts.sparsecore:  # TPUEmbedding (v1): the TensorCore memory model
+        from tpuemb_cli.formatters.memory import explain_memory
+        from tpuemb_cli.model.memory import model as tensorcore_model
+
+        config = facts.compiled.config
+        header = " (TPUEmbedding, compiled as TensorFlow would)"
+        return explain_memory(
+            layer_name(name, plan), config, tensorcore_model(config), chip, header
+        )
     from tpuemb_cli.formatters.sparsecore_memory import explain_sparsecore_memory
 
-    facts = plan.facts
     return explain_sparsecore_memory(
         layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
     )
@@ -156,9 +181,17 @@ def _memory_document(name: str, plan: LayerPlan, chip: Chip | None) -> Any:
         memory = model(plan.jax, plan.topology.num_sc_per_device)
         return json.loads(jax_memory_json(layer_name(name, plan), memory, chip))
     assert plan.facts is not None
+    facts = plan.facts
+    if not facts.sparsecore:  # TPUEmbedding (v1): the TensorCore memory model
+        from tpuemb_cli.formatters.memory import memory_json
+        from tpuemb_cli.model.memory import model as tensorcore_model
+
+        config = facts.compiled.config
+        return json.loads(
+            memory_json(layer_name(name, plan), config, tensorcore_model(config), chip)
+        )
     from tpuemb_cli.formatters.sparsecore_memory import sparsecore_memory_json
 
-    facts = plan.facts
     text = sparsecore_memory_json(
         layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
     )
@@ -179,6 +212,7 @@ def keras_memory_json(
         "devices": topology.global_device_count or None,
         "sparse_cores_per_device": topology.num_sc_per_device or None,
         "chip": topology.accelerator or None,
+        "library": topology.library(),
         "layers": [
             {
                 "path": plan.path,

@@ -3,7 +3,8 @@ goes (SparseCores or the default device, and why), and what the backend's librar
 the tables on SparseCores -- computed by ``keras_spec.convert`` (the same conversion ``check``
 lints), then the library's own layout: for JAX the ``EmbeddingSpecProto`` ``compile --target
 jax`` writes (its stacks, and the JAX memory model's input), for TensorFlow the spec's facts
-(TPUEmbeddingV2's SparseCore layout and memory model).
+(TPUEmbeddingV2's SparseCore layout and memory model; on a chip of embedding feature V1,
+TPUEmbedding's compiled config and its memory model).
 
 The devices come from ``--tpu``; without it the stacks depend on what is not known (the
 SparseCores a device, the devices), and ``unknown`` says so instead of guessing."""
@@ -33,6 +34,15 @@ NO_TPU = (
     "no --tpu: the devices and SparseCores a device are not known, so neither are the stacks "
     "the library makes nor their memory; pass --tpu (v5p-8: 4 devices of 4 SparseCores)"
 )
+
+
+def unknown_feature(chip: str) -> str:
+    """Why a TensorFlow layer on ``chip`` is not laid out: which library it builds is not known."""
+    return (
+        f"which TPU embedding feature {chip} reports is not known (no public source says): "
+        "TPUEmbedding (V1), TPUEmbeddingV2 (V2) or none (UNSUPPORTED: the layer refuses "
+        "placement sparsecore, and puts auto on the default device); not linted"
+    )
 
 
 class TablePlacement(Record):
@@ -117,9 +127,21 @@ def _why(placement: str, topology: Topology) -> str:
             f"auto on {chip}: the JAX layer finds no SparseCore it uses "
             "(it takes TPU v5p and v6e devices only), the default device"
         )
-    if chip:  # the TensorFlow layer asks the TPU strategy whether it has an embedding feature
-        return f"auto on {chip}: the TensorFlow layer takes the SparseCores of a TPU that has them"
-    return "auto: SparseCores on a TPU that has them (no --tpu: assumed; on CPU the default device)"
+    if not chip:
+        return (
+            "auto: SparseCores on a TPU that has them (no --tpu: assumed; on CPU the default "
+            "device)"
+        )
+    # The TensorFlow layer asks the TPU strategy for its embedding feature (`_has_sparsecore`).
+    feature = topology.embedding_feature()
+    if feature == "V1":
+        return f"auto on {chip}: embedding feature V1, the TPU embedding engine (TPUEmbedding)"
+    if feature == "V2":
+        return f"auto on {chip}: embedding feature V2, the SparseCores (TPUEmbeddingV2)"
+    return (
+        f"auto on {chip}: the TPU's embedding if it reports one, else the default device "
+        f"(which embedding feature {chip} reports is not known)"
+    )
 
 
 def _tables(layer: Any, topology: Topology) -> list[TablePlacement]:
@@ -170,6 +192,8 @@ def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
     plan = LayerPlan(layer.path, topology, _tables(layer, topology), converted.spec)
     if not converted.spec.features:
         return plan._replace(unknown="no table goes to the SparseCores")
+    if topology.backend == "tensorflow" and not topology.embedding_feature():
+        return plan._replace(unknown=unknown_feature(topology.accelerator))
     if topology.global_device_count < 1:
         return plan._replace(unknown=NO_TPU)
     if topology.backend == "jax":

@@ -17,7 +17,12 @@ layer's, so that findings on the spec are placed at the layer's fields.
   ``keras_to_tf_tpu_configuration``): the same features become ``tf.tpu.experimental.embedding``
   FeatureConfigs (one TableConfig per table object, the batch divided by the replicas, the
   embedding dimension cut from ``output_shape``) and a ``SparseCoreEmbeddingConfig``; the spec
-  is what ``tpuemb_cli.tf.spec_from_tf`` writes for them, the replicas one host's devices.
+  is what ``tpuemb_cli.tf.spec_from_tf`` writes for them, the replicas one host's devices. What
+  the layer builds from them depends on the TPU's embedding feature (``_sparsecore_init``):
+  ``TPUEmbeddingV2`` on V2 (v5p, v6e; also assumed when no chip is named), whose spec has a
+  ``sparse_core`` section; ``TPUEmbedding`` (v1, the TPU embedding engine) on V1 (v2, v3, v4),
+  which drops the SparseCoreEmbeddingConfig, so the spec has none and the TPUEmbedding rules
+  judge it. On v5e and TPU7x the feature is not known (``Topology.embedding_feature``).
 
 Tables on ``"default_device"`` stay on the TensorCores: no conversion reads them.
 """
@@ -39,6 +44,23 @@ PLACEMENTS = ("auto", "default_device", "sparsecore")  # SUPPORTED_PLACEMENTS
 # The chips whose devices keras-rs 0.4.0's JAX layer takes for SparseCore ones (its
 # `_has_sparsecore`: device_kind "TPU v5" or "TPU v6 lite"); elsewhere "auto" is "default_device".
 JAX_SPARSECORE_CHIPS = frozenset({"v5p", "v6e"})
+# The TPU embedding feature the TensorFlow layer finds on each chip
+# (``strategy.extended.tpu_hardware_feature.embedding_feature``), which decides what keras-rs
+# 0.4.0's ``_sparsecore_init`` builds: V1 -> ``TPUEmbedding`` (the SparseCoreEmbeddingConfig
+# dropped), V2 -> ``TPUEmbeddingV2``. The runtime reports it; no public source maps chips to it:
+# V2 on the chips with SparseCores TPUEmbeddingV2 is documented for (its CustomOptimizer "for
+# running embedding lookups on TPU v5p"), V1 on the chips before them. v5e and TPU7x are left
+# out: no source we can cite says which they report (the TPU7x page says TensorFlow does not
+# run on it).
+TF_EMBEDDING_FEATURES = {
+    "v2": "V1",
+    "v3": "V1",
+    "v4": "V1",
+    "v5p": "V2",
+    "v6e": "V2",
+}
+# The library each feature makes the TensorFlow layer build.
+TF_LIBRARIES = {"V1": "TPUEmbedding", "V2": "TPUEmbeddingV2"}
 
 
 class Topology(Record):
@@ -57,6 +79,34 @@ class Topology(Record):
         if self.backend == "jax" and self.accelerator:
             return self.accelerator in JAX_SPARSECORE_CHIPS
         return True
+
+    def embedding_feature(self) -> str:
+        """The TensorFlow layer's TPU embedding feature: "V1", "V2", or "" when the chip's is not
+        known (v5e, TPU7x). No chip named: "V2", assumed (the SparseCore chips')."""
+        if not self.accelerator:
+            return "V2"
+        return TF_EMBEDDING_FEATURES.get(self.accelerator, "")
+
+    def library(self) -> str:
+        """What the backend builds from the tables it does not keep on the default device."""
+        if self.backend == "jax":
+            return "jax-tpu-embedding"
+        return TF_LIBRARIES.get(self.embedding_feature(), "TPUEmbedding or TPUEmbeddingV2")
+
+    def engine(self) -> str:
+        """Where the tables the layer does not keep on the default device go, in words."""
+        if self.backend == "tensorflow" and self.accelerator:
+            feature = self.embedding_feature()
+            if feature == "V1":
+                return "the TPU embedding engine"
+            if not feature:
+                return "the TPU's embedding"
+        return "the SparseCores"
+
+    def on_embedding_engine(self) -> bool:
+        """Whether the TensorFlow layer builds ``TPUEmbedding`` (v1): the TPU embedding engine
+        of the chips before SparseCores, not TPUEmbeddingV2's SparseCores."""
+        return self.backend == "tensorflow" and self.embedding_feature() == "V1"
 
     def sparsecore_placement(self, placement: str) -> bool:
         return placement == "sparsecore" or (placement == "auto" and self.auto_on_sparsecore())
@@ -336,6 +386,9 @@ def _tensorflow(layer: Any, topology: Topology) -> Converted:
         spec.topology.accelerator = topology.accelerator
     elif topology.num_sc_per_device:
         spec.topology.sparse_cores_per_chip = topology.num_sc_per_device
+    if topology.on_embedding_engine():
+        # TPUEmbedding (v1): `_sparsecore_init` drops the SparseCoreEmbeddingConfig it made.
+        return Converted(spec, tables, features)
     stacking = layer.table_stacking
     spec.sparse_core.SetInParent()
     spec.sparse_core.initialize_tables_on_host = False

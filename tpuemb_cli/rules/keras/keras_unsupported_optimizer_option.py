@@ -16,7 +16,8 @@ The backend is `--keras-backend` (or `keras-backend` in the settings; default `j
 
 ## Why is this bad?
 On CPU, and on a TPU without SparseCores, placement `"auto"` resolves to `"default_device"` and
-the conversion never runs: the layer builds, trains and saves with these options, and every test
+the conversion never runs (the TensorFlow layer converts for `TPUEmbedding`, the TPU embedding
+engine, on v2-v4 too): the layer builds, trains and saves with these options, and every test
 passes. On the TPU the layer fails while it is built, before the first step.
 
 ## What Keras-RS does
@@ -108,7 +109,8 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                 )
             yield Violation(
                 path,
-                f"{where} goes to the SparseCores, and Keras-RS's {backend} conversion refuses "
+                f"{where} goes to {topology.engine()}, and Keras-RS's {backend} conversion "
+                f"refuses "
                 f'{what}: ValueError("{refusal.error}") when the layer is built on the TPU '
                 "(on CPU the conversion never runs)",
                 fix,
