@@ -454,7 +454,7 @@ def _stacking(
     if ignored:
         layer.table_stacking.ignored = ignored
     elif value is None:
-        layer.table_stacking.mode = "none"
+        layer.table_stacking.none = True
     elif isinstance(value, str):
         layer.table_stacking.mode = value
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):

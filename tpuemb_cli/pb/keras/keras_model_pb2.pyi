@@ -44,18 +44,20 @@ class DistributedEmbeddingLayer(_message.Message):
     def __init__(self, path: _Optional[str] = ..., name: _Optional[str] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., table_stacking: _Optional[_Union[TableStacking, _Mapping]] = ..., weights_path: _Optional[str] = ...) -> None: ...
 
 class TableStacking(_message.Message):
-    __slots__ = ("mode", "stacks", "ignored", "live_tuple", "live_tuples_in_list")
+    __slots__ = ("mode", "none", "stacks", "ignored", "live_tuple", "live_tuples_in_list")
     MODE_FIELD_NUMBER: _ClassVar[int]
+    NONE_FIELD_NUMBER: _ClassVar[int]
     STACKS_FIELD_NUMBER: _ClassVar[int]
     IGNORED_FIELD_NUMBER: _ClassVar[int]
     LIVE_TUPLE_FIELD_NUMBER: _ClassVar[int]
     LIVE_TUPLES_IN_LIST_FIELD_NUMBER: _ClassVar[int]
     mode: str
+    none: bool
     stacks: StackList
     ignored: str
     live_tuple: bool
     live_tuples_in_list: bool
-    def __init__(self, mode: _Optional[str] = ..., stacks: _Optional[_Union[StackList, _Mapping]] = ..., ignored: _Optional[str] = ..., live_tuple: bool = ..., live_tuples_in_list: bool = ...) -> None: ...
+    def __init__(self, mode: _Optional[str] = ..., none: bool = ..., stacks: _Optional[_Union[StackList, _Mapping]] = ..., ignored: _Optional[str] = ..., live_tuple: bool = ..., live_tuples_in_list: bool = ...) -> None: ...
 
 class StackList(_message.Message):
     __slots__ = ("stacks",)
