@@ -392,6 +392,8 @@ def _optimizer(
             target.config[str(key)] = float(item)
             if isinstance(item, bool):
                 target.booleans.append(str(key))
+            elif isinstance(item, int):
+                target.integers.append(str(key))
             reading.note((*at, "config", str(key)), where)
         elif key == "learning_rate" and isinstance(item, dict):
             schedule = item.get("class_name")

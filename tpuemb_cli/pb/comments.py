@@ -58,6 +58,7 @@ COMMENTS: dict[str, str] = {
     'tpuemb.keras.Optimizer.booleans': 'The keys of `config` whose values were written as booleans (`"amsgrad": true`), so that messages show them as written, not as 1 and 0.',
     'tpuemb.keras.Optimizer.class_name': 'The class name ("Adagrad", "AdamW"), or the name as written ("sgd") when `by_name`.',
     'tpuemb.keras.Optimizer.config': "The config's numeric and boolean values by key (booleans as 0 and 1); a null value is not here. `learning_rate` is here when it is a number.",
+    'tpuemb.keras.Optimizer.integers': 'The keys of `config` whose values were written as integers (`"gradient_accumulation_steps": 4`), so that messages show them as written, not as 4.0.',
     'tpuemb.keras.Optimizer.learning_rate_schedule': "A learning rate that is no number: a LearningRateSchedule's class name.",
     'tpuemb.keras.Table.combiner': '"mean", "sqrtn", "sum"',
     'tpuemb.keras.Table.initializer': 'The initializer\'s class name ("VarianceScaling"), or the name it was given as.',
