@@ -26,7 +26,11 @@ reduced): declared `(64, 16)` for an input `(32, 1)` returns `(32, 16)`, declare
 jax-tpu-embedding, which counts the feature's samples from it (the product of all but its last
 dimension) while the input gives one sample a row, and cuts each feature's activations to a
 two-dimensional slice of the declared batch and width (TE690 says what the library does with a
-width; this rule reports it once, at the Keras field).
+width; this rule reports it once, at the Keras field). With the TensorFlow backend the conversion
+gives TensorFlow the declared shape without its last dimension, the batch per replica; where
+Keras-RS builds TensorFlow's `TPUEmbedding`, its `_get_and_update_output_shapes_from_input`
+drops an input's last dimension the same way (a rank-1 input keeps its shape) and raises
+`ValueError("Inconsistent shape founded for input feature ...")` where the two differ.
 
 ## Example
 ```python
@@ -66,6 +70,10 @@ None.
   `FeatureConfig`
 - [`keras_rs/src/layers/embedding/jax/config_conversion.py`](https://github.com/keras-team/keras-rs/blob/v0.4.0/keras_rs/src/layers/embedding/jax/config_conversion.py),
   `_keras_to_jte_feature_config`
+- [`keras_rs/src/layers/embedding/tensorflow/config_conversion.py`](https://github.com/keras-team/keras-rs/blob/v0.4.0/keras_rs/src/layers/embedding/tensorflow/config_conversion.py),
+  `keras_to_tf_tpu_feature_config`
+- [`tensorflow/python/tpu/tpu_embedding_v2.py`](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v2.py),
+  `_get_and_update_output_shapes_from_input`
 - [`jax_tpu_embedding/sparsecore/lib/nn/embedding.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py),
   `_get_activation_for_feature`
 """
