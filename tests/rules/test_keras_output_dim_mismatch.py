@@ -88,6 +88,17 @@ def test_a_sequence_declared_unreduced_and_a_deeper_input_declared_reduced() -> 
     ]
 
 
+def test_a_declared_shape_of_rank_1() -> None:
+    # keras-rs 0.4.0 on CPU: input (32, 1), declared (16,), returns (32, 16).
+    assert _shape_findings((32, 1), (16,)) == [
+        (
+            "TE761",
+            "layers[0].features[0].output_shape",
+            _declares("(16,)", "(32, 16)", "(32, 1)"),
+        )
+    ]
+
+
 def test_the_shapes_the_layer_returns_pass() -> None:
     # A rank-1 input is not reduced; an unknown dimension matches any.
     for input_shape, output_shape in [

@@ -6,7 +6,8 @@ dimension, from the shape the layer returns for the feature's `input_shape`: the
 with its last dimension (the ids of a sample, which the table's combiner reduces) replaced by the
 table's `embedding_dim` -- `(32, 1)` and `(32, 10)` give `(32, 16)` on a table of dimension 16,
 `(32, 10, 1)` gives `(32, 10, 16)`, and a rank-1 input `(32,)` gives `(32, 16)`. An unknown
-dimension (`None`) on either side matches any.
+dimension (`None`) on either side matches any. (A declared shape of rank 1 on TensorFlow's
+SparseCores is TE765's.)
 
 ## Why is this bad?
 The layer returns one reduced row of the table per sample, whatever the feature declares. Keras
@@ -84,6 +85,7 @@ from typing import Any
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.rules.lib.keras_layers import feature_label, feature_path, layer_label, table_label
+from tpuemb_cli.spec.keras_spec import on_sparsecore
 
 
 def returned_shape(input_shape: Sequence[int], embedding_dim: int) -> list[int]:
@@ -112,9 +114,13 @@ def _differing(declared: Sequence[int], returned: Sequence[int]) -> list[int]:
 
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
     for li, layer in enumerate(model.layers):
+        # A shape without a batch and an embedding dimension on TensorFlow's SparseCores is
+        # TE765's (the conversion raises); elsewhere the layer returns its own shape.
+        refused = set(on_sparsecore(layer, topology)) if topology.backend == "tensorflow" else ()
         for f, feature in enumerate(layer.features):
-            # (A shape without a batch and an embedding dimension is TE765's.)
-            if len(feature.output_shape) < 2 or not 0 <= feature.table < len(layer.tables):
+            if not feature.output_shape or not 0 <= feature.table < len(layer.tables):
+                continue
+            if len(feature.output_shape) < 2 and f in refused:
                 continue
             declared = list(feature.output_shape)
             dim = layer.tables[feature.table].embedding_dim
@@ -128,9 +134,10 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                 continue
             where = f"{feature_label(feature)} of {layer_label(layer)}"
             path: FieldPath = (*feature_path(li, f), "output_shape")
-            if len(differing) == 1:
+            same_rank = len(declared) == len(returned)
+            if len(differing) == 1 and same_rank:
                 path = (*path, differing[0])
-            if differing == [len(declared) - 1] and len(declared) == len(returned):
+            if differing == [len(declared) - 1] and same_rank:
                 message = (
                     f"{where} declares an output of {declared[-1]} values a sample, but "
                     f"{table_label(layer, feature.table)} has embedding_dim {dim}: the layer "
