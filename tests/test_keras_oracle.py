@@ -8,8 +8,8 @@ keras-rs and saved as a `.keras` file; tests/keras_probe.py records Keras-RS's o
 - `tpuemb check` on the saved file reports the refused-optimizer finding for exactly the tables
   whose optimizer Keras-RS's JAX conversion (`config_conversion.keras_to_jte_optimizer`) raises
   for, and for a layer exactly when converting its features raises;
-- it reports an output-dimension finding for exactly as many features as the layer returns a
-  shape for that differs from the one its config declares;
+- it reports an output-shape finding for exactly as many features as the layer returns a
+  shape for that differs, in any dimension, from the one its config declares;
 - where the library's stacking raises, the check reports an error;
 - the EmbeddingSpecProto tpuemb compiles from the file's spec is the one jax-tpu-embedding makes
   from Keras-RS's converted features (`create_proto_from_feature_specs`), so the stacks are the
@@ -212,10 +212,13 @@ def test_check_reports_each_output_shape_the_layer_does_not_return(name: str) ->
     for index, verdict in enumerate(case.verdicts):
         returned = case.output_shapes[index]
         assert returned is not None
+        # The whole shape: a batch, a rank or a width other than the returned one (an unknown
+        # declared dimension matches any).
         differs = sum(
             1
             for got, declared in zip(returned, verdict["declared_output_shapes"], strict=True)
-            if got[-1] != declared[-1]
+            if len(got) != len(declared)
+            or any(d is not None and d != g for g, d in zip(got, declared, strict=True))
         )
         reported = [f for f in findings if f["name"] == OUTPUT_DIM and _layer_of(f) == index]
         assert len(reported) == differs, (returned, verdict["declared_output_shapes"])

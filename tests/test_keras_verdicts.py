@@ -28,7 +28,8 @@ def test_a_number_written_for_a_boolean_option_stays_a_number(tmp_path: Path) ->
     tables = [table("items", optimizer=optimizer("Adam", learning_rate=0.001, amsgrad=1))]
     path = write(tmp_path, model_text(tables, {"item": 0}))
     (message,) = [f["message"] for f in findings(path) if f["rule"] == "TE762"]
-    assert "`amsgrad` (1.0):" in message
+    # Shown as written: the integer 1, neither `true` nor 1.0.
+    assert "`amsgrad` (1):" in message
 
 
 # --- R3: duplicate keys ---

@@ -49,3 +49,24 @@ def test_accumulation_and_decay_of_other_classes() -> None:
 def test_tensorflow_passes_them_on() -> None:
     assert _dropped(AdamW(clipvalue=0.5), "tensorflow") == []
     assert _dropped(Adagrad(0.1)) == []
+
+
+def test_an_option_at_a_value_that_changes_nothing() -> None:
+    # Keras 3.15.1: a weight decay of 0 subtracts nothing, a clipvalue that is not above 0
+    # clips nothing, 0 accumulation steps accumulate nothing: dropping them changes nothing.
+    assert _dropped(AdamW(weight_decay=0.0)) == []
+    assert _dropped(SGD(weight_decay=0, clipvalue=0.0, gradient_accumulation_steps=0)) == []
+    assert _dropped(SGD(clipvalue=-1.0)) == []
+    # A negative weight decay still changes the rows.
+    assert [f for f, _, _ in _dropped(SGD(weight_decay=-0.5))] == [
+        "layers[0].tables[0].optimizer.config.weight_decay"
+    ]
+
+
+def test_values_are_shown_as_written() -> None:
+    # config.json holds 1.0 and 4: the messages say (1.0) and (4), not (1) and (4.0).
+    messages = [m for _, m, _ in _dropped(SGD(clipvalue=1.0, gradient_accumulation_steps=4))]
+    assert [m.split(" without a word")[0].rsplit(" ", 1)[-1] for m in messages] == [
+        "(1.0)",
+        "(4)",
+    ]

@@ -8,7 +8,10 @@ def _found(
     output_shape: tuple[Any, ...], backend: str = "tensorflow"
 ) -> list[tuple[str, str, str]]:
     table = TableConfig("t", embedding_dim=16, optimizer="sgd")
-    layer = DistributedEmbedding({"u": FeatureConfig("u", table, (100, 1), output_shape)})
+    # The input's batch is the declared one: another is TE761's.
+    layer = DistributedEmbedding(
+        {"u": FeatureConfig("u", table, (output_shape[0], 1), output_shape)}
+    )
     found = lint_keras(layer, backend=backend, global_device_count=8, num_sc_per_device=4)
     # TPUEmbeddingV2's own view of the feature (TE661: no output_shape) gives way to this rule.
     assert all(f.rule == "TE765" for f in found), [f.rule for f in found]

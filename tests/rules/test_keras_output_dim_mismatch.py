@@ -36,3 +36,76 @@ def test_the_tables_width_and_open_dimensions_pass() -> None:
     assert _findings((32, 16)) == []
     # Not this rule's: jax-tpu-embedding cannot prepare a batch of None (TE696 says so).
     assert [rule for rule, _, _ in _findings((None, 16))] == ["TE696"]
+
+
+def _shape_findings(
+    input_shape: tuple[int | None, ...], output_shape: tuple[int | None, ...]
+) -> list[tuple[str, str, str]]:
+    table = TableConfig("users", embedding_dim=16, optimizer="sgd", placement="default_device")
+    layer = DistributedEmbedding({"u": FeatureConfig("u", table, input_shape, output_shape)})
+    return [
+        (f.rule, f.field, f.message)
+        for f in lint_keras(layer, global_device_count=4, num_sc_per_device=4)
+        if f.rule == "TE761"
+    ]
+
+
+def _declares(declared: str, returned: str, input_shape: str) -> str:
+    return (
+        f"feature 'u' of layer 'distributed_embedding' declares output_shape {declared}, but "
+        f"the layer returns {returned} for its input_shape {input_shape} (one row of table "
+        "'users', embedding_dim 16, a sample: the combiner reduces the last input dimension) "
+        "while Keras builds the next layers for the declared shape"
+    )
+
+
+def test_a_batch_other_than_the_inputs() -> None:
+    # keras-rs 0.4.0 on CPU: input (32, 1), declared (64, 16), returns (32, 16).
+    assert _shape_findings((32, 1), (64, 16)) == [
+        (
+            "TE761",
+            "layers[0].features[0].output_shape[0]",
+            _declares("(64, 16)", "(32, 16)", "(32, 1)"),
+        )
+    ]
+
+
+def test_a_sequence_declared_unreduced_and_a_deeper_input_declared_reduced() -> None:
+    # Input (32, 10) returns (32, 16); input (32, 10, 1) returns (32, 10, 16).
+    assert _shape_findings((32, 10), (32, 10, 16)) == [
+        (
+            "TE761",
+            "layers[0].features[0].output_shape",
+            _declares("(32, 10, 16)", "(32, 16)", "(32, 10)"),
+        )
+    ]
+    assert _shape_findings((32, 10, 1), (32, 16)) == [
+        (
+            "TE761",
+            "layers[0].features[0].output_shape",
+            _declares("(32, 16)", "(32, 10, 16)", "(32, 10, 1)"),
+        )
+    ]
+
+
+def test_a_declared_shape_of_rank_1() -> None:
+    # keras-rs 0.4.0 on CPU: input (32, 1), declared (16,), returns (32, 16).
+    assert _shape_findings((32, 1), (16,)) == [
+        (
+            "TE761",
+            "layers[0].features[0].output_shape",
+            _declares("(16,)", "(32, 16)", "(32, 1)"),
+        )
+    ]
+
+
+def test_the_shapes_the_layer_returns_pass() -> None:
+    # A rank-1 input is not reduced; an unknown dimension matches any.
+    for input_shape, output_shape in [
+        ((32, 10), (32, 16)),
+        ((32, 10, 1), (32, 10, 16)),
+        ((32,), (32, 16)),
+        ((None, 1), (None, 16)),
+        ((None, 1), (32, 16)),
+    ]:
+        assert _shape_findings(input_shape, output_shape) == [], (input_shape, output_shape)

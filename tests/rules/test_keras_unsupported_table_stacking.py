@@ -81,3 +81,34 @@ def test_an_empty_stack() -> None:
             "leave the empty list out",
         )
     ]
+
+
+def test_the_string_none_is_not_none() -> None:
+    # keras-rs 0.4.0 raises for it on both backends (JAX: "Unsupported table stacking none";
+    # TensorFlow: "must be 'auto' or None"); only None (JSON null) stacks nothing.
+    for backend in ("jax", "tensorflow"):
+        [(field, message, fix)] = _found("none", backend=backend)
+        assert field == "layers[0].table_stacking"
+        assert message.startswith(
+            "layer 'distributed_embedding''s table_stacking is 'none': the layer raises "
+            "ValueError when it is built on the TPU (it takes 'auto', None"
+        )
+        assert fix == "write None (JSON null), not a string, for no stacking"
+        assert _found(None, backend=backend) == []
+
+
+def test_none_alone_disables_the_specs_stacking() -> None:
+    # The spec a layer converts to with the TensorFlow backend: None stacks nothing, the refused
+    # string is not read as None.
+    from tpuemb_cli.keras import spec_from_keras
+
+    def disabled(stacking: Any) -> bool:
+        table = TableConfig("users", optimizer="sgd")
+        layer = DistributedEmbedding({"u": FeatureConfig("u", table)})
+        layer._table_stacking = stacking
+        spec = spec_from_keras(
+            layer, backend="tensorflow", global_device_count=4, num_sc_per_device=4
+        )
+        return bool(spec.sparse_core.disable_table_stacking)
+
+    assert disabled(None) and not disabled("none") and not disabled("auto")

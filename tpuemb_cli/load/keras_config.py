@@ -392,6 +392,8 @@ def _optimizer(
             target.config[str(key)] = float(item)
             if isinstance(item, bool):
                 target.booleans.append(str(key))
+            elif isinstance(item, int):
+                target.integers.append(str(key))
             reading.note((*at, "config", str(key)), where)
         elif key == "learning_rate" and isinstance(item, dict):
             schedule = item.get("class_name")
@@ -454,7 +456,7 @@ def _stacking(
     if ignored:
         layer.table_stacking.ignored = ignored
     elif value is None:
-        layer.table_stacking.mode = "none"
+        layer.table_stacking.none = True
     elif isinstance(value, str):
         layer.table_stacking.mode = value
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):

@@ -21,7 +21,7 @@ This module is the one place that knows those lists; the conversion to a spec
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 BACKENDS = ("jax", "tensorflow")
 DEFAULT_BACKEND = "jax"
@@ -102,14 +102,22 @@ def class_of(name: str, by_name: bool) -> str:
     return OTHER_NAMES.get(lowered, name)
 
 
-def shown(value: float | None, boolean: bool = False) -> str:
+def shown(value: float | None, boolean: bool = False, integer: bool = False) -> str:
     """An option's value as the config wrote it: ``true``/``false`` for a boolean (the config map
-    holds them as 1 and 0), ``None`` for null, else the number."""
+    holds them as 1 and 0), ``None`` for null, an integer without a fraction, else the number as
+    Python's JSON writes a float (``0.0``, ``0.004``)."""
     if value is None:
         return "None"
     if boolean and value in (0.0, 1.0):
         return "true" if value else "false"
+    if integer and value.is_integer():
+        return str(int(value))
     return repr(value)
+
+
+def shown_option(optimizer: Any, option: str, value: float | None) -> str:
+    """``shown`` for an option of a model's optimizer, which says how its config wrote it."""
+    return shown(value, option in optimizer.booleans, option in optimizer.integers)
 
 
 def settings(class_name: str, config: dict[str, float]) -> dict[str, float | None]:
@@ -204,11 +212,25 @@ def dropped(
         ("gradient_accumulation_steps", "gradients are applied every step"),
     ):
         value = values.get(option)
-        if value is not None:
+        if value is not None and not _changes_nothing(option, value):
             if option == "weight_decay" and actual == "AdamW":
                 why = "AdamW becomes plain Adam: " + why
             found.append(Dropped(option, value, why))
     return found
+
+
+def _changes_nothing(option: str, value: float) -> bool:
+    """Whether Keras 3.15.1 trains as without the option at this value, so dropping it changes
+    nothing: ``_apply_weight_decay`` subtracts ``variable * weight_decay * lr`` (nothing for 0);
+    ``_clip_gradients`` clips only for ``clipvalue > 0``; and accumulation is on only for a
+    truthy ``gradient_accumulation_steps`` (``_backend_apply_gradients``)."""
+    if option == "weight_decay":
+        return value == 0
+    if option == "clipvalue":
+        return value <= 0
+    if option == "gradient_accumulation_steps":
+        return value == 0
+    return False
 
 
 def jax_spec(

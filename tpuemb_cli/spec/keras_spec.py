@@ -392,7 +392,7 @@ def _tensorflow(layer: Any, topology: Topology) -> Converted:
     stacking = layer.table_stacking
     spec.sparse_core.SetInParent()
     spec.sparse_core.initialize_tables_on_host = False
-    if stacking.WhichOneof("kind") == "mode" and stacking.mode == "none":
+    if stacking.WhichOneof("kind") == "none":
         spec.sparse_core.disable_table_stacking = True
     return Converted(spec, tables, features)
 

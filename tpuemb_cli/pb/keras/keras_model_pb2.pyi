@@ -44,18 +44,20 @@ class DistributedEmbeddingLayer(_message.Message):
     def __init__(self, path: _Optional[str] = ..., name: _Optional[str] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., table_stacking: _Optional[_Union[TableStacking, _Mapping]] = ..., weights_path: _Optional[str] = ...) -> None: ...
 
 class TableStacking(_message.Message):
-    __slots__ = ("mode", "stacks", "ignored", "live_tuple", "live_tuples_in_list")
+    __slots__ = ("mode", "none", "stacks", "ignored", "live_tuple", "live_tuples_in_list")
     MODE_FIELD_NUMBER: _ClassVar[int]
+    NONE_FIELD_NUMBER: _ClassVar[int]
     STACKS_FIELD_NUMBER: _ClassVar[int]
     IGNORED_FIELD_NUMBER: _ClassVar[int]
     LIVE_TUPLE_FIELD_NUMBER: _ClassVar[int]
     LIVE_TUPLES_IN_LIST_FIELD_NUMBER: _ClassVar[int]
     mode: str
+    none: bool
     stacks: StackList
     ignored: str
     live_tuple: bool
     live_tuples_in_list: bool
-    def __init__(self, mode: _Optional[str] = ..., stacks: _Optional[_Union[StackList, _Mapping]] = ..., ignored: _Optional[str] = ..., live_tuple: bool = ..., live_tuples_in_list: bool = ...) -> None: ...
+    def __init__(self, mode: _Optional[str] = ..., none: bool = ..., stacks: _Optional[_Union[StackList, _Mapping]] = ..., ignored: _Optional[str] = ..., live_tuple: bool = ..., live_tuples_in_list: bool = ...) -> None: ...
 
 class StackList(_message.Message):
     __slots__ = ("stacks",)
@@ -92,7 +94,7 @@ class Table(_message.Message):
     def __init__(self, name: _Optional[str] = ..., vocabulary_size: _Optional[int] = ..., embedding_dim: _Optional[int] = ..., initializer: _Optional[str] = ..., optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., combiner: _Optional[str] = ..., placement: _Optional[str] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ...) -> None: ...
 
 class Optimizer(_message.Message):
-    __slots__ = ("class_name", "by_name", "config", "learning_rate_schedule", "booleans")
+    __slots__ = ("class_name", "by_name", "config", "learning_rate_schedule", "booleans", "integers")
     class ConfigEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -105,12 +107,14 @@ class Optimizer(_message.Message):
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     LEARNING_RATE_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
     BOOLEANS_FIELD_NUMBER: _ClassVar[int]
+    INTEGERS_FIELD_NUMBER: _ClassVar[int]
     class_name: str
     by_name: bool
     config: _containers.ScalarMap[str, float]
     learning_rate_schedule: str
     booleans: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, class_name: _Optional[str] = ..., by_name: bool = ..., config: _Optional[_Mapping[str, float]] = ..., learning_rate_schedule: _Optional[str] = ..., booleans: _Optional[_Iterable[str]] = ...) -> None: ...
+    integers: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, class_name: _Optional[str] = ..., by_name: bool = ..., config: _Optional[_Mapping[str, float]] = ..., learning_rate_schedule: _Optional[str] = ..., booleans: _Optional[_Iterable[str]] = ..., integers: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Feature(_message.Message):
     __slots__ = ("key", "name", "table", "input_shape", "output_shape")

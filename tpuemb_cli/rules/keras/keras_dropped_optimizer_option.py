@@ -3,7 +3,10 @@
 ## What it does
 Reports, for each table a `DistributedEmbedding` puts on SparseCores with the JAX backend, an
 optimizer option the conversion to jax-tpu-embedding does not carry: `weight_decay` (AdamW's
-too, which becomes plain Adam), `clipvalue` and `gradient_accumulation_steps`.
+too, which becomes plain Adam), `clipvalue` and `gradient_accumulation_steps`; not at a value
+with which Keras trains as without the option (a `weight_decay` of 0, a `clipvalue` not above
+0, `gradient_accumulation_steps` 0), as dropping it changes nothing. Values are shown as the
+config wrote them.
 
 ## Why is this bad?
 The model trains on the TPU without the regularisation, the clipping or the accumulation it was
@@ -54,6 +57,8 @@ No automatic fix: tpuemb does not write `.keras` files; change the model's code.
 ## References
 - [`keras_rs/src/layers/embedding/jax/config_conversion.py`](https://github.com/keras-team/keras-rs/blob/v0.4.0/keras_rs/src/layers/embedding/jax/config_conversion.py),
   `keras_to_jte_optimizer`
+- [`keras/src/optimizers/base_optimizer.py`](https://github.com/keras-team/keras/blob/v3.15.1/keras/src/optimizers/base_optimizer.py),
+  `_apply_weight_decay`, `_clip_gradients` and `_backend_apply_gradients`
 """
 
 from collections.abc import Iterator
@@ -80,11 +85,7 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
             at = (*table_path(li, t), "optimizer")
             path = (*at, "config", dropped.option) if dropped.option in optimizer.config else at
             adam = actual == "AdamW" and dropped.option == "weight_decay"
-            shown = (
-                keras_optimizers.shown(dropped.value, True)
-                if dropped.option in optimizer.booleans
-                else f"{dropped.value:g}"
-            )
+            shown = keras_optimizers.shown_option(optimizer, dropped.option, dropped.value)
             yield Violation(
                 path,
                 f"{table_label(layer, t)} of {layer_label(layer)} goes to the SparseCores, and "

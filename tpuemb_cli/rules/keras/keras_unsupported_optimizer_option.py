@@ -96,7 +96,7 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
         for refusal in refused:
             if refusal.option and refusal.option in optimizer.config:
                 path = (*at, "config", refusal.option)
-                shown = keras_optimizers.shown(refusal.value, refusal.option in optimizer.booleans)
+                shown = keras_optimizers.shown_option(optimizer, refusal.option, refusal.value)
                 what = f"its {actual} optimizer's `{refusal.option}` ({shown})"
                 fix = f"remove `{refusal.option}` (or set it to the class's default)"
             else:

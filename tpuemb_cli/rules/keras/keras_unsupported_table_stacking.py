@@ -2,7 +2,8 @@
 
 ## What it does
 Reports a `DistributedEmbedding`'s `table_stacking` that the backend's SparseCore set-up raises
-for: a string other than `"auto"` (both backends); lists of tables, or any other value (an
+for: a string other than `"auto"` (both backends), the string `"none"` too, which is not
+`None`; lists of tables, or any other value (an
 object, a number, an empty list), with the TensorFlow backend, which takes only `"auto"` and
 `None`; and, with the JAX backend, an explicit stack that names a
 table no feature on the SparseCores looks up (one placed on `"default_device"`, say, or `"auto"` on
@@ -15,21 +16,31 @@ saved on CPU (where the layer places its tables on the default device and never 
 
 ## What Keras-RS does
 keras-rs 0.4.0's JAX layer (`sparsecore_build`) raises `ValueError("Unsupported table stacking
-..., must beNone, 'auto', or sequences of table names to stack.")` for another string, and
-passes each list to jax-tpu-embedding's `stack_tables`, which raises `KeyError` for a table it
-does not have and `ValueError` ("Table t is repeated in group ...", "Table t is already stacked
-in group ...") for a repeated one. TensorFlow's `keras_to_tf_tpu_configuration` raises
-`ValueError("Unsupported table stacking for Tensorflow ..., must be 'auto' or None.")` for
-anything else.
+..., must beNone, 'auto', or sequences of table names to stack.")` for another string (`"none"`
+too: `Unsupported table stacking none, ...`), and passes each list to jax-tpu-embedding's
+`stack_tables`, which raises `KeyError` for a table it does not have and `ValueError` ("Table t
+is repeated in group ...", "Table t is already stacked in group ...") for a repeated one.
+TensorFlow's `keras_to_tf_tpu_configuration` raises `ValueError("Unsupported table stacking for
+Tensorflow ..., must be 'auto' or None.")` for anything else.
 
 ## Example
 ```json
 "table_stacking": [["users", "user"]]
 ```
 
+or, for no stacking:
+
+```json
+"table_stacking": "none"
+```
+
 ## Use instead
 ```json
 "table_stacking": [["users", "items"]]
+```
+
+```json
+"table_stacking": null
 ```
 
 ## Fix safety
@@ -59,13 +70,16 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
         kind = stacking.WhichOneof("kind")
         path = ("layers", li, "table_stacking")
         where = f"{layer_label(layer)}'s table_stacking"
-        if kind == "mode" and stacking.mode not in ("auto", "none"):
+        # The string "none" too: only None (`none`) stacks nothing.
+        if kind == "mode" and stacking.mode != "auto":
             yield Violation(
                 path,
                 f"{where} is {stacking.mode!r}: the layer raises ValueError when it is built on "
                 "the TPU (it takes 'auto', None"
                 + (")" if topology.backend == "tensorflow" else " or lists of table names)"),
-                "use 'auto'",
+                "write None (JSON null), not a string, for no stacking"
+                if stacking.mode.lower() == "none"
+                else "use 'auto'",
             )
         elif kind == "ignored" and topology.backend == "tensorflow":
             yield Violation(
