@@ -247,3 +247,58 @@ def test_tables_stacked_and_not_yet_prepared_compile_to_what_prepare_then_writes
     )
     (stack,) = [stack for stack in ours.stacked_table_specs if stack.stack_name == "a_d"]
     assert [table.shard_rotation for table in stack.table_specs] == [0, 5]
+
+
+def _two_features_of_one_table() -> list[Any]:
+    """b before a: flatten order and name order disagree on their row offsets."""
+    table = _table("t", 1000, 32)
+    return [_feature("b", table, 64), _feature("a", table, 64)]
+
+
+ONE_TABLE_STACKINGS: dict[str, Callable[[Any], None]] = {
+    "stack_tables": lambda features: table_stacking.stack_tables(features, ["t"], 4, 2),
+    "auto_stack_tables": lambda features: table_stacking.auto_stack_tables(features, 4, 2),
+}
+
+
+@pytest.mark.parametrize("stacking", ONE_TABLE_STACKINGS)
+def test_a_table_stacked_alone_under_its_own_name_keeps_its_flatten_order(stacking: str) -> None:
+    # The stack's name is the table's, as prepare_feature_specs_for_training names a table it
+    # leaves alone; the features' row offsets say the library stacked it.
+    features = _two_features_of_one_table()
+    ONE_TABLE_STACKINGS[stacking](features)
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+    assert lint_jax(features, global_device_count=4, num_sc_per_device=2) == []
+
+
+def test_a_table_prepared_alone_keeps_its_features_in_name_order() -> None:
+    features = _two_features_of_one_table()
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    spec = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert spec.tables[0].jax.stack == ""
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+
+
+@pytest.mark.parametrize("name", ["a", "b"])
+def test_a_stack_named_after_one_of_its_tables_holds_them_all(name: str) -> None:
+    a, b, c = _table("a", 1000, 32), _table("b", 500, 32), _table("c", 77, 32)
+    features = [_feature("fa", a), _feature("fb", b), _feature("fc", c)]
+    table_stacking.stack_tables(features, ["a", "b"], 4, 2, stack_name=name)
+    assert lint_jax(features, global_device_count=4, num_sc_per_device=2) == []
+    spec = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert [table.jax.stack for table in spec.tables] == [name, name, ""]
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )

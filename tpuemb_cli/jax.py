@@ -125,9 +125,13 @@ def _optimizer(
             target.settings[name] = number
 
 
-def _stack_of(table: Any) -> str:
-    """The stack the library put ``table`` in, or "" when it is in none yet or alone in its own
-    (a TableSpec's setting_in_stack names the table itself until it is stacked)."""
+def _stack_of(table: Any, stacks: Mapping[int, str]) -> str:
+    """The stack the library put ``table`` in, or "" when it is in none yet or was left alone
+    (``stacks``: `jax_prepared.stacks_of`, read from what it did). A table with no
+    StackedTableSpec whose setting_in_stack names another stack keeps that name: the library
+    refuses it, and the rules say so."""
+    if id(table) in stacks:
+        return stacks[id(table)]
     setting = getattr(table, "_setting_in_stack", None)
     name = getattr(setting, "stack_name", "") or ""
     return "" if name == table.name else str(name)
@@ -140,11 +144,11 @@ def _dims(shape: Any) -> list[int]:
         return []
 
 
-def _place_in_stack(table: Any) -> int | None:
+def _place_in_stack(table: Any, stacks: Mapping[int, str]) -> int | None:
     """Where the library put ``table`` in its stack: its row offset in a shard (the stack's rows
-    follow its tables' order), or None when it is in no stack of several."""
+    follow its tables' order), or None when it is in no stack."""
     setting = getattr(table, "_setting_in_stack", None)
-    if not _stack_of(table):
+    if not _stack_of(table, stacks):
         return None
     offset = getattr(setting, "row_offset_in_shard", None)
     return int(offset) if isinstance(offset, int) else None
@@ -238,6 +242,7 @@ def spec_from_jax(
     schedules = Schedules(spec)
     asked, position = _asked_stacks(spec, stacks or {}, {table.name for table in tables})
     customs: dict[tuple[int, str], int] = {}
+    stacked_by_library = jax_prepared.stacks_of(tables, features)
     for table in tables:
         target = spec.tables.add(
             name=table.name, vocabulary_size=table.vocabulary_size, dim=table.embedding_dim
@@ -258,8 +263,12 @@ def spec_from_jax(
             value = getattr(stacked if alone else table, field, None)
             if value is not None:
                 setattr(jax, field, int(value))
-        jax.stack = asked.get(table.name, "") or _stack_of(table)
-        place = position.get(table.name) if table.name in asked else _place_in_stack(table)
+        jax.stack = asked.get(table.name, "") or _stack_of(table, stacked_by_library)
+        place = (
+            position.get(table.name)
+            if table.name in asked
+            else _place_in_stack(table, stacked_by_library)
+        )
         if place is not None:
             jax.stack_position = place
         quantization = getattr(table, "quantization_config", None)
