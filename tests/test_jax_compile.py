@@ -293,6 +293,22 @@ class CustomOptimizerSpec:
         self.short_name_str = "mine"
 
 
+def test_custom_optimizers_are_told_apart_by_their_stablehlo() -> None:
+    # 0.2.0's CustomOptimizerSpec hashes its StableHLO module too: the same function with two
+    # modules is two optimizers, which auto-stacking keeps apart.
+    def update() -> None: ...
+
+    optimizers = [CustomOptimizerSpec(update) for _ in range(3)]
+    modules = ["module @a {}", "module @a {}", "module @b {}"]
+    for optimizer, module in zip(optimizers, modules, strict=True):
+        optimizer.stablehlo = module  # type: ignore[attr-defined]
+    tables = [TableSpec(f"t{i}", optimizer=optimizer) for i, optimizer in enumerate(optimizers)]
+    features = [FeatureSpec(f"f{i}", table) for i, table in enumerate(tables)]
+    spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2, auto_stack=True)
+    assert [t.jax.optimizer.custom for t in spec.tables] == ["mine#0", "mine#0", "mine#1"]
+    assert jax_stacking.groups(spec) == {"t0_t1": [0, 1], "t2": [2]}
+
+
 def test_custom_optimizers_are_told_apart_by_their_update_function() -> None:
     def one() -> None: ...
 

@@ -96,15 +96,20 @@ def _learning_rate(rate: Any, target: LearningRate, schedules: Schedules) -> Non
 
 
 def _custom(source: Any, customs: dict[tuple[int, str], int]) -> str:
-    """A CustomOptimizerSpec's `<short name>#<i>`: the i-th distinct update function, slot
-    initializers and short name (hashed as the library's ``__hash__`` hashes them, without the
-    learning rate), or "" for another optimizer."""
+    """A CustomOptimizerSpec's `<short name>#<i>`: the i-th distinct update function, StableHLO
+    module (0.2.0's ``stablehlo``; None in 0.1.0, which has none), slot initializers and short
+    name (hashed as the library's ``__hash__`` hashes them, without the learning rate), or "" for
+    another optimizer."""
     if not hasattr(source, "custom_computation_fn"):
         return ""
     short = str(getattr(source, "short_name_str", ""))
     try:
         identity = hash(
-            (source.custom_computation_fn, getattr(source, "slot_variable_initializers_tuple", ()))
+            (
+                source.custom_computation_fn,
+                getattr(source, "stablehlo", None),
+                getattr(source, "slot_variable_initializers_tuple", ()),
+            )
         )
     except TypeError:  # something unhashable: the library could not hash it either
         identity = id(source)
