@@ -45,8 +45,8 @@ HASHED_SETTINGS: dict[str, tuple[str, ...]] = {
 def optimizer_key(table: Any) -> tuple[Any, ...]:
     """What auto-stacking compares a table's optimizer by: its ``__hash__``'s tuple -- the learning
     rate and the class's hashed hyperparameters, not the class; a CustomOptimizerSpec's
-    function, StableHLO module (0.2.0), initializers and short name (`custom`); a class the library does not have is told
-    apart by its class and every setting."""
+    function, StableHLO module (0.2.0), initializers and short name (`custom`); a class the
+    library does not have is told apart by its class and every setting."""
     optimizer = table.jax.optimizer
     rate = optimizer.learning_rate
     which = rate.WhichOneof("value")
