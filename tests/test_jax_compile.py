@@ -180,7 +180,9 @@ def test_the_first_fit_split_is_the_librarys_loop() -> None:
     # Hundreds of stacks, each with room that later tables fill.
     cases.append([drawn.randint(limit // 4, limit) for _ in range(1_000)])
     for activations in cases:
-        ours = jax_stacking._first_fit(list(range(len(activations))), dict(enumerate(activations)))
+        ours = jax_stacking._first_fit(
+            list(range(len(activations))), dict(enumerate(activations)), limit
+        )
         assert ours == _library_split(activations)
     assert len(ours) > 100
 

@@ -626,9 +626,9 @@ def test_the_first_fit_split_is_the_librarys_on_many_stacks() -> None:
         names = [f"t{i}" for i in range(len(activations))]
         by_name = dict(zip(names, activations, strict=True))
         theirs = table_stacking._split_groups_by_memory_limit([names], by_name, limit)
-        ours = jax_stacking._first_fit(list(range(len(names))), dict(enumerate(activations)))
+        ours = jax_stacking._first_fit(list(range(len(names))), dict(enumerate(activations)), limit)
         assert [[names[i] for i in stack] for stack in ours] == theirs
-    assert len(jax_stacking._first_fit(list(range(1_500)), dict(enumerate(cases[-1])))) > 150
+    assert len(jax_stacking._first_fit(list(range(1_500)), dict(enumerate(cases[-1])), limit)) > 150
 
 
 @pytest.mark.skipif(

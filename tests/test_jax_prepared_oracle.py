@@ -302,3 +302,46 @@ def test_a_stack_named_after_one_of_its_tables_holds_them_all(name: str) -> None
     assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
         deterministic=True
     )
+
+
+def _three_tables() -> list[Any]:
+    """Three tables of one dimension whose activations (1024 samples) fill 65,536 bytes together
+    on 4x2 SparseCores, and more than 4,096 each."""
+    a, b, c = _table("a", 1000, 32), _table("b", 500, 32), _table("c", 77, 32)
+    return [_feature("fa", a, 1024), _feature("fb", b, 1024), _feature("fc", c, 1024)]
+
+
+@pytest.mark.parametrize("limit", [None, 2**20, 65536, 4096])
+def test_auto_stackings_activation_limit_splits_and_is_recorded(limit: int | None) -> None:
+    # Both releases' auto_stack_tables take the limit; 0.2.0 records it in each stack it makes.
+    features = _three_tables()
+    given = {} if limit is None else {"activation_mem_bytes_limit": limit}  # 0.1.0: no None
+    table_stacking.auto_stack_tables(features, 4, 2, **given)
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2).SerializeToString(
+        deterministic=True
+    )
+    asked: dict[str, Any] = {"global_device_count": 4, "num_sc_per_device": 2, "version": RELEASE}
+    fresh = compile_jax(_three_tables(), auto_stack=True, activation_mem_bytes_limit=limit, **asked)
+    assert fresh.SerializeToString(deterministic=True) == theirs
+    assert compile_jax(features, **asked).SerializeToString(deterministic=True) == theirs
+    if limit == 4096:
+        assert [stack.stack_name for stack in fresh.stacked_table_specs] == ["a", "b", "c"]
+
+
+@pytest.mark.skipif(
+    "activation_mem_bytes_limit" not in table_stacking.stack_tables.__code__.co_varnames,
+    reason="0.1.0's stack_tables takes no activation limit",
+)
+def test_a_stacks_own_activation_limit_is_read_and_written() -> None:
+    features = _three_tables()
+    table_stacking.stack_tables(features, ["a", "b"], 4, 2, activation_mem_bytes_limit=1_000_000)
+    spec = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert dict(spec.jax.stack_activation_mem_bytes_limit) == {"a_b": 1_000_000}
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+    assert [s.activation_mem_bytes_limit for s in ours.stacked_table_specs] == [1_000_000, 2**21]

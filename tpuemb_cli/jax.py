@@ -43,7 +43,7 @@ from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
 from tpuemb_cli.spec import jax_prepared
 from tpuemb_cli.spec.jax_prepared import PreparedSpecError
-from tpuemb_cli.spec.jax_stacking import stack_name
+from tpuemb_cli.spec.jax_stacking import ACTIVATION_LIMIT, stack_name
 from tpuemb_cli.spec.jax_versions import DEFAULT as JAX_DEFAULT
 from tpuemb_cli.spec.schedules import Schedules
 
@@ -213,6 +213,7 @@ def spec_from_jax(
     use_short_stack_names: bool = True,
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
+    activation_mem_bytes_limit: int | None = None,
 ) -> EmbeddingSpec:
     """The spec of jax-tpu-embedding's ``feature_specs`` on ``global_device_count`` devices of
     ``num_sc_per_device`` SparseCores each, stacked as your script asks the library to: the
@@ -220,9 +221,11 @@ def spec_from_jax(
     ``auto_stack`` (you call ``auto_stack_tables``, with ``use_short_stack_names``), with the
     ``rotation`` you pass them and each stack's ``stack_limits`` (stack name to (max ids, max
     unique ids) per partition: what your ``stack_to_max_ids_per_partition`` and
-    ``stack_to_max_unique_ids_per_partition`` return for it). Tables the library already stacked
-    bring their stack, rotation and limits with them (the module's docstring says how);
-    `PreparedSpecError` for a stacking one spec cannot say."""
+    ``stack_to_max_unique_ids_per_partition`` return for it), and the
+    ``activation_mem_bytes_limit`` you pass ``auto_stack_tables`` (None: its default). Tables the
+    library already stacked bring their stack, rotation and limits (activation limits too, from
+    0.2.0's StackedTableSpec) with them (the module's docstring says how); `PreparedSpecError`
+    for a stacking one spec cannot say."""
     spec = EmbeddingSpec()
     spec.jax.global_device_count = global_device_count
     spec.jax.num_sc_per_device = num_sc_per_device
@@ -244,6 +247,11 @@ def spec_from_jax(
     for stack, (max_ids, max_unique_ids) in {**prepared_limits, **(stack_limits or {})}.items():
         spec.jax.stack_max_ids_per_partition[stack] = max_ids
         spec.jax.stack_max_unique_ids_per_partition[stack] = max_unique_ids
+    if activation_mem_bytes_limit is not None:
+        spec.jax.activation_mem_bytes_limit = activation_mem_bytes_limit
+    spec.jax.stack_activation_mem_bytes_limit.update(
+        jax_prepared.activation_limits(tables, ACTIVATION_LIMIT)
+    )
     schedules = Schedules(spec)
     asked, position = _asked_stacks(spec, stacks or {}, {table.name for table in tables})
     customs: dict[tuple[int, str], int] = {}
@@ -306,6 +314,7 @@ def lint_jax(
     use_short_stack_names: bool = True,
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
+    activation_mem_bytes_limit: int | None = None,
 ) -> list[Finding]:
     """Findings for the spec ``spec_from_jax`` builds: JAX's rules, not TensorFlow's."""
     from tpuemb_cli.engine import Engine
@@ -320,6 +329,7 @@ def lint_jax(
         use_short_stack_names=use_short_stack_names,
         rotation=rotation,
         stack_limits=stack_limits,
+        activation_mem_bytes_limit=activation_mem_bytes_limit,
     )
     document = Document("<jax objects>", "binary", "EmbeddingSpec", spec, None)
     return Engine().lint(document)
@@ -335,6 +345,7 @@ def compile_jax(
     use_short_stack_names: bool = True,
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
+    activation_mem_bytes_limit: int | None = None,
     version: str = JAX_DEFAULT,
 ) -> EmbeddingSpecProto:
     """The ``EmbeddingSpecProto`` the library writes (``create_proto_from_feature_specs``) once
@@ -358,6 +369,7 @@ def compile_jax(
         use_short_stack_names=use_short_stack_names,
         rotation=rotation,
         stack_limits=stack_limits,
+        activation_mem_bytes_limit=activation_mem_bytes_limit,
     )
     refusal = version_refusal(spec, version)
     if refusal is not None:

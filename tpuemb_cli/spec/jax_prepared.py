@@ -139,6 +139,18 @@ def stack_limits(tables: Sequence[Any]) -> dict[str, tuple[int, int]]:
     return limits
 
 
+def activation_limits(tables: Sequence[Any], default: int) -> dict[str, int]:
+    """Each stack's ``activation_mem_bytes_limit`` where its StackedTableSpec holds another than
+    ``default`` (0.2.0's field: ``stack_tables``' argument, or the one ``auto_stack_tables``
+    passed on; 0.1.0's StackedTableSpec has none)."""
+    limits: dict[str, int] = {}
+    for name, members in _stacks(tables).items():
+        limit = _int(getattr(stacked_spec(members[0]), "activation_mem_bytes_limit", None))
+        if limit is not None and limit != default:
+            limits[name] = limit
+    return limits
+
+
 def _differences(spec: EmbeddingSpec, features: Sequence[Any]) -> Iterator[str]:
     """Where tpuemb's layout of ``spec`` is not what the library left on the objects."""
     laid_out = layout(spec)
