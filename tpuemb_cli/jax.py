@@ -29,6 +29,10 @@ the ones stacked -- raises `PreparedSpecError` (a ValueError) saying so.
 What the library would refuse or misread becomes findings, never exceptions here: two features
 with one name are two spec features, and two table objects with one name are two spec tables that
 the features refer to by index (``#<i>``).
+
+Limits are 64-bit integers, as the library's protos hold them; a value past what a spec field
+holds (a shape's 32-bit dimension, a vocabulary past 64 bits) is a `PreparedSpecError` that names
+it, never protobuf's bare "Value out of range".
 """
 
 from __future__ import annotations
@@ -142,11 +146,28 @@ def _stack_of(table: Any, stacks: Mapping[int, str]) -> str:
     return "" if name == table.name else str(name)
 
 
+def _held(value: Any, bits: int, what: str) -> Any:
+    """``value``, when a spec's field of ``bits`` bits holds it (the library may take more);
+    `PreparedSpecError` naming it otherwise, not protobuf's bare "Value out of range"."""
+    if isinstance(value, int) and not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+        raise PreparedSpecError(
+            f"{what} is {value}: a spec holds a {bits}-bit integer there "
+            f"(at most {2 ** (bits - 1) - 1:,})"
+        )
+    return value
+
+
 def _dims(shape: Any) -> list[int]:
     try:
         return [int(d) for d in shape]
     except (TypeError, ValueError):  # a shape with an unknown dimension, or no shape
         return []
+
+
+def _shape(feature: Any, field: str) -> list[int]:
+    """A feature's shape as the spec holds it: 32-bit dimensions (TensorFlow's too)."""
+    dims = _dims(getattr(feature, field))
+    return [_held(d, 32, f'feature "{feature.name}"\'s {field} {dims}: a dimension') for d in dims]
 
 
 def _place_in_stack(table: Any, stacks: Mapping[int, str]) -> int | None:
@@ -245,8 +266,11 @@ def spec_from_jax(
         spec.jax.rotation = rotation
     prepared_limits = jax_prepared.stack_limits(tables)
     for stack, (max_ids, max_unique_ids) in {**prepared_limits, **(stack_limits or {})}.items():
-        spec.jax.stack_max_ids_per_partition[stack] = max_ids
-        spec.jax.stack_max_unique_ids_per_partition[stack] = max_unique_ids
+        what = f'stack "{stack}"\'s max'
+        spec.jax.stack_max_ids_per_partition[stack] = _held(max_ids, 64, f"{what} ids")
+        spec.jax.stack_max_unique_ids_per_partition[stack] = _held(
+            max_unique_ids, 64, f"{what} unique ids"
+        )
     if activation_mem_bytes_limit is not None:
         spec.jax.activation_mem_bytes_limit = activation_mem_bytes_limit
     spec.jax.stack_activation_mem_bytes_limit.update(
@@ -258,7 +282,9 @@ def spec_from_jax(
     stacked_by_library = jax_prepared.stacks_of(tables, features)
     for table in tables:
         target = spec.tables.add(
-            name=table.name, vocabulary_size=table.vocabulary_size, dim=table.embedding_dim
+            name=table.name,
+            vocabulary_size=_held(table.vocabulary_size, 64, f'table "{table.name}"\'s vocabulary'),
+            dim=_held(table.embedding_dim, 32, f'table "{table.name}"\'s embedding_dim'),
         )
         # The library has no default combiner: the spec says it even when it is "mean".
         target.combiner = str(table.combiner)
@@ -275,7 +301,7 @@ def spec_from_jax(
         ):
             value = getattr(stacked if alone else table, field, None)
             if value is not None:
-                setattr(jax, field, int(value))
+                setattr(jax, field, _held(int(value), 64, f'table "{table.name}"\'s {field}'))
         jax.stack = asked.get(table.name, "") or _stack_of(table, stacked_by_library)
         place = (
             position.get(table.name)
@@ -297,8 +323,8 @@ def spec_from_jax(
         spec.features.add(
             name=feature.name,
             table=name if named[name] == 1 else f"#{index}",
-            input_shape=_dims(feature.input_shape),
-            output_shape=_dims(feature.output_shape),
+            input_shape=_shape(feature, "input_shape"),
+            output_shape=_shape(feature, "output_shape"),
         )
     jax_prepared.check_layout(spec, tables, features)
     return spec
