@@ -74,15 +74,18 @@ def stacks_of(tables: Sequence[Any], features: Sequence[Any]) -> dict[int, str]:
     ``prepare_feature_specs_for_training`` alone, which lays them by name: the features'
     ``_id_transformation`` row offsets say which; where both orders agree, so do the layouts."""
     found: dict[int, str] = {}
+    by_table: dict[int, list[Any]] = {}  # each table's features, in flatten order
+    features_order = {id(feature): place for place, feature in enumerate(features)}
+    for feature in features:
+        by_table.setdefault(id(feature.table_spec), []).append(feature)
     for name, members in _stacks(tables).items():
         holders = {table.name for table in members}
         for table in members:
             found[id(table)] = name
         if holders != {name}:
             continue
-        own = [
-            feature for feature in features if any(feature.table_spec is table for table in members)
-        ]
+        own = [feature for table in members for feature in by_table.get(id(table), [])]
+        own.sort(key=lambda feature: features_order[id(feature)])
         read = [
             _int(getattr(getattr(feature, "_id_transformation", None), "row_offset", None))
             for feature in own
