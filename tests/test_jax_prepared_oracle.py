@@ -345,3 +345,42 @@ def test_a_stacks_own_activation_limit_is_read_and_written() -> None:
         deterministic=True
     )
     assert [s.activation_mem_bytes_limit for s in ours.stacked_table_specs] == [1_000_000, 2**21]
+
+
+@pytest.mark.slow  # a Python process of its own, which the library aborts: seconds
+@pytest.mark.parametrize(("suggested", "aborts"), [(10**6, True), (4097, True), (4096, False)])
+def test_the_library_aborts_where_te698_says(suggested: int, aborts: bool) -> None:
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        f"""
+        import numpy as np
+        from jax_tpu_embedding.sparsecore.lib.nn import embedding, embedding_spec as es
+        table = es.TableSpec(
+            name="c", vocabulary_size=77, embedding_dim=8, initializer=lambda *a, **k: None,
+            optimizer=es.SGDOptimizerSpec(0.1), combiner="sum",
+            suggested_coo_buffer_size_per_device={suggested},
+        )
+        feature = es.FeatureSpec(
+            name="fc", table_spec=table, input_shape=(64, 1), output_shape=(64, 8)
+        )
+        embedding.prepare_feature_specs_for_training([feature], 4, 2)
+        ids = np.arange(64, dtype=np.int32).reshape(64, 1)
+        weights = np.ones((64, 1), dtype=np.float32)
+        embedding.preprocess_sparse_dense_matmul_input(
+            [ids], [weights], [feature], local_device_count=4, global_device_count=4,
+            num_sc_per_device=2,
+        )
+        print("preprocessed")
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    theirs = run.returncode != 0 and "suggested_value <= theoretical_max" in run.stderr
+    assert theirs is aborts, run.stderr[-2000:]
+    if not aborts:
+        assert run.returncode == 0 and "preprocessed" in run.stdout, run.stderr[-2000:]
+    features = [_feature("fc", _table("c", 77, 8, suggested_coo_buffer_size_per_device=suggested))]
+    found = lint_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert ("TE698" in {finding.rule for finding in found}) is aborts

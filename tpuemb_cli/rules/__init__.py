@@ -287,6 +287,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE695", "jax-duplicate-feature-name", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE696", "jax-invalid-stacking", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE697", "jax-duplicate-name", "jax", ERROR, "no", ("jax",)),
+    Entry("TE698", "jax-coo-buffer-above-max", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE699", "jax-unknown-table", "jax", ERROR, "no", ("jax_spec",)),
     # Keras-RS DistributedEmbedding layers (a Keras model's config.json); the spec each layer
     # converts to runs its backend's rules, and these report what Keras-RS does before that.
