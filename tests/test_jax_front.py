@@ -198,36 +198,3 @@ def test_limits_past_32_bits_are_held_as_the_librarys_int64() -> None:
 def test_a_value_a_spec_cannot_hold_is_named(feature: FeatureSpec, said: str) -> None:
     with pytest.raises(PreparedSpecError, match=said + ".*a spec holds a"):
         spec_from_jax([feature], global_device_count=4, num_sc_per_device=2)
-
-
-@pytest.mark.parametrize(
-    ("suggested", "devices", "cores", "max_ids", "found"),
-    [
-        (10**6, 4, 2, None, ["TE698"]),  # 256 x 2 x 8 = 4,096 at most
-        (4096, 4, 2, None, []),
-        (4090, 4, 2, None, []),  # rounded up to 16: 4,096
-        (4097, 4, 2, None, ["TE698"]),  # rounded up to 4,112
-        (10**6, 4, 2, 2**20, []),  # a larger max_ids_per_partition allows it
-    ],
-)
-def test_a_suggested_coo_buffer_above_the_theoretical_max(
-    suggested: int, devices: int, cores: int, max_ids: int | None, found: list[str]
-) -> None:
-    table = TableSpec(
-        "c",
-        77,
-        8,
-        max_ids_per_partition=256 if max_ids is None else max_ids,  # the library's default
-        suggested_coo_buffer_size_per_device=suggested,
-    )
-    feature = FeatureSpec("fc", table, output_shape=(128, 8))
-    assert codes([feature], global_device_count=devices, num_sc_per_device=cores) == found
-
-
-def test_a_stacked_tables_suggested_coo_buffer_is_not_the_stacks() -> None:
-    # stack_tables leaves a table's suggestion out of its stack: nothing to abort on.
-    tables = [TableSpec(name, 77, 8, suggested_coo_buffer_size_per_device=10**6) for name in "ab"]
-    features = [FeatureSpec(f"f{t.name}", t, output_shape=(128, 8)) for t in tables]
-    assert "TE698" not in codes(
-        features, global_device_count=4, num_sc_per_device=2, stacks={"ab": ["a", "b"]}
-    )
