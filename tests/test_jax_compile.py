@@ -180,7 +180,9 @@ def test_the_first_fit_split_is_the_librarys_loop() -> None:
     # Hundreds of stacks, each with room that later tables fill.
     cases.append([drawn.randint(limit // 4, limit) for _ in range(1_000)])
     for activations in cases:
-        ours = jax_stacking._first_fit(list(range(len(activations))), dict(enumerate(activations)))
+        ours = jax_stacking._first_fit(
+            list(range(len(activations))), dict(enumerate(activations)), limit
+        )
         assert ours == _library_split(activations)
     assert len(ours) > 100
 
@@ -291,6 +293,22 @@ class CustomOptimizerSpec:
         self.custom_computation_fn = update
         self.slot_variable_initializers_tuple = ()
         self.short_name_str = "mine"
+
+
+def test_custom_optimizers_are_told_apart_by_their_stablehlo() -> None:
+    # 0.2.0's CustomOptimizerSpec hashes its StableHLO module too: the same function with two
+    # modules is two optimizers, which auto-stacking keeps apart.
+    def update() -> None: ...
+
+    optimizers = [CustomOptimizerSpec(update) for _ in range(3)]
+    modules = ["module @a {}", "module @a {}", "module @b {}"]
+    for optimizer, module in zip(optimizers, modules, strict=True):
+        optimizer.stablehlo = module  # type: ignore[attr-defined]
+    tables = [TableSpec(f"t{i}", optimizer=optimizer) for i, optimizer in enumerate(optimizers)]
+    features = [FeatureSpec(f"f{i}", table) for i, table in enumerate(tables)]
+    spec = spec_from_jax(features, global_device_count=1, num_sc_per_device=2, auto_stack=True)
+    assert [t.jax.optimizer.custom for t in spec.tables] == ["mine#0", "mine#0", "mine#1"]
+    assert jax_stacking.groups(spec) == {"t0_t1": [0, 1], "t2": [2]}
 
 
 def test_custom_optimizers_are_told_apart_by_their_update_function() -> None:

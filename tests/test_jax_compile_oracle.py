@@ -31,12 +31,13 @@ from google.protobuf import text_format  # noqa: E402
 from jax_tpu_embedding.sparsecore.lib.nn import embedding_spec, table_stacking  # noqa: E402
 
 from tpuemb_cli.cli import main  # noqa: E402
-from tpuemb_cli.jax import compile_jax, spec_from_jax  # noqa: E402
+from tpuemb_cli.jax import compile_jax, lint_jax, spec_from_jax  # noqa: E402
 from tpuemb_cli.spec import jax_layout, jax_optimizer_key, jax_stacking  # noqa: E402
 from tpuemb_cli.spec.jax_memory import model  # noqa: E402
 
 from .jax_release import (  # noqa: E402
     DEFAULT_ACTIVATION_MEM_BYTES_LIMIT,
+    VERSION,
     as_010,
     records_training,
 )
@@ -625,6 +626,42 @@ def test_the_first_fit_split_is_the_librarys_on_many_stacks() -> None:
         names = [f"t{i}" for i in range(len(activations))]
         by_name = dict(zip(names, activations, strict=True))
         theirs = table_stacking._split_groups_by_memory_limit([names], by_name, limit)
-        ours = jax_stacking._first_fit(list(range(len(names))), dict(enumerate(activations)))
+        ours = jax_stacking._first_fit(list(range(len(names))), dict(enumerate(activations)), limit)
         assert [[names[i] for i in stack] for stack in ours] == theirs
-    assert len(jax_stacking._first_fit(list(range(1_500)), dict(enumerate(cases[-1])))) > 150
+    assert len(jax_stacking._first_fit(list(range(1_500)), dict(enumerate(cases[-1])), limit)) > 150
+
+
+@pytest.mark.skipif(
+    "stablehlo" not in embedding_spec.CustomOptimizerSpec.__init__.__code__.co_varnames,
+    reason="0.1.0's CustomOptimizerSpec has no StableHLO module",
+)
+@pytest.mark.parametrize("module", ["module @a {}", "module @b {}"])
+def test_custom_optimizers_of_two_stablehlo_modules_are_two_optimizers(module: str) -> None:
+    def tables() -> list[Any]:
+        return [
+            _table(
+                name,
+                embedding_spec.CustomOptimizerSpec(learning_rate=0.01, stablehlo=hlo),
+            )
+            for name, hlo in (("a", "module @a {}"), ("b", module))
+        ]
+
+    asked: dict[str, Any] = {"global_device_count": 4, "num_sc_per_device": 2}
+    features = _features(*tables())
+    jte.auto_stack_tables(features, 4, 2)
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(_features(*tables()), auto_stack=True, version=VERSION, **asked)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+    # An explicit stack of the two: the library refuses two optimizers, and lint says so first
+    # (jax-stack-mixed-settings).
+    refused = module != "module @a {}"
+    found = lint_jax(_features(*tables()), stacks={"s": ["a", "b"]}, **asked)
+    assert ("TE692" in {finding.rule for finding in found}) is refused
+    if refused:
+        with pytest.raises(ValueError, match="different optimizers"):
+            table_stacking.stack_tables(_features(*tables()), ["a", "b"], 4, 2, stack_name="s")
+    else:
+        table_stacking.stack_tables(_features(*tables()), ["a", "b"], 4, 2, stack_name="s")

@@ -188,3 +188,32 @@ def test_compile_jax_refuses_an_explicit_stack_of_two_optimizers_or_combiners() 
             compile_jax(
                 features, global_device_count=8, num_sc_per_device=4, stacks={"s": ["a", "b"]}
             )
+
+
+def test_limits_past_32_bits_are_held_as_the_librarys_int64() -> None:
+    # The library takes them: spec_from_jax raised protobuf's bare "Value out of range".
+    table = TableSpec("a", max_ids_per_partition=2**31, max_unique_ids_per_partition=2**40)
+    spec = spec_from_jax(
+        [FeatureSpec("f", table), FeatureSpec("g", TableSpec("b"))],
+        global_device_count=4,
+        num_sc_per_device=2,
+        stacks={"s": ["a", "b"]},
+        stack_limits={"s": (2**31, 5)},
+    )
+    assert (
+        spec.tables[0].jax.max_ids_per_partition,
+        spec.tables[0].jax.max_unique_ids_per_partition,
+    ) == (2**31, 2**40)
+    assert spec.jax.stack_max_ids_per_partition["s"] == 2**31
+
+
+@pytest.mark.parametrize(
+    ("feature", "said"),
+    [
+        (FeatureSpec("f", TableSpec("a"), input_shape=(2**31, 1)), r'feature "f"\'s input_shape'),
+        (FeatureSpec("f", TableSpec("a", vocabulary_size=2**63)), r'table "a"\'s vocabulary'),
+    ],
+)
+def test_a_value_a_spec_cannot_hold_is_named(feature: FeatureSpec, said: str) -> None:
+    with pytest.raises(PreparedSpecError, match=said + ".*a spec holds a"):
+        spec_from_jax([feature], global_device_count=4, num_sc_per_device=2)

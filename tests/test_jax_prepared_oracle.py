@@ -247,3 +247,140 @@ def test_tables_stacked_and_not_yet_prepared_compile_to_what_prepare_then_writes
     )
     (stack,) = [stack for stack in ours.stacked_table_specs if stack.stack_name == "a_d"]
     assert [table.shard_rotation for table in stack.table_specs] == [0, 5]
+
+
+def _two_features_of_one_table() -> list[Any]:
+    """b before a: flatten order and name order disagree on their row offsets."""
+    table = _table("t", 1000, 32)
+    return [_feature("b", table, 64), _feature("a", table, 64)]
+
+
+ONE_TABLE_STACKINGS: dict[str, Callable[[Any], None]] = {
+    "stack_tables": lambda features: table_stacking.stack_tables(features, ["t"], 4, 2),
+    "auto_stack_tables": lambda features: table_stacking.auto_stack_tables(features, 4, 2),
+}
+
+
+@pytest.mark.parametrize("stacking", ONE_TABLE_STACKINGS)
+def test_a_table_stacked_alone_under_its_own_name_keeps_its_flatten_order(stacking: str) -> None:
+    # The stack's name is the table's, as prepare_feature_specs_for_training names a table it
+    # leaves alone; the features' row offsets say the library stacked it.
+    features = _two_features_of_one_table()
+    ONE_TABLE_STACKINGS[stacking](features)
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+    assert lint_jax(features, global_device_count=4, num_sc_per_device=2) == []
+
+
+def test_a_table_prepared_alone_keeps_its_features_in_name_order() -> None:
+    features = _two_features_of_one_table()
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    spec = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert spec.tables[0].jax.stack == ""
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+
+
+@pytest.mark.parametrize("name", ["a", "b"])
+def test_a_stack_named_after_one_of_its_tables_holds_them_all(name: str) -> None:
+    a, b, c = _table("a", 1000, 32), _table("b", 500, 32), _table("c", 77, 32)
+    features = [_feature("fa", a), _feature("fb", b), _feature("fc", c)]
+    table_stacking.stack_tables(features, ["a", "b"], 4, 2, stack_name=name)
+    assert lint_jax(features, global_device_count=4, num_sc_per_device=2) == []
+    spec = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert [table.jax.stack for table in spec.tables] == [name, name, ""]
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+
+
+def _three_tables() -> list[Any]:
+    """Three tables of one dimension whose activations (1024 samples) fill 65,536 bytes together
+    on 4x2 SparseCores, and more than 4,096 each."""
+    a, b, c = _table("a", 1000, 32), _table("b", 500, 32), _table("c", 77, 32)
+    return [_feature("fa", a, 1024), _feature("fb", b, 1024), _feature("fc", c, 1024)]
+
+
+@pytest.mark.parametrize("limit", [None, 2**20, 65536, 4096])
+def test_auto_stackings_activation_limit_splits_and_is_recorded(limit: int | None) -> None:
+    # Both releases' auto_stack_tables take the limit; 0.2.0 records it in each stack it makes.
+    features = _three_tables()
+    given = {} if limit is None else {"activation_mem_bytes_limit": limit}  # 0.1.0: no None
+    table_stacking.auto_stack_tables(features, 4, 2, **given)
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2).SerializeToString(
+        deterministic=True
+    )
+    asked: dict[str, Any] = {"global_device_count": 4, "num_sc_per_device": 2, "version": RELEASE}
+    fresh = compile_jax(_three_tables(), auto_stack=True, activation_mem_bytes_limit=limit, **asked)
+    assert fresh.SerializeToString(deterministic=True) == theirs
+    assert compile_jax(features, **asked).SerializeToString(deterministic=True) == theirs
+    if limit == 4096:
+        assert [stack.stack_name for stack in fresh.stacked_table_specs] == ["a", "b", "c"]
+
+
+@pytest.mark.skipif(
+    "activation_mem_bytes_limit" not in table_stacking.stack_tables.__code__.co_varnames,
+    reason="0.1.0's stack_tables takes no activation limit",
+)
+def test_a_stacks_own_activation_limit_is_read_and_written() -> None:
+    features = _three_tables()
+    table_stacking.stack_tables(features, ["a", "b"], 4, 2, activation_mem_bytes_limit=1_000_000)
+    spec = spec_from_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert dict(spec.jax.stack_activation_mem_bytes_limit) == {"a_b": 1_000_000}
+    jte.prepare_feature_specs_for_training(features, 4, 2)
+    theirs = jte.create_proto_from_feature_specs(features, 4, 2)
+    ours = compile_jax(features, global_device_count=4, num_sc_per_device=2, version=RELEASE)
+    assert ours.SerializeToString(deterministic=True) == theirs.SerializeToString(
+        deterministic=True
+    )
+    assert [s.activation_mem_bytes_limit for s in ours.stacked_table_specs] == [1_000_000, 2**21]
+
+
+@pytest.mark.slow  # a Python process of its own, which the library aborts: seconds
+@pytest.mark.parametrize(("suggested", "aborts"), [(10**6, True), (4097, True), (4096, False)])
+def test_the_library_aborts_where_te698_says(suggested: int, aborts: bool) -> None:
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        f"""
+        import numpy as np
+        from jax_tpu_embedding.sparsecore.lib.nn import embedding, embedding_spec as es
+        table = es.TableSpec(
+            name="c", vocabulary_size=77, embedding_dim=8, initializer=lambda *a, **k: None,
+            optimizer=es.SGDOptimizerSpec(0.1), combiner="sum",
+            suggested_coo_buffer_size_per_device={suggested},
+        )
+        feature = es.FeatureSpec(
+            name="fc", table_spec=table, input_shape=(64, 1), output_shape=(64, 8)
+        )
+        embedding.prepare_feature_specs_for_training([feature], 4, 2)
+        ids = np.arange(64, dtype=np.int32).reshape(64, 1)
+        weights = np.ones((64, 1), dtype=np.float32)
+        embedding.preprocess_sparse_dense_matmul_input(
+            [ids], [weights], [feature], local_device_count=4, global_device_count=4,
+            num_sc_per_device=2,
+        )
+        print("preprocessed")
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    theirs = run.returncode != 0 and "suggested_value <= theoretical_max" in run.stderr
+    assert theirs is aborts, run.stderr[-2000:]
+    if not aborts:
+        assert run.returncode == 0 and "preprocessed" in run.stdout, run.stderr[-2000:]
+    features = [_feature("fc", _table("c", 77, 8, suggested_coo_buffer_size_per_device=suggested))]
+    found = lint_jax(features, global_device_count=4, num_sc_per_device=2)
+    assert ("TE698" in {finding.rule for finding in found}) is aborts

@@ -29,6 +29,10 @@ the ones stacked -- raises `PreparedSpecError` (a ValueError) saying so.
 What the library would refuse or misread becomes findings, never exceptions here: two features
 with one name are two spec features, and two table objects with one name are two spec tables that
 the features refer to by index (``#<i>``).
+
+Limits are 64-bit integers, as the library's protos hold them; a value past what a spec field
+holds (a shape's 32-bit dimension, a vocabulary past 64 bits) is a `PreparedSpecError` that names
+it, never protobuf's bare "Value out of range".
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
 from tpuemb_cli.spec import jax_prepared
 from tpuemb_cli.spec.jax_prepared import PreparedSpecError
-from tpuemb_cli.spec.jax_stacking import stack_name
+from tpuemb_cli.spec.jax_stacking import ACTIVATION_LIMIT, stack_name
 from tpuemb_cli.spec.jax_versions import DEFAULT as JAX_DEFAULT
 from tpuemb_cli.spec.schedules import Schedules
 
@@ -96,15 +100,20 @@ def _learning_rate(rate: Any, target: LearningRate, schedules: Schedules) -> Non
 
 
 def _custom(source: Any, customs: dict[tuple[int, str], int]) -> str:
-    """A CustomOptimizerSpec's `<short name>#<i>`: the i-th distinct update function, slot
-    initializers and short name (hashed as the library's ``__hash__`` hashes them, without the
-    learning rate), or "" for another optimizer."""
+    """A CustomOptimizerSpec's `<short name>#<i>`: the i-th distinct update function, StableHLO
+    module (0.2.0's ``stablehlo``; None in 0.1.0, which has none), slot initializers and short
+    name (hashed as the library's ``__hash__`` hashes them, without the learning rate), or "" for
+    another optimizer."""
     if not hasattr(source, "custom_computation_fn"):
         return ""
     short = str(getattr(source, "short_name_str", ""))
     try:
         identity = hash(
-            (source.custom_computation_fn, getattr(source, "slot_variable_initializers_tuple", ()))
+            (
+                source.custom_computation_fn,
+                getattr(source, "stablehlo", None),
+                getattr(source, "slot_variable_initializers_tuple", ()),
+            )
         )
     except TypeError:  # something unhashable: the library could not hash it either
         identity = id(source)
@@ -125,12 +134,27 @@ def _optimizer(
             target.settings[name] = number
 
 
-def _stack_of(table: Any) -> str:
-    """The stack the library put ``table`` in, or "" when it is in none yet or alone in its own
-    (a TableSpec's setting_in_stack names the table itself until it is stacked)."""
+def _stack_of(table: Any, stacks: Mapping[int, str]) -> str:
+    """The stack the library put ``table`` in, or "" when it is in none yet or was left alone
+    (``stacks``: `jax_prepared.stacks_of`, read from what it did). A table with no
+    StackedTableSpec whose setting_in_stack names another stack keeps that name: the library
+    refuses it, and the rules say so."""
+    if id(table) in stacks:
+        return stacks[id(table)]
     setting = getattr(table, "_setting_in_stack", None)
     name = getattr(setting, "stack_name", "") or ""
     return "" if name == table.name else str(name)
+
+
+def _held(value: Any, bits: int, what: str) -> Any:
+    """``value``, when a spec's field of ``bits`` bits holds it (the library may take more);
+    `PreparedSpecError` naming it otherwise, not protobuf's bare "Value out of range"."""
+    if isinstance(value, int) and not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+        raise PreparedSpecError(
+            f"{what} is {value}: a spec holds a {bits}-bit integer there "
+            f"(at most {2 ** (bits - 1) - 1:,})"
+        )
+    return value
 
 
 def _dims(shape: Any) -> list[int]:
@@ -140,11 +164,17 @@ def _dims(shape: Any) -> list[int]:
         return []
 
 
-def _place_in_stack(table: Any) -> int | None:
+def _shape(feature: Any, field: str) -> list[int]:
+    """A feature's shape as the spec holds it: 32-bit dimensions (TensorFlow's too)."""
+    dims = _dims(getattr(feature, field))
+    return [_held(d, 32, f'feature "{feature.name}"\'s {field} {dims}: a dimension') for d in dims]
+
+
+def _place_in_stack(table: Any, stacks: Mapping[int, str]) -> int | None:
     """Where the library put ``table`` in its stack: its row offset in a shard (the stack's rows
-    follow its tables' order), or None when it is in no stack of several."""
+    follow its tables' order), or None when it is in no stack."""
     setting = getattr(table, "_setting_in_stack", None)
-    if not _stack_of(table):
+    if not _stack_of(table, stacks):
         return None
     offset = getattr(setting, "row_offset_in_shard", None)
     return int(offset) if isinstance(offset, int) else None
@@ -204,6 +234,7 @@ def spec_from_jax(
     use_short_stack_names: bool = True,
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
+    activation_mem_bytes_limit: int | None = None,
 ) -> EmbeddingSpec:
     """The spec of jax-tpu-embedding's ``feature_specs`` on ``global_device_count`` devices of
     ``num_sc_per_device`` SparseCores each, stacked as your script asks the library to: the
@@ -211,9 +242,11 @@ def spec_from_jax(
     ``auto_stack`` (you call ``auto_stack_tables``, with ``use_short_stack_names``), with the
     ``rotation`` you pass them and each stack's ``stack_limits`` (stack name to (max ids, max
     unique ids) per partition: what your ``stack_to_max_ids_per_partition`` and
-    ``stack_to_max_unique_ids_per_partition`` return for it). Tables the library already stacked
-    bring their stack, rotation and limits with them (the module's docstring says how);
-    `PreparedSpecError` for a stacking one spec cannot say."""
+    ``stack_to_max_unique_ids_per_partition`` return for it), and the
+    ``activation_mem_bytes_limit`` you pass ``auto_stack_tables`` (None: its default). Tables the
+    library already stacked bring their stack, rotation and limits (activation limits too, from
+    0.2.0's StackedTableSpec) with them (the module's docstring says how); `PreparedSpecError`
+    for a stacking one spec cannot say."""
     spec = EmbeddingSpec()
     spec.jax.global_device_count = global_device_count
     spec.jax.num_sc_per_device = num_sc_per_device
@@ -233,14 +266,25 @@ def spec_from_jax(
         spec.jax.rotation = rotation
     prepared_limits = jax_prepared.stack_limits(tables)
     for stack, (max_ids, max_unique_ids) in {**prepared_limits, **(stack_limits or {})}.items():
-        spec.jax.stack_max_ids_per_partition[stack] = max_ids
-        spec.jax.stack_max_unique_ids_per_partition[stack] = max_unique_ids
+        what = f'stack "{stack}"\'s max'
+        spec.jax.stack_max_ids_per_partition[stack] = _held(max_ids, 64, f"{what} ids")
+        spec.jax.stack_max_unique_ids_per_partition[stack] = _held(
+            max_unique_ids, 64, f"{what} unique ids"
+        )
+    if activation_mem_bytes_limit is not None:
+        spec.jax.activation_mem_bytes_limit = activation_mem_bytes_limit
+    spec.jax.stack_activation_mem_bytes_limit.update(
+        jax_prepared.activation_limits(tables, ACTIVATION_LIMIT)
+    )
     schedules = Schedules(spec)
     asked, position = _asked_stacks(spec, stacks or {}, {table.name for table in tables})
     customs: dict[tuple[int, str], int] = {}
+    stacked_by_library = jax_prepared.stacks_of(tables, features)
     for table in tables:
         target = spec.tables.add(
-            name=table.name, vocabulary_size=table.vocabulary_size, dim=table.embedding_dim
+            name=table.name,
+            vocabulary_size=_held(table.vocabulary_size, 64, f'table "{table.name}"\'s vocabulary'),
+            dim=_held(table.embedding_dim, 32, f'table "{table.name}"\'s embedding_dim'),
         )
         # The library has no default combiner: the spec says it even when it is "mean".
         target.combiner = str(table.combiner)
@@ -257,9 +301,13 @@ def spec_from_jax(
         ):
             value = getattr(stacked if alone else table, field, None)
             if value is not None:
-                setattr(jax, field, int(value))
-        jax.stack = asked.get(table.name, "") or _stack_of(table)
-        place = position.get(table.name) if table.name in asked else _place_in_stack(table)
+                setattr(jax, field, _held(int(value), 64, f'table "{table.name}"\'s {field}'))
+        jax.stack = asked.get(table.name, "") or _stack_of(table, stacked_by_library)
+        place = (
+            position.get(table.name)
+            if table.name in asked
+            else _place_in_stack(table, stacked_by_library)
+        )
         if place is not None:
             jax.stack_position = place
         quantization = getattr(table, "quantization_config", None)
@@ -275,8 +323,8 @@ def spec_from_jax(
         spec.features.add(
             name=feature.name,
             table=name if named[name] == 1 else f"#{index}",
-            input_shape=_dims(feature.input_shape),
-            output_shape=_dims(feature.output_shape),
+            input_shape=_shape(feature, "input_shape"),
+            output_shape=_shape(feature, "output_shape"),
         )
     jax_prepared.check_layout(spec, tables, features)
     return spec
@@ -292,6 +340,7 @@ def lint_jax(
     use_short_stack_names: bool = True,
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
+    activation_mem_bytes_limit: int | None = None,
 ) -> list[Finding]:
     """Findings for the spec ``spec_from_jax`` builds: JAX's rules, not TensorFlow's."""
     from tpuemb_cli.engine import Engine
@@ -306,6 +355,7 @@ def lint_jax(
         use_short_stack_names=use_short_stack_names,
         rotation=rotation,
         stack_limits=stack_limits,
+        activation_mem_bytes_limit=activation_mem_bytes_limit,
     )
     document = Document("<jax objects>", "binary", "EmbeddingSpec", spec, None)
     return Engine().lint(document)
@@ -321,6 +371,7 @@ def compile_jax(
     use_short_stack_names: bool = True,
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
+    activation_mem_bytes_limit: int | None = None,
     version: str = JAX_DEFAULT,
 ) -> EmbeddingSpecProto:
     """The ``EmbeddingSpecProto`` the library writes (``create_proto_from_feature_specs``) once
@@ -344,6 +395,7 @@ def compile_jax(
         use_short_stack_names=use_short_stack_names,
         rotation=rotation,
         stack_limits=stack_limits,
+        activation_mem_bytes_limit=activation_mem_bytes_limit,
     )
     refusal = version_refusal(spec, version)
     if refusal is not None:

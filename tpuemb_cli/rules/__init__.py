@@ -41,7 +41,7 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "20"
+RULESET_VERSION = "21"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
@@ -287,6 +287,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE695", "jax-duplicate-feature-name", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE696", "jax-invalid-stacking", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE697", "jax-duplicate-name", "jax", ERROR, "no", ("jax",)),
+    Entry("TE698", "jax-coo-buffer-above-max", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE699", "jax-unknown-table", "jax", ERROR, "no", ("jax_spec",)),
     # Keras-RS DistributedEmbedding layers (a Keras model's config.json); the spec each layer
     # converts to runs its backend's rules, and these report what Keras-RS does before that.

@@ -6,7 +6,8 @@ under its table; the fields the library sets, and no other (0.1.0 records no opt
 or table limits in the proto).
 
 0.2.0 (``lib/nn/embedding_proto_utils.py``) writes the same and three fields more: each stack's
-``activation_mem_bytes_limit`` (the 2 MiB default: the spec has no other) and each table's
+``activation_mem_bytes_limit`` (the stack's own, `jax.stack_activation_mem_bytes_limit`; else
+auto-stacking's for a stack it made; else the 2 MiB default) and each table's
 ``combiner`` and ``optimizer`` (`jax_optimizer_proto`). It stacks the same way, but for one thing
 the spec cannot say and tpuemb does not model: it also groups tables by quantization; and it names
 a learning-rate schedule by a tag the spec does not hold. `version_refusal` says when a spec has
@@ -23,7 +24,7 @@ from tpuemb_cli.pb.jax.embedding_spec_pb2 import (
 )
 from tpuemb_cli.spec.jax_layout import Layout, layout
 from tpuemb_cli.spec.jax_optimizer_proto import optimizer_proto
-from tpuemb_cli.spec.jax_stacking import table_of
+from tpuemb_cli.spec.jax_stacking import activation_limit, stacking, table_of
 from tpuemb_cli.spec.jax_versions import DEFAULT
 
 # embedding_spec.DEFAULT_ACTIVATION_MEM_BYTES_LIMIT (0.2.0): what a stack records when the script
@@ -51,6 +52,15 @@ def version_refusal(spec: Any, version: str) -> str | None:
     return None
 
 
+def _activation_limit(spec: Any, name: str, made_by_auto: bool) -> int:
+    """The ``activation_mem_bytes_limit`` 0.2.0 records for stack ``name``: its StackedTableSpec's
+    (``stack_tables``' argument; ``auto_stack_tables`` passes its own on)."""
+    own = spec.jax.stack_activation_mem_bytes_limit
+    if name in own:
+        return int(own[name])
+    return activation_limit(spec) if made_by_auto else DEFAULT_ACTIVATION_MEM_BYTES_LIMIT
+
+
 def compile_jax_spec(
     spec: Any, laid_out: Layout | None = None, version: str = DEFAULT
 ) -> EmbeddingSpecProto:
@@ -60,6 +70,10 @@ def compile_jax_spec(
     `version_refusal` first."""
     laid_out = laid_out or layout(spec)
     newer = version != DEFAULT
+    # Which stacks auto-stacking made, for their activation limit (0.2.0 records it).
+    made_by_auto = (
+        {name for name, _ in stacking(spec).auto} if newer and spec.jax.auto_stack else set()
+    )
     stacks: dict[str, StackedTableSpecProto] = {}
     tables: dict[str, dict[int, TableSpecProto]] = {}
     for index, feature in enumerate(spec.features):
@@ -77,7 +91,11 @@ def compile_jax_spec(
                 max_ids_per_partition=stack.max_ids_per_partition,
                 num_sparsecores=laid_out.num_sparsecores,
                 max_unique_ids_per_partition=stack.max_unique_ids_per_partition,
-                activation_mem_bytes_limit=DEFAULT_ACTIVATION_MEM_BYTES_LIMIT if newer else None,
+                activation_mem_bytes_limit=(
+                    _activation_limit(spec, stack.name, stack.name in made_by_auto)
+                    if newer
+                    else None
+                ),
             )
             tables[stack.name] = {}
         if table_index not in tables[stack.name]:

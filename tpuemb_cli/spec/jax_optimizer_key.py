@@ -45,8 +45,8 @@ HASHED_SETTINGS: dict[str, tuple[str, ...]] = {
 def optimizer_key(table: Any) -> tuple[Any, ...]:
     """What auto-stacking compares a table's optimizer by: its ``__hash__``'s tuple -- the learning
     rate and the class's hashed hyperparameters, not the class; a CustomOptimizerSpec's
-    function, initializers and short name (`custom`); a class the library does not have is told
-    apart by its class and every setting."""
+    function, StableHLO module (0.2.0), initializers and short name (`custom`); a class the
+    library does not have is told apart by its class and every setting."""
     optimizer = table.jax.optimizer
     rate = optimizer.learning_rate
     which = rate.WhichOneof("value")
@@ -55,7 +55,7 @@ def optimizer_key(table: Any) -> tuple[Any, ...]:
     )
     # A rate float32 cannot tell from another table's, recorded in full (spec_from_jax).
     learning_rate = optimizer.settings.get("learning_rate", learning_rate)
-    if optimizer.custom:  # a CustomOptimizerSpec: its function, initializers and short name
+    if optimizer.custom:  # a CustomOptimizerSpec: what spec_from_jax told it apart by
         return ("custom", learning_rate, optimizer.custom)
     fields = HASHED_SETTINGS.get(optimizer.type)
     if fields is None:

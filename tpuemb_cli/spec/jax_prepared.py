@@ -20,7 +20,7 @@ from typing import Any
 
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
 from tpuemb_cli.spec.jax_layout import layout
-from tpuemb_cli.spec.jax_stacking import JaxStackingError, table_of
+from tpuemb_cli.spec.jax_stacking import JaxStackingError, samples, table_of
 
 
 class PreparedSpecError(ValueError):
@@ -51,6 +51,50 @@ def _stacks(tables: Sequence[Any]) -> dict[str, list[Any]]:
         members.sort(
             key=lambda table: _int(getattr(_setting(table), "row_offset_in_shard", 0)) or 0
         )
+    return found
+
+
+def _row_offsets(own: Sequence[Any], order: Sequence[Any]) -> list[int]:
+    """The row offsets of the features ``own`` in a stack of their one table whose features
+    the library laid in ``order``."""
+    offsets: dict[int, int] = {}
+    count = 0
+    for feature in order:
+        offsets[id(feature)] = count
+        count += samples(feature.output_shape)
+    return [offsets[id(feature)] for feature in own]
+
+
+def stacks_of(tables: Sequence[Any], features: Sequence[Any]) -> dict[int, str]:
+    """Each stacked table's stack (by ``id`` of the table), or "" where the library left it
+    alone, read from what it did rather than from names: a table is in the stack its
+    StackedTableSpec names when that stack holds other tables too, or has another name than the
+    table. A stack of one table named after it was made either by ``stack_tables`` (or
+    ``auto_stack_tables``), which lays the table's features in flatten order, or by
+    ``prepare_feature_specs_for_training`` alone, which lays them by name: the features'
+    ``_id_transformation`` row offsets say which; where both orders agree, so do the layouts."""
+    found: dict[int, str] = {}
+    by_table: dict[int, list[Any]] = {}  # each table's features, in flatten order
+    features_order = {id(feature): place for place, feature in enumerate(features)}
+    for feature in features:
+        by_table.setdefault(id(feature.table_spec), []).append(feature)
+    for name, members in _stacks(tables).items():
+        holders = {table.name for table in members}
+        for table in members:
+            found[id(table)] = name
+        if holders != {name}:
+            continue
+        own = [feature for table in members for feature in by_table.get(id(table), [])]
+        own.sort(key=lambda feature: features_order[id(feature)])
+        read = [
+            _int(getattr(getattr(feature, "_id_transformation", None), "row_offset", None))
+            for feature in own
+        ]
+        by_name = sorted(own, key=lambda feature: str(feature.name))
+        if read == _row_offsets(own, own) and read != _row_offsets(own, by_name):
+            continue  # stacked on its own, in flatten order: a stack the spec must name
+        for table in members:
+            found[id(table)] = ""
     return found
 
 
@@ -95,6 +139,18 @@ def stack_limits(tables: Sequence[Any]) -> dict[str, tuple[int, int]]:
                 int(stacked.max_ids_per_partition),
                 int(stacked.max_unique_ids_per_partition),
             )
+    return limits
+
+
+def activation_limits(tables: Sequence[Any], default: int) -> dict[str, int]:
+    """Each stack's ``activation_mem_bytes_limit`` where its StackedTableSpec holds another than
+    ``default`` (0.2.0's field: ``stack_tables``' argument, or the one ``auto_stack_tables``
+    passed on; 0.1.0's StackedTableSpec has none)."""
+    limits: dict[str, int] = {}
+    for name, members in _stacks(tables).items():
+        limit = _int(getattr(stacked_spec(members[0]), "activation_mem_bytes_limit", None))
+        if limit is not None and limit != default:
+            limits[name] = limit
     return limits
 
 

@@ -39,8 +39,21 @@ SPARSECORES_PER_DEVICE = (2, 4)
 INT64_MAX = 2**63 - 1
 # The library's default per-table and per-stack limits (`get_default_limits`).
 DEFAULT_LIMIT = 256
-# auto_stack_tables' activation_mem_bytes_limit: a stack's activations per SparseCore at most.
+# auto_stack_tables' default activation_mem_bytes_limit: a stack's activations per SparseCore at
+# most (the spec's `jax.activation_mem_bytes_limit` says another).
 ACTIVATION_LIMIT = 2048 * 1024
+
+
+def activation_limit(spec: Any) -> int:
+    """The activation limit auto-stacking splits the spec's groups under."""
+    jax = spec.jax
+    return (
+        int(jax.activation_mem_bytes_limit)
+        if jax.HasField("activation_mem_bytes_limit")
+        else ACTIVATION_LIMIT
+    )
+
+
 FLOAT_BYTES = 4
 # _get_stack_name: how much of the joined names a short name keeps, and its hash's digits.
 SHORT_NAME_LENGTH = 50
@@ -170,14 +183,15 @@ def _auto_groups(spec: Any, order: list[int], features: dict[int, list[int]]) ->
         )
         activation[index] = padded_dim(spec.tables[index].dim) * count * FLOAT_BYTES
     groups: list[list[int]] = []
+    limit = activation_limit(spec)
     for group in grouped.values():
-        groups.extend(_first_fit(group, activation))
+        groups.extend(_first_fit(group, activation, limit))
     return groups
 
 
-def _first_fit(group: list[int], activation: dict[int, int]) -> list[list[int]]:
+def _first_fit(group: list[int], activation: dict[int, int], limit: int) -> list[list[int]]:
     """``_split_groups_by_memory_limit`` on one group: each table joins the first stack whose
-    activations with its own stay within the limit, else starts one. The library sums every
+    activations with its own stay within ``limit``, else starts one. The library sums every
     stack's tables again for every table (quadratic: minutes for 10,000 tables); here the
     stacks' sums sit in a tree of minimums over the stacks in order, where the first stack that
     fits is found by going down to the leftmost leaf at most the room the table leaves."""
@@ -189,7 +203,7 @@ def _first_fit(group: list[int], activation: dict[int, int]) -> list[list[int]]:
     totals: list[int] = []
     stacks: list[list[int]] = []
     for index in group:
-        room = ACTIVATION_LIMIT - activation[index]
+        room = limit - activation[index]
         if tree[1] <= room:
             node = 1
             while node < leaves:

@@ -24,7 +24,7 @@ class EmbeddingSpec(_message.Message):
     def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ..., sparse_core: _Optional[_Union[SparseCore, _Mapping]] = ..., jax: _Optional[_Union[Jax, _Mapping]] = ...) -> None: ...
 
 class Jax(_message.Message):
-    __slots__ = ("global_device_count", "num_sc_per_device", "auto_stack", "long_stack_names", "rotation", "stack_max_ids_per_partition", "stack_max_unique_ids_per_partition", "stack_calls")
+    __slots__ = ("global_device_count", "num_sc_per_device", "auto_stack", "long_stack_names", "rotation", "stack_max_ids_per_partition", "stack_max_unique_ids_per_partition", "stack_calls", "activation_mem_bytes_limit", "stack_activation_mem_bytes_limit")
     class StackMaxIdsPerPartitionEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -39,6 +39,13 @@ class Jax(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class StackActivationMemBytesLimitEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     GLOBAL_DEVICE_COUNT_FIELD_NUMBER: _ClassVar[int]
     NUM_SC_PER_DEVICE_FIELD_NUMBER: _ClassVar[int]
     AUTO_STACK_FIELD_NUMBER: _ClassVar[int]
@@ -47,6 +54,8 @@ class Jax(_message.Message):
     STACK_MAX_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
     STACK_MAX_UNIQUE_IDS_PER_PARTITION_FIELD_NUMBER: _ClassVar[int]
     STACK_CALLS_FIELD_NUMBER: _ClassVar[int]
+    ACTIVATION_MEM_BYTES_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    STACK_ACTIVATION_MEM_BYTES_LIMIT_FIELD_NUMBER: _ClassVar[int]
     global_device_count: int
     num_sc_per_device: int
     auto_stack: bool
@@ -55,7 +64,9 @@ class Jax(_message.Message):
     stack_max_ids_per_partition: _containers.ScalarMap[str, int]
     stack_max_unique_ids_per_partition: _containers.ScalarMap[str, int]
     stack_calls: _containers.RepeatedCompositeFieldContainer[JaxStackCall]
-    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., auto_stack: bool = ..., long_stack_names: bool = ..., rotation: _Optional[int] = ..., stack_max_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_max_unique_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_calls: _Optional[_Iterable[_Union[JaxStackCall, _Mapping]]] = ...) -> None: ...
+    activation_mem_bytes_limit: int
+    stack_activation_mem_bytes_limit: _containers.ScalarMap[str, int]
+    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., auto_stack: bool = ..., long_stack_names: bool = ..., rotation: _Optional[int] = ..., stack_max_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_max_unique_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_calls: _Optional[_Iterable[_Union[JaxStackCall, _Mapping]]] = ..., activation_mem_bytes_limit: _Optional[int] = ..., stack_activation_mem_bytes_limit: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class JaxStackCall(_message.Message):
     __slots__ = ("name", "tables")
