@@ -1,4 +1,4 @@
-"""Large JAX inputs, command by command (issue 28, P1); ``python -m bench.jax_specs [repeat]``
+"""Large JAX inputs, command by command (issue 27); ``python -m bench.jax_specs [repeat]``
 runs these lines alone, and ``python -m bench.jax_specs --write DIR`` only writes the inputs
 (spec_1k.textproto, spec_proto_1k.binpb, auto_1k.textproto, ... and the same at 10k).
 
@@ -21,11 +21,10 @@ pure-Python emitter, then its pure-Python parser reading the output back to prov
 
 from __future__ import annotations
 
-import argparse
 import random
 from pathlib import Path
 
-from bench.sparsecore import Measured, command
+from bench.sparsecore import Measured, bench_main, command
 
 SIZES = (1_000, 10_000)
 HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
@@ -131,23 +130,7 @@ def run(directory: Path, repeat: int) -> list[tuple[str, float, str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("repeat", nargs="?", type=int, default=1)
-    parser.add_argument("--write", type=Path, help="only write the inputs to this folder")
-    args = parser.parse_args()
-    if args.write is not None:
-        args.write.mkdir(parents=True, exist_ok=True)
-        for path in write(args.write).values():
-            print(path)
-        return 0
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="tpuemb-bench-") as name:
-        rows = run(Path(name), args.repeat)
-    print("\nsummary (target)")
-    for label, ratio, target in rows:
-        print(f"  {label + ':':<46}{ratio:.2f}x ({target})")
-    return 0
+    return bench_main(__doc__.splitlines()[0], write, run, 1)
 
 
 if __name__ == "__main__":

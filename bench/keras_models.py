@@ -17,7 +17,6 @@ CLI's imports to its exit, bench/sparsecore.py's `command`), best of ``repeat``:
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import random
@@ -25,7 +24,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from bench.sparsecore import Measured, command
+from bench.sparsecore import Measured, bench_main, command
 
 SIZES = (1_000, 10_000)
 LAYERS = (100, 1_000)
@@ -171,23 +170,7 @@ def run(directory: Path, repeat: int) -> list[tuple[str, float, str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("repeat", nargs="?", type=int, default=3)
-    parser.add_argument("--write", type=Path, help="only write the models to this folder")
-    args = parser.parse_args()
-    if args.write is not None:
-        args.write.mkdir(parents=True, exist_ok=True)
-        for path in write(args.write).values():
-            print(path)
-        return 0
-    import tempfile
-
-    with tempfile.TemporaryDirectory(prefix="tpuemb-bench-") as name:
-        rows = run(Path(name), args.repeat)
-    print("\nsummary (target)")
-    for label, ratio, target in rows:
-        print(f"  {label + ':':<46}{ratio:.2f}x ({target})")
-    return 0
+    return bench_main(__doc__.splitlines()[0], write, run, 3)
 
 
 if __name__ == "__main__":

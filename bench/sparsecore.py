@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -156,6 +157,37 @@ def run(directory: Path, repeat: int) -> list[tuple[str, float, str]]:
             "info",
         ),
     ]
+
+
+Rows = list[tuple[str, float, str]]
+
+
+def bench_main(
+    description: str,
+    write: Callable[[Path], dict[str, Path]],
+    run: Callable[[Path, int], Rows],
+    repeat: int,
+) -> int:
+    """A bench's command line: ``[repeat]`` runs it in a scratch folder and prints its summary;
+    ``--write FOLDER`` only writes its inputs there (to run them by hand)."""
+    import argparse
+    import tempfile
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("repeat", nargs="?", type=int, default=repeat)
+    parser.add_argument("--write", type=Path, help="only write the inputs to this folder")
+    args = parser.parse_args()
+    if args.write is not None:
+        args.write.mkdir(parents=True, exist_ok=True)
+        for path in write(args.write).values():
+            print(path)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="tpuemb-bench-") as name:
+        rows = run(Path(name), args.repeat)
+    print("\nsummary (target)")
+    for label, ratio, target in rows:
+        print(f"  {label + ':':<46}{ratio:.2f}x ({target})")
+    return 0
 
 
 def main() -> int:
