@@ -85,6 +85,7 @@ def test_json_contract() -> None:
         "training-change": 3,
         "topology-change": 1,
         "cosmetic": 0,
+        "unsaved-state": 0,
     }
     assert report["changes"][0] == {
         "kind": "restore-error",
@@ -177,6 +178,7 @@ def test_sarif_is_valid_and_has_a_rule_per_kind() -> None:
         ("TE954", "training-change"),
         ("TE955", "topology-change"),
         ("TE956", "cosmetic"),
+        ("TE957", "unsaved-state"),
     ]
     assert run["automationDetails"] == {"id": "tpuemb-diff/"}
     first = run["results"][0]

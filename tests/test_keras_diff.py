@@ -140,21 +140,77 @@ def test_sparsecore_stacks_by_their_shape_and_slots(tmp_path: Path) -> None:
 
 
 def test_what_is_not_compared_fails_the_run(tmp_path: Path) -> None:
-    # The TensorFlow backend's SparseCore tables: diff cannot tell their saved weights. A
-    # skipped pair exited 0, which a CI gate took for "compatible": it is exit 2.
+    # A chip whose TPU embedding feature is not known, with the TensorFlow backend: whether the
+    # layer's tables are saved cannot be told. A skipped pair exited 0, which a CI gate took for
+    # "compatible": it is exit 2.
     old, new = model(tmp_path / "old"), model(tmp_path / "new")
-    result = invoke("diff", "--tpu", "v5p-8", "--keras-backend", "tensorflow", old, new)
-    assert result.exit_code == 2
-    assert "1 file pair could not be compared" in result.stdout
-    assert (
-        f"{new}: layer clean/distributed_embedding: tables on SparseCores with the TensorFlow"
-        " backend" in result.stderr
-    )
+    for tpu in ("v5litepod-8", "v5e"):
+        result = invoke("diff", "--tpu", tpu, "--keras-backend", "tensorflow", old, new)
+        assert result.exit_code == 2, tpu
+        assert "1 file pair could not be compared" in result.stdout
+        assert f"{new}: layer clean/distributed_embedding: which TPU embedding feature" in (
+            result.stderr
+        )
     # Without --tpu the saved weights cannot be told: a missing option, not a pass (a CI job
     # that forgot it exited 0 having compared nothing).
     result = invoke("diff", old, new)
     assert result.exit_code == 2
     assert "no --tpu" in result.stderr and "pass --tpu" in result.stderr
+
+
+def _tf_diff(old: str, new: str, tpu: str = "v5p-8", *more: str) -> tuple[int, list[Any]]:
+    result = invoke(
+        "diff", "--tpu", tpu, "--keras-backend", "tensorflow", "--format", "json", *more, old, new
+    )
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.stdout)["changes"]
+
+
+def test_tensorflow_backend_tables_are_in_neither_file(tmp_path: Path) -> None:
+    # keras-rs's TensorFlow layer keeps its TPU embedding tables in a TPUEmbeddingV2 (v5p) or
+    # TPUEmbedding (v4) that Keras's saving never walks: unsaved-state, a warning outside the
+    # default --fail-on, on every comparison, changed or not (tests/test_tf_keras_saving_oracle.py
+    # checks it against keras-rs and TensorFlow).
+    old, new = model(tmp_path / "old"), model(tmp_path / "new")
+    for tpu, library in (("v5p-8", "TPUEmbeddingV2"), ("v4-8", "TPUEmbedding")):
+        code, changes = _tf_diff(old, new, tpu)
+        assert code == 0
+        [change] = changes
+        assert change["kind"] == "unsaved-state"
+        assert change["message"] == (
+            f"layer clean/distributed_embedding: tables 'users', 'items', 'tags' ({library}) are "
+            "in neither file: keras-rs 0.4.0's TensorFlow layer keeps them outside Keras's "
+            "saving, so loading the saved model leaves them at their initializers, changed or "
+            "not"
+        )
+        assert change["file"] == new
+    code, changes = _tf_diff(old, new, "v5p-8", "--fail-on", "unsaved-state")
+    assert code == 1
+    # A grown SparseCore table changes nothing Keras loads: the layer saved no value of it.
+    grown = model(tmp_path / "grown", _table("items", vocabulary_size=600))
+    code, changes = _tf_diff(old, grown)
+    assert (code, [c["kind"] for c in changes]) == (0, ["unsaved-state"])
+
+
+def test_tensorflow_backend_gradient_trap_counts_as_the_layers_own_variable(
+    tmp_path: Path,
+) -> None:
+    # A layer with a table on the SparseCores has one own variable (its gradient trap); one
+    # with every table on the default device has none: Keras's load fails across the two.
+    def on_default_device(layer: dict[str, Any]) -> None:
+        for table in layer["tables"]:
+            table["placement"] = "default_device"
+
+    old = model(tmp_path / "old")
+    new = model(tmp_path / "new", on_default_device)
+    _, changes = _tf_diff(old, new, "v5p-8", "--fail-on", "none")
+    assert "unsaved-state" not in {c["kind"] for c in changes}
+    [own] = [c for c in changes if "own variables" in c["message"]]
+    assert (own["kind"], own["file"]) == ("restore-error", old)
+    assert own["message"].startswith(
+        "layer clean/distributed_embedding: the layer's own variables (the TensorFlow layer's "
+        "gradient trap saved, none now) were 1 and are 0"
+    )
 
 
 def test_a_keras_model_against_a_config_cannot_be_compared(tmp_path: Path) -> None:
@@ -354,9 +410,9 @@ def test_a_layer_not_compared_is_named_with_its_own_file(tmp_path: Path) -> None
     # new file).
     old = model(tmp_path / "old")
     new = _whole(tmp_path / "new", _nest_the_layer())
-    result = invoke("diff", "--tpu", "v5p-8", "--keras-backend", "tensorflow", old, new)
+    result = invoke("diff", "--tpu", "v5e", "--keras-backend", "tensorflow", old, new)
     assert result.exit_code == 2
-    assert f"{new}: layer clean/tower/distributed_embedding: tables on SparseCores" in (
+    assert f"{new}: layer clean/tower/distributed_embedding: which TPU embedding feature" in (
         result.stderr
     )
     assert "clean/distributed_embedding" not in result.stderr
@@ -378,3 +434,25 @@ def test_what_is_placed_in_the_old_file_names_the_old_layer(tmp_path: Path) -> N
     [finding] = json.loads(result.stdout)["changes"]
     assert (finding["kind"], finding["file"]) == ("orphaned-state", old)
     assert finding["message"].startswith("layer clean/embeddings_v1: table 'tags'")
+
+
+def test_a_table_that_misses_its_first_place_tries_its_later_ones() -> None:
+    # Keras 3.15's container load does not mark a table that failed as loaded: the next place
+    # of the same table (a later feature of it) tries again, and a success there clears the
+    # failure (checked against Keras by tests/test_keras_diff_oracle.py's "first table removed,
+    # the next one shared" cases).
+    from tpuemb_cli.compat.keras_weights import Entry, _default_changes
+
+    def entry(name: str, shape: tuple[int, int] | None, table: int) -> Entry:
+        path = ("layers", 0, "tables", table)
+        return Entry(name, shape, (name, *shape) if shape else (), path, (name,) if shape else ())
+
+    old = [entry("a", (100, 8), 0), entry("b", (50, 8), 1), entry("b", None, 1)]
+    wheres, names = ("layer old", "layer new"), ({"a", "b"}, {"b"})
+    new = [entry("b", (50, 8), 0), entry("b", None, 0)]
+    changes = _default_changes(old, new, wheres, names)
+    assert [(c.kind, c.table) for c in changes] == [("orphaned-state", "a")]
+    grown = [entry("b", (60, 8), 0), entry("b", None, 0)]
+    changes = _default_changes(old, grown, wheres, names)
+    assert [(c.kind, c.table) for c in changes] == [("restore-error", "b")]
+    assert "nor does any later place of the table" in changes[0].message

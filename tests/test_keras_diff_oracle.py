@@ -102,6 +102,24 @@ CASES: list[tuple[str, Tables, Features, Tables, Features]] = [
         SAME,
         {"p": {"q": "b"}, "p+q": "a"},
     ),
+    # A table Keras fails to load at its first place tries again at each later place of it (a
+    # later feature of the same table), and a success there clears the failure: b, shared by
+    # fb and fc, misses at place 0 (a's array) and loads b's at place 1.
+    (
+        "first table removed, the next one shared",
+        OLD_TABLES,
+        {**OLD_FEATURES, "fc": "b"},
+        {"b": (50, 8)},
+        {"fb": "b", "fc": "b"},
+    ),
+    # ... and fails for good when no later place holds its shape.
+    (
+        "first table removed, the next one shared and grown",
+        OLD_TABLES,
+        {**OLD_FEATURES, "fc": "b"},
+        {"b": (60, 8)},
+        {"fb": "b", "fc": "b"},
+    ),
 ]
 
 

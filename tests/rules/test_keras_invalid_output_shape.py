@@ -13,6 +13,8 @@ def _found(
         {"u": FeatureConfig("u", table, (output_shape[0], 1), output_shape)}
     )
     found = lint_keras(layer, backend=backend, global_device_count=8, num_sc_per_device=4)
+    # With the TensorFlow backend the table is saved nowhere (TE773, its own tests).
+    found = [f for f in found if f.rule != "TE773"]
     # TPUEmbeddingV2's own view of the feature (TE661: no output_shape) gives way to this rule.
     assert all(f.rule == "TE765" for f in found), [f.rule for f in found]
     return [(f.field, f.message, f.fix) for f in found]

@@ -29,11 +29,21 @@ keras-rs 0.4.0's layer holds:
   rotation on ``num_sparsecores`` shards (compat/jax_entries): a stack of the same shape laid
   out otherwise loads other rows' values.
 
+- the tables on SparseCores (or the TPU embedding engine) with the TensorFlow backend
+  (``_sparsecore_init`` in ``layers/embedding/tensorflow/distributed_embedding.py``): nothing.
+  The layer keeps them in a ``TPUEmbeddingV2`` (``TPUEmbedding`` on v2-v4) it sets up under
+  ``no_automatic_dependency_tracking``, which is no Keras object, so Keras's saving never walks
+  it; its one own variable is ``_gradient_trap_dummy``, of shape ``(1,)``, created first. Loading
+  leaves those tables at their initializers: ``unsaved_tables`` names them (the
+  ``unsaved-state`` change).
+
 The default-device half and the layers' places are checked against keras-rs 0.4.0 itself on
-CPU (tests/test_keras_diff_oracle.py, ``make test-keras``); the SparseCore half, which needs a
-TPU, follows the sources above, on a simulated SparseCore. The TensorFlow backend's SparseCore
-tables (a ``TPUEmbeddingV2`` outside Keras's tracking) are not compared: NotCompared, which
-diff reports as an error (exit 2).
+CPU (tests/test_keras_diff_oracle.py, ``make test-keras``); the JAX SparseCore half, which needs
+a TPU, follows the sources above, on a simulated SparseCore; the TensorFlow half against
+keras-rs and TensorFlow 2.21 building the real ``TPUEmbeddingV2`` / ``TPUEmbedding`` under a
+stand-in TPUStrategy on CPU, saving and loading the model (tests/test_tf_keras_saving_oracle.py,
+``make test-tf``). A chip whose TPU embedding feature is not known (v5e, TPU7x) with the
+TensorFlow backend is not compared: NotCompared, which diff reports as an error (exit 2).
 """
 
 from __future__ import annotations
@@ -45,7 +55,7 @@ from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.spec.keras_spec import Topology, shadowed_features
+from tpuemb_cli.spec.keras_spec import Topology, shadowed_features, unsaved_tables
 
 __all__ = ["KerasSide", "NotCompared", "layer_entries", "weight_changes"]
 
@@ -66,6 +76,10 @@ class KerasSide(Record):
     def place(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
         source = self.document.source_map
         return path, source.position(path) if source is not None else None
+
+
+# keras-rs 0.4.0's TensorFlow layer's one own variable when it has TPU embedding tables.
+GRADIENT_TRAP = "_gradient_trap_dummy"
 
 
 class NotCompared(Exception):
@@ -144,10 +158,11 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
         return []
     where = f"layer {layer.path}"
     if topology.backend != "jax":
-        raise NotCompared(
-            f"{where}: tables on SparseCores with the TensorFlow backend (TPUEmbeddingV2's "
-            "variables), whose saved weights diff does not compare yet"
-        )
+        if not topology.embedding_feature():  # v5e, TPU7x: SparseCores, or none, not known
+            raise NotCompared(f"{where}: {plan.unknown}")
+        # The TensorFlow layer's tables there are saved nowhere (unsaved_tables); its own
+        # variable is the gradient trap, created before its default-device sub-layers.
+        return [Entry(GRADIENT_TRAP, (1,), (GRADIENT_TRAP,), ("layers", index))]
     if plan.jax is None:  # no --tpu, or a layer its conversion refuses
         raise NotCompared(f"{where}: {plan.unknown}")
     from tpuemb_cli.spec.jax_memory import SLOTS
@@ -213,6 +228,14 @@ def _traded(
 Names = tuple[set[str], set[str]]  # the tables of the old model's layers, and of the new's
 
 
+def _own_kind(entries: list[Entry]) -> str:
+    if not entries:
+        return "none"
+    if entries[0].name == GRADIENT_TRAP:
+        return "the TensorFlow layer's gradient trap"
+    return "SparseCore stacks, their slots and `iteration`"
+
+
 def _own_changes(
     old: list[Entry], new: list[Entry], wheres: tuple[str, str], names: Names
 ) -> list[Change]:
@@ -229,9 +252,9 @@ def _own_changes(
                 path,
                 len(old),
                 len(new),
-                f"{where if new else old_where}: the layer's own variables (its SparseCore "
-                "stacks, their slots and "
-                f"`iteration`) were {len(old)} and are {len(new)}: Keras's load_own_variables "
+                f"{where if new else old_where}: the layer's own variables ({_own_kind(old)} "
+                f"saved, {_own_kind(new)} now) were {len(old)} and are {len(new)}: Keras's "
+                "load_own_variables "
                 'raises ValueError ("expected N variables, but received M"), and '
                 "load_weights / load_model fail",
                 side="new" if new else "old",
@@ -281,48 +304,78 @@ def _own_changes(
     return changes
 
 
+def _default_loads(
+    old: list[Entry], new: list[Entry]
+) -> tuple[dict[FieldPath, int], dict[FieldPath, int]]:
+    """Which saved place each of the new layer's default-device tables loads from, as Keras
+    3.15's ``_load_container_state`` walks the layer's dict: place by place, a table not loaded
+    yet tries the saved array at the same place; a table that fails (no array there, or another
+    shape) is not marked loaded, so the next place that holds it -- a later feature of the same
+    table -- tries again, and a success there clears the failure. Returns each loaded table's
+    place, and each never-loaded table's first failed place (the load then raises)."""
+    shapes = {entry.path: entry.shape for entry in new if entry.shape is not None}
+    loaded: dict[FieldPath, int] = {}
+    failed: dict[FieldPath, int] = {}
+    for place, after in enumerate(new):
+        table = after.path
+        if table in loaded or table not in shapes:
+            continue
+        before = old[place] if place < len(old) else None
+        if before is not None and before.shape is not None and before.shape == shapes[table]:
+            loaded[table] = place
+            failed.pop(table, None)
+        else:
+            failed.setdefault(table, place)
+    return loaded, failed
+
+
 def _default_changes(
     old: list[Entry], new: list[Entry], wheres: tuple[str, str], names: Names
 ) -> list[Change]:
-    """The default-device tables: Keras loads each place of the new layer from the same place
-    of the saved one, and ignores saved places the new layer lacks. ``wheres``: the saved
-    layer's label (for what is placed in the old file) and the new one's."""
+    """The default-device tables: each loads from the first place of it whose saved array has
+    its shape (``_default_loads``), and saved places nothing loads from are ignored.
+    ``wheres``: the saved layer's label (for what is placed in the old file) and the new
+    one's."""
     old_where, where = wheres
     changes = []
     new_names = {e.name for e in new if e.shape is not None}
     old_tables, new_tables = names
-    for place, after in enumerate(new):
-        if after.shape is None:
-            continue
+    loaded, failed = _default_loads(old, new)
+    firsts: dict[FieldPath, Entry] = {}
+    for entry in new:
+        if entry.shape is not None:
+            firsts.setdefault(entry.path, entry)
+    for table, place in failed.items():
+        after = firsts[table]
         before = old[place] if place < len(old) else None
+        tried = sum(1 for e in new if e.path == table)
+        retried = (
+            " (nor does any later place of the table: Keras tries each place of a table it has "
+            "not loaded yet)"
+            if tried > 1
+            else ""
+        )
         if before is None or before.shape is None:
-            changes.append(
-                Change(
-                    "restore-error",
-                    after.name,
-                    after.path,
-                    None,
-                    _shape(after.shape),
-                    f"{where}: table {after.name!r} (default device) takes place {place} of the "
-                    "layer's embeddings, where the saved layer has none: Keras raises "
-                    'ValueError ("expected 1 variables, but received 0") and the load fails',
-                )
+            message = (
+                f"{where}: table {after.name!r} (default device) takes place {place} of the "
+                f"layer's embeddings, where the saved layer has none{retried}: Keras raises "
+                'ValueError ("expected 1 variables, but received 0") and the load fails'
             )
-        elif before.shape != after.shape:
-            changes.append(
-                Change(
-                    "restore-error",
-                    after.name,
-                    after.path,
-                    _shape(before.shape),
-                    _shape(after.shape),
-                    f"{where}: table {after.name!r} (default device) is "
-                    f"{_shape(after.shape)}, and its place {place} holds the saved table "
-                    f"{before.name!r}, {_shape(before.shape)}: Keras's variable.assign raises "
-                    "ValueError and the load fails",
-                )
+            old_shape = None
+        else:
+            message = (
+                f"{where}: table {after.name!r} (default device) is "
+                f"{_shape(after.shape)}, and its place {place} holds the saved table "
+                f"{before.name!r}, {_shape(before.shape)}{retried}: Keras's variable.assign "
+                "raises ValueError and the load fails"
             )
-        elif before.name != after.name and (after.name in old_tables or before.name in new_tables):
+            old_shape = _shape(before.shape)
+        changes.append(
+            Change("restore-error", after.name, after.path, old_shape, _shape(after.shape), message)
+        )
+    for table, place in loaded.items():
+        after, before = firsts[table], old[place]
+        if before.name != after.name and (after.name in old_tables or before.name in new_tables):
             changes.append(
                 Change(
                     "silent-reinit",
@@ -337,11 +390,11 @@ def _default_changes(
                     help="keep each table's first feature (in that order) where it was",
                 )
             )
+    # A saved place the new layer loaded from, or failed to load from (a restore-error above).
+    used = set(loaded.values()) | set(failed.values())
     for place, before in enumerate(old):
-        if before.shape is None or before.name in new_names:
+        if before.shape is None or before.name in new_names or place in used:
             continue
-        if place < len(new) and new[place].shape is not None:
-            continue  # loaded into the table at its place (renamed, or reported above)
         changes.append(
             Change(
                 "orphaned-state",
@@ -418,6 +471,10 @@ def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[C
         wheres = (f"layer {old_layers[saved[after.weights_path]].path}", f"layer {after.path}")
         changes += _own_changes(before.own, new_entries[index].own, wheres, names)
         changes += _default_changes(before.default, new_entries[index].default, wheres, names)
+    for index, after in enumerate(new_layers):
+        unsaved = unsaved_tables(after, topology)
+        if unsaved:
+            changes.append(_unsaved_state(after, index, unsaved, topology))
     for place, index in saved.items():
         before = old_layers[index]
         if place in paired or not _saved_anything(old_entries[index]):
@@ -454,4 +511,27 @@ def _layer_not_saved(after: Any, index: int, old_layers: list[Any]) -> Change:
         "their class and place, not their names), or load the old weights into a model of "
         "the old shape and save it again",
         side="new",
+    )
+
+
+def _unsaved_state(layer: Any, index: int, unsaved: list[int], topology: Topology) -> Change:
+    names = [layer.tables[t].name for t in unsaved]
+    them, their = ("them", "their") if len(names) > 1 else ("it", "its")
+    shown = ", ".join(repr(name) for name in names[:8]) + (
+        f" and {len(names) - 8} more" if len(names) > 8 else ""
+    )
+    return Change(
+        "unsaved-state",
+        names[0],
+        ("layers", index, "tables", unsaved[0]),
+        None,
+        None,
+        f"layer {layer.path}: table{'s' if len(names) > 1 else ''} {shown} "
+        f"({topology.library()}) {'are' if len(names) > 1 else 'is'} in neither file: "
+        f"keras-rs 0.4.0's TensorFlow layer keeps {them} outside Keras's saving, so loading "
+        f"the saved model leaves {them} at {their} initializer{'s' if len(names) > 1 else ''}, "
+        "changed or not",
+        help="checkpoint the layer's TPU embedding object yourself "
+        "(tf.train.Checkpoint(embedding=layer._tpu_embedding)), or train with the JAX backend, "
+        "whose .keras file holds the tables",
     )

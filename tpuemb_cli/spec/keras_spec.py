@@ -156,6 +156,16 @@ def on_sparsecore(layer: Any, topology: Topology) -> list[int]:
     return sorted(chosen, key=lambda index: layer.features[index].key)
 
 
+def unsaved_tables(layer: Any, topology: Topology) -> list[int]:
+    """The indexes of the layer's tables that its saved weights never hold (compat/keras_weights):
+    with the TensorFlow backend, those it builds into ``TPUEmbeddingV2`` / ``TPUEmbedding`` on a
+    chip whose embedding feature is known; none with the JAX backend, whose layer saves its
+    stacks."""
+    if topology.backend == "jax" or not topology.embedding_feature():
+        return []
+    return sorted({layer.features[f].table for f in on_sparsecore(layer, topology)})
+
+
 def replaced_tables(layer: Any, topology: Topology) -> dict[int, int]:
     """The SparseCore tables the JAX conversion replaces by another of the same name, each with
     the index of the one it keeps: ``keras_to_jte_feature_configs`` makes one TableSpec per
