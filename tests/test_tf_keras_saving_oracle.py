@@ -323,8 +323,9 @@ def _read_on_cpu(data: dict[str, Any]) -> Any:
         return feature_configs
 
 
-# Errors that do not stop the TPU path from building: a declared output the layer does not
-# return (TE761: it returns another shape), two features at one path (TE772: it keeps one).
+# Errors that need not stop the TPU path from building: a declared output the layer does not
+# return (TE761: where TPUEmbedding's build refuses it, its message says so), two features at
+# one path (TE772: the layer keeps one).
 BUILDS_ANYWAY = {"TE761", "TE772"}
 
 
@@ -358,8 +359,86 @@ def test_the_tpu_path_refuses_exactly_what_tpuemb_calls_an_error(
         num_sc_per_device=topology.num_sc_per_device,
         accelerator=topology.accelerator,
     )
-    errors = sorted({f.rule for f in findings if str(f.severity) == "error"} - BUILDS_ANYWAY)
+    errors = {f.rule for f in findings if str(f.severity) == "error"}
     if refused:
         assert errors, f"the TPU path raised {refused}; tpuemb reported no error"
+        if "Inconsistent shape founded for input feature" in refused:
+            # The feature TensorFlow names, reported with TensorFlow's reason.
+            name = refused.split("input feature ")[1].split(",")[0]
+            assert any(
+                f.rule == "TE761"
+                and f"'{name}'" in f.message
+                and "TPUEmbedding's build raises" in f.message
+                for f in findings
+            ), [f.message for f in findings if f.rule == "TE761"]
     else:
-        assert errors == [], [(f.rule, f.message) for f in findings if f.rule in errors]
+        unexpected = sorted(errors - BUILDS_ANYWAY)
+        assert unexpected == [], [(f.rule, f.message) for f in findings if f.rule in unexpected]
+        # TE761 never says a build that succeeded raises.
+        assert not any("build raises" in f.message for f in findings)
+
+
+def _traced_outputs(layer: Any, feature_configs: Any) -> dict[str, tuple[int, ...]] | None:
+    """The shape the layer returns for each feature, by its path, from TensorFlow tracing its
+    call on dense ids of each feature's per-replica input shape (TensorFlow's shape inference
+    of the TPU embedding's own ops: nothing runs), the batch multiplied back by the replicas.
+    None when the call refuses dense ids of that shape (TPUEmbedding's enqueue takes rank-2
+    dense ids only with a last dimension of 1)."""
+    specs = keras.tree.map_structure(
+        lambda f: tf.TensorSpec(_per_replica(f.input_shape), tf.int32), feature_configs
+    )
+    try:
+        traced = tf.function(layer.call).get_concrete_function(specs)
+    except ValueError as error:
+        if "should have last dimension as 1" in str(error):
+            return None
+        raise
+    flat = keras.tree.flatten_with_path(traced.structured_outputs)
+    return {
+        ".".join(str(part) for part in path): (
+            output.shape[0] * DEVICES,
+            *output.shape[1:],
+        )
+        for path, output in flat
+    }
+
+
+@pytest.mark.parametrize(("data", "feature"), LAYERS)
+def test_keras_output_dim_mismatch_is_the_shape_the_tpu_path_returns(
+    data: dict[str, Any], feature: str, tmp_path: Path
+) -> None:
+    """TE761 on the TPU path: the features whose returned shape (traced) is not the declared
+    one are exactly those tpuemb reports, on the saved file."""
+    with tpu_strategy_standin(feature, DEVICES):
+        built = _built(data, feature)
+        if built is None:
+            pytest.skip("keras-rs or TensorFlow refuses the layer")
+        model, layer = built
+        returned = _traced_outputs(layer, layer._feature_configs)
+        path = tmp_path / "model.keras"
+        model.save(path)
+    if returned is None:
+        pytest.skip("the call refuses dense ids of the declared input shape")
+    declared = {
+        ".".join(str(part) for part in key): tuple(f.output_shape)
+        for key, f in keras.tree.flatten_with_path(layer._feature_configs)
+    }
+    names = {
+        ".".join(str(part) for part in key): f.name
+        for key, f in keras.tree.flatten_with_path(layer._feature_configs)
+    }
+    differ = {names[key] for key in declared if returned[key] != declared[key]}
+    found = {f["message"].split("'")[1]: f for f in _check(path, feature) if f["rule"] == "TE761"}
+    # Every shape the layer returns otherwise than declared is reported ...
+    assert differ <= set(found), (returned, declared)
+    # ... and what else is reported is a declared batch or rank the input does not give, which
+    # the TPU path returns as declared (TPUEmbeddingV2 sizes the activations from it), and which
+    # the message says so; on CPU the layer returns the input's.
+    for name in set(found) - differ:
+        key = next(key for key, named in names.items() if named == name)
+        assert returned[key][-1] == declared[key][-1], (name, returned[key], declared[key])
+        if feature == "V2":
+            assert (
+                "TPUEmbeddingV2 sizes the activations from the declared shape"
+                in (found[name]["message"])
+            )

@@ -109,3 +109,44 @@ def test_the_shapes_the_layer_returns_pass() -> None:
         ((None, 1), (32, 16)),
     ]:
         assert _shape_findings(input_shape, output_shape) == [], (input_shape, output_shape)
+
+
+def _tensorflow(
+    input_shape: tuple[int, ...], output_shape: tuple[int, ...], accelerator: str
+) -> list[str]:
+    table = TableConfig("users", embedding_dim=16, optimizer="sgd")
+    layer = DistributedEmbedding({"u": FeatureConfig("u", table, input_shape, output_shape)})
+    found = lint_keras(
+        layer,
+        backend="tensorflow",
+        global_device_count=4,
+        num_sc_per_device=4 if accelerator == "v5p" else 0,
+        accelerator=accelerator,
+    )
+    return [f.message for f in found if f.rule == "TE761"]
+
+
+def test_on_the_tpu_embedding_engine_the_build_raises() -> None:
+    # TPUEmbedding (v4) works the output out of the input and raises where they differ
+    # (tests/test_tf_keras_saving_oracle.py: against its build under a stand-in TPUStrategy).
+    [message] = _tensorflow((32, 1), (64, 16), "v4")
+    assert message.endswith(
+        "; TPUEmbedding's build raises ValueError (\"Inconsistent shape founded for input "
+        'feature") when the layer is built on the TPU'
+    )
+    # A worked-out shape of rank 1 under a longer declared one is let through (ragged
+    # sequences): reported, without the build's error.
+    [message] = _tensorflow((32, 10), (32, 10, 16), "v4")
+    assert "build raises" not in message
+
+
+def test_on_sparsecores_the_activations_have_the_declared_shape() -> None:
+    # TPUEmbeddingV2 sizes them from the declared shape (traced by the same oracle).
+    [message] = _tensorflow((32, 1), (64, 16), "v5p")
+    assert message == (
+        "feature 'u' of layer 'distributed_embedding' declares output_shape (64, 16), but its "
+        "input_shape (32, 1) gives (32, 16) (one row of table 'users', embedding_dim 16, a "
+        "sample: the combiner reduces the last input dimension): TPUEmbeddingV2 sizes the "
+        "activations from the declared shape, so the layer returns it for ids of another shape "
+        "(and on CPU returns the input's)"
+    )

@@ -31,7 +31,12 @@ width; this rule reports it once, at the Keras field). With the TensorFlow backe
 gives TensorFlow the declared shape without its last dimension, the batch per replica; where
 Keras-RS builds TensorFlow's `TPUEmbedding`, its `_get_and_update_output_shapes_from_input`
 drops an input's last dimension the same way (a rank-1 input keeps its shape) and raises
-`ValueError("Inconsistent shape founded for input feature ...")` where the two differ.
+`ValueError("Inconsistent shape founded for input feature ...")` where the two differ (a worked-out
+shape of rank 1 or 2 under a longer declared one is let through, for ragged sequences); where it
+builds `TPUEmbeddingV2`, the activations are sized from the declared shape: tracing the layer's
+call (the ops' own shape functions) gives the declared batch and rank with the table's width.
+(Both checked by `make test-tf`, which builds the real objects under a stand-in TPUStrategy and
+traces the call.)
 
 ## Example
 ```python
@@ -112,6 +117,23 @@ def _differing(declared: Sequence[int], returned: Sequence[int]) -> list[int]:
     ]
 
 
+def _engine_refuses(input_shape: Sequence[int], declared: Sequence[int]) -> bool:
+    """Whether TPUEmbedding's build (v1) raises for ids of ``input_shape``
+    (``_check_output_shapes``): the output it works out of the input (the input without its
+    last dimension, a rank-1 input itself) against the declared one without its width; an
+    unknown dimension matches any, and a worked-out shape of rank 1 or 2 under a longer
+    declared one is let through (ragged sequences)."""
+    if not input_shape:
+        return False
+    incoming = list(input_shape) if len(input_shape) == 1 else list(input_shape[:-1])
+    expected = list(declared[:-1])
+    if len(incoming) in (1, 2) and len(expected) > len(incoming):
+        return False
+    if len(incoming) != len(expected):
+        return True
+    return any(a >= 0 and b >= 0 and a != b for a, b in zip(incoming, expected, strict=True))
+
+
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
     for li, layer in enumerate(model.layers):
         # A shape without a batch and an embedding dimension on TensorFlow's SparseCores is
@@ -145,6 +167,16 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                     "declared shape"
                 )
                 fix = f"make output_shape's last dimension {dim} (the table's embedding_dim)"
+            elif f in refused and topology.embedding_feature() == "V2":
+                message = (
+                    f"{where} declares output_shape {shown(declared)}, but its input_shape "
+                    f"{shown(feature.input_shape)} gives {shown(returned)} (one row of "
+                    f"{table_label(layer, feature.table)}, embedding_dim {dim}, a sample: the "
+                    "combiner reduces the last input dimension): TPUEmbeddingV2 sizes the "
+                    "activations from the declared shape, so the layer returns it for ids of "
+                    "another shape (and on CPU returns the input's)"
+                )
+                fix = f"make output_shape {shown(returned)}"
             else:
                 message = (
                     f"{where} declares output_shape {shown(declared)}, but the layer returns "
@@ -153,5 +185,11 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                     "the combiner reduces the last input dimension) while Keras builds the next "
                     "layers for the declared shape"
                 )
+                engine = f in refused and topology.on_embedding_engine()
+                if engine and _engine_refuses(feature.input_shape, declared):
+                    message += (
+                        "; TPUEmbedding's build raises ValueError (\"Inconsistent shape "
+                        'founded for input feature") when the layer is built on the TPU'
+                    )
                 fix = f"make output_shape {shown(returned)}"
             yield Violation(path, message, fix)
