@@ -456,3 +456,59 @@ def test_a_table_that_misses_its_first_place_tries_its_later_ones() -> None:
     changes = _default_changes(old, grown, wheres, names)
     assert [(c.kind, c.table) for c in changes] == [("restore-error", "b")]
     assert "nor does any later place of the table" in changes[0].message
+
+
+def test_a_tpu_table_moved_to_the_default_device_is_no_rename(tmp_path: Path) -> None:
+    # With the TensorFlow backend the old model saved no value of `items` (it was on the
+    # SparseCores); moved to the default device, it takes the place that held `users`, of the
+    # same shape: Keras loads users' rows into it. `items` was a table of the old model, so this
+    # is no rename (the reviewer's case, checked against Keras by
+    # tests/test_tf_keras_saving_oracle.py).
+    def placed(default: str) -> Edit:
+        def edit(layer: dict[str, Any]) -> None:
+            for table in layer["tables"]:
+                table.update(vocabulary_size=64, embedding_dim=4)
+                table["placement"] = "default_device" if table["name"] == default else "auto"
+            for feature in layer["feature_configs"].values():
+                feature["output_shape"] = [32, 4]
+
+        return edit
+
+    old = model(tmp_path / "old", placed("users"))
+    new = model(tmp_path / "new", placed("items"))
+    code, changes = _tf_diff(old, new)
+    assert code == 1
+    [reinit] = [c for c in changes if c["kind"] == "silent-reinit"]
+    assert reinit["table"] == "items"
+    assert "loads the rows saved for table 'users'" in reinit["message"]
+
+
+def test_a_keras_model_against_a_checkpoint_is_refused_not_a_crash(tmp_path: Path) -> None:
+    # It reached the two-model comparison with one side and crashed (TE010, exit 2).
+    ckpt = Path(__file__).parent / "data" / "tf-made" / "ranker" / "ckpt" / "ckpt-1.index"
+    for backend in ("jax", "tensorflow"):
+        result = invoke(
+            "diff", "--tpu", "v5p-8", "--keras-backend", backend, "--against-checkpoint",
+            str(ckpt), str(CLEAN),
+        )  # fmt: skip
+        assert result.exit_code == 2
+        assert "TE010" not in result.output
+        assert (
+            "a Keras-RS model, whose saved weights compare with another saved model's "
+            "(tpuemb diff OLD.keras NEW.keras)" in result.stderr
+        ), result.stderr
+
+
+def test_the_acknowledgement_names_the_archive_as_configuration_does(tmp_path: Path) -> None:
+    # A [[suppress]] entry for `x.keras!config.json` applies to nothing; `x.keras` does.
+    _, changes = _tf_diff(str(CLEAN), str(CLEAN))
+    [change] = changes
+    assert f"[[suppress]] entry for `{CLEAN}`," in change["help"]
+    (tmp_path / "tpuemb.toml").write_text(
+        f'[[suppress]]\nfile = "{CLEAN}"\nrules = ["unsaved-state"]\nreason = "saved apart"\n'
+    )
+    result = invoke(
+        "diff", "--config", str(tmp_path / "tpuemb.toml"), "--tpu", "v5p-8", "--keras-backend",
+        "tensorflow", "--fail-on", "unsaved-state", str(CLEAN), str(CLEAN),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output

@@ -265,18 +265,60 @@ def _one_moved_to_tpu(data: dict[str, Any]) -> dict[str, Any]:
 
 EDITS = {"to-default": _moved_to_default, "grown": _tpu_table_grown, "to-tpu": _one_moved_to_tpu}
 PAIRS = [
-    pytest.param(data, edit, feature, id=f"{feature}-{edit}-{name}")
+    pytest.param(data, EDITS[edit](data), feature, id=f"{feature}-{edit}-{name}")
     for name, data in DATA[::3]
     for edit in EDITS
     for feature in CHIPS
 ]
 
 
-@pytest.mark.parametrize(("data", "edit", "feature"), PAIRS)
+def _placed(placements: dict[str, str]) -> dict[str, Any]:
+    """A layer of tables of one shape, one feature each, placed as ``placements`` says."""
+    from tests.keras_layers import feature, layer, table
+
+    tables = [table(name, 64, 8, "adagrad", placement=p) for name, p in placements.items()]
+    features = [feature(f"f_{t['name']}", i, 8) for i, t in enumerate(tables)]
+    return layer("embedding", tables, features)
+
+
+# Tables of one shape moving between the TPU and the default device: a table the old file never
+# held (it was on the TPU) that takes a saved place loads another table's rows.
+TRADES = {
+    "trade": ({"a": "auto", "b": "default_device"}, {"a": "default_device", "b": "auto"}),
+    "to-default-one-removed": (
+        {"a": "auto", "b": "default_device", "c": "auto"},
+        {"a": "default_device", "c": "auto"},
+    ),
+    "both-to-default": (
+        {"a": "auto", "b": "default_device"},
+        {"a": "default_device", "b": "default_device"},
+    ),
+    "default-to-tpu": (
+        {"a": "default_device", "b": "default_device"},
+        {"a": "auto", "b": "default_device"},
+    ),
+}
+PAIRS += [
+    pytest.param(_placed(old), _placed(new), feature, id=f"{feature}-{name}")
+    for name, (old, new) in TRADES.items()
+    for feature in CHIPS
+]
+
+
+def _default_tables(model: Any, layer: Any) -> dict[str, Any]:
+    """The layer's default-device tables' values, by table name (none when every table is on
+    the TPU: the layer then has no such sub-layers)."""
+    embeddings = getattr(layer, "_default_device_embedding_layers", {})
+    return {e.name: np.array(e.embeddings.numpy()) for e in embeddings.values()}
+
+
+@pytest.mark.parametrize(("data", "edited", "feature"), PAIRS)
 def test_loading_fails_exactly_where_diff_says_restore_error(
-    data: dict[str, Any], edit: str, feature: str, tmp_path: Path
+    data: dict[str, Any], edited: dict[str, Any], feature: str, tmp_path: Path
 ) -> None:
-    edited = EDITS[edit](data)
+    """Keras's load_weights of the old file into the new model raises exactly where diff says
+    restore-error; where it loads, each default-device table holds another table's saved rows
+    exactly where diff says silent-reinit."""
     if edited == data:
         pytest.skip("the edit changes nothing in this layer")
     (tmp_path / "old").mkdir()
@@ -287,6 +329,8 @@ def test_loading_fails_exactly_where_diff_says_restore_error(
         if old is None or new is None:
             pytest.skip("keras-rs or TensorFlow refuses one of the layers")
         _fill(*old, 1)
+        _fill(*new, 2)
+        saved = _default_tables(*old)
         old[0].save(old_path)
         new[0].save(new_path)
         try:
@@ -294,9 +338,21 @@ def test_loading_fails_exactly_where_diff_says_restore_error(
             raised = None
         except ValueError as error:
             raised = error
-    kinds = {c["kind"] for c in _diff(old_path, new_path, feature)}
+        loaded = _default_tables(*new)
+    changes = _diff(old_path, new_path, feature)
+    kinds = {c["kind"] for c in changes}
     assert ("restore-error" in kinds) == (raised is not None), (kinds, raised)
     assert ("unsaved-state" in kinds) == bool(_engine_tables(new[1]))
+    if raised is not None:
+        return
+    others = {
+        name
+        for name, values in loaded.items()
+        for source, held in saved.items()
+        if source != name and held.shape == values.shape and np.array_equal(held, values)
+    }
+    said = {c["table"] for c in changes if c["kind"] == "silent-reinit"}
+    assert said == others, (said, others)
 
 
 def test_enough_layers_build_a_tpu_embedding() -> None:
@@ -403,7 +459,19 @@ def _traced_outputs(layer: Any, feature_configs: Any) -> dict[str, tuple[int, ..
     }
 
 
-@pytest.mark.parametrize(("data", "feature"), LAYERS)
+def _ranks() -> dict[str, Any]:
+    """Declared ranks above the input's that TPUEmbedding's build lets through."""
+    from tests.keras_layers import feature, layer, table
+
+    shapes = [([16, 1], [16, 1, 8]), ([16], [16, 1, 8]), ([16, 1], [16, 8]), ([16, 1], [16, 4])]
+    features = [feature(f"f{i}", 0, 8, shapes=pair) for i, pair in enumerate(shapes)]
+    return layer("embedding", [table("t", 64, 8, "adagrad")], features)
+
+
+SHAPES = [*LAYERS, *(pytest.param(_ranks(), f, id=f"{f}-ranks") for f in CHIPS)]
+
+
+@pytest.mark.parametrize(("data", "feature"), SHAPES)
 def test_keras_output_dim_mismatch_is_the_shape_the_tpu_path_returns(
     data: dict[str, Any], feature: str, tmp_path: Path
 ) -> None:
@@ -432,13 +500,14 @@ def test_keras_output_dim_mismatch_is_the_shape_the_tpu_path_returns(
     # Every shape the layer returns otherwise than declared is reported ...
     assert differ <= set(found), (returned, declared)
     # ... and what else is reported is a declared batch or rank the input does not give, which
-    # the TPU path returns as declared (TPUEmbeddingV2 sizes the activations from it), and which
-    # the message says so; on CPU the layer returns the input's.
+    # the TPU path returns as declared (the TPU embedding sizes the activations from it), as the
+    # message says -- unless TPUEmbedding's build raises for it, which the message says instead;
+    # on CPU the layer returns the input's.
+    library = {"V2": "TPUEmbeddingV2", "V1": "TPUEmbedding"}[feature]
     for name in set(found) - differ:
         key = next(key for key, named in names.items() if named == name)
         assert returned[key][-1] == declared[key][-1], (name, returned[key], declared[key])
-        if feature == "V2":
-            assert (
-                "TPUEmbeddingV2 sizes the activations from the declared shape"
-                in (found[name]["message"])
-            )
+        message = found[name]["message"]
+        assert f"{library} sizes the activations from the declared shape" in message, message
+    for name in differ & set(found):  # a width: the message says what the layer returns
+        assert "sizes the activations" not in found[name]["message"]

@@ -135,9 +135,10 @@ def test_on_the_tpu_embedding_engine_the_build_raises() -> None:
         'feature") when the layer is built on the TPU'
     )
     # A worked-out shape of rank 1 under a longer declared one is let through (ragged
-    # sequences): reported, without the build's error.
+    # sequences): TPUEmbedding then returns the declared shape (traced by the oracle).
     [message] = _tensorflow((32, 10), (32, 10, 16), "v4")
     assert "build raises" not in message
+    assert "TPUEmbedding sizes the activations from the declared shape" in message
 
 
 def test_on_sparsecores_the_activations_have_the_declared_shape() -> None:

@@ -34,7 +34,7 @@ def test_one_finding_a_layer_naming_its_tables_on_the_embedding_hardware(tmp_pat
         "which keras-rs 0.4.0's TensorFlow layer sets up outside Keras's tracking: model.save() "
         "and save_weights() write none of their values (only a (1,) gradient-trap variable), "
         "tf.train.Checkpoint(model) holds nothing of the layer, and a model loaded from the file "
-        "starts them from the initializers"
+        "starts them from their initializers"
     )
     assert "tf.train.Checkpoint(embedding=layer._tpu_embedding)" in finding["help"]
     # v4: the TPU embedding engine, TPUEmbedding (v1), kept alike.
@@ -61,7 +61,8 @@ def test_a_table_only_one_feature_uses_and_the_singular(tmp_path: Path) -> None:
     assert finding["message"].startswith(
         "layer 'm/embedding' keeps table 'users' in TPUEmbeddingV2"
     )
-    assert finding["message"].endswith("starts it from the initializers")
+    assert finding["message"].endswith("starts it from its initializer")
+    assert "write none of its values" in finding["message"]
 
 
 def test_a_live_layer_and_many_tables() -> None:

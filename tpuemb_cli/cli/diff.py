@@ -327,10 +327,11 @@ def command(
     Compares OLD and NEW (configs or specs, any encoding; specs are compiled first; or two
     Keras-RS models: what loading OLD's saved weights into NEW does), or with
     --against each config under the paths with its version at a git revision. Each change is a
-    restore-error, silent-reinit, orphaned-state, training-change, topology-change or
-    cosmetic (`tpuemb rules`, docs/diff.md); a `# tpuemb: ignore[KIND] reason` comment in the
-    new file, or a [[suppress]] entry, acknowledges an intended one. Exit 0: nothing --fail-on
-    names; 1: something it names; 2: an input or the revision could not be read.
+    restore-error, silent-reinit, orphaned-state, training-change, topology-change,
+    cosmetic or unsaved-state (`tpuemb rules`, docs/diff.md); a `# tpuemb: ignore[KIND]
+    reason` comment in the new file, or a [[suppress]] entry, acknowledges an intended one.
+    Exit 0: nothing --fail-on names; 1: something it names; 2: an input or the revision could
+    not be read.
     """
     if against_checkpoint is not None and not against_checkpoint.strip():
         raise click.UsageError("--against-checkpoint names no checkpoint")

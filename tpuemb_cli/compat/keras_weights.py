@@ -430,6 +430,16 @@ def _tables(layers: list[LayerEntries]) -> set[str]:
     }
 
 
+def _used_tables(layers: list[Any]) -> set[str]:
+    """The names of the tables the layers' features look up (wherever they are placed)."""
+    return {
+        layer.tables[feature.table].name
+        for layer in layers
+        for feature in layer.features
+        if 0 <= feature.table < len(layer.tables)
+    }
+
+
 def _saved_anything(entries: LayerEntries) -> bool:
     return bool(entries.own) or any(entry.shape is not None for entry in entries.default)
 
@@ -455,7 +465,12 @@ def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[C
                 raise problem
     new_entries = [_entries(layer, i, topology, "new") for i, layer in enumerate(new_layers)]
     old_entries = [_entries(layer, i, topology, "old") for i, layer in enumerate(old_layers)]
-    names = (_tables(old_entries), _tables(new_entries))
+    # A table either model has counts, saved or not: a table the TensorFlow layer kept on the
+    # TPU (in no file) that moves to the default device and loads another's rows is no rename.
+    names = (
+        _tables(old_entries) | _used_tables(old_layers),
+        _tables(new_entries) | _used_tables(new_layers),
+    )
     # A layer seen twice (one object in two models) is saved once, at its first place.
     saved: dict[str, int] = {}
     for index, layer in enumerate(old_layers):
@@ -532,6 +547,6 @@ def _unsaved_state(layer: Any, index: int, unsaved: list[int], topology: Topolog
         f"the saved model leaves {them} at {their} initializer{'s' if len(names) > 1 else ''}, "
         "changed or not",
         help="checkpoint the layer's TPU embedding object yourself "
-        "(tf.train.Checkpoint(embedding=layer._tpu_embedding)), or train with the JAX backend, "
-        "whose .keras file holds the tables",
+        "(tf.train.Checkpoint(embedding=layer._tpu_embedding)) beside the .keras file, or train "
+        "with the JAX backend, whose .keras file holds the tables",
     )

@@ -290,7 +290,8 @@ class Engine:
                 change.message,
                 change.path,
                 _with_help(
-                    change.help, advice.format(rule=rule.name, file=document.name, format=shown)
+                    change.help,
+                    advice.format(rule=rule.name, file=document.on_disk(), format=shown),
                 ),
                 change.position,
             )

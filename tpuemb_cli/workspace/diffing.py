@@ -104,6 +104,12 @@ def diff_checkpoint(
     def against(documents: Sides, facts: Facts) -> tuple[Document, list[Placed]]:
         (document,) = documents
         assert document is not None  # it has a layout
+        if _is_keras(document):
+            raise CannotCompare(
+                f"{document.name}: a Keras-RS model, whose saved weights compare with another "
+                "saved model's (tpuemb diff OLD.keras NEW.keras); --against-checkpoint compares "
+                "a config or spec with a TensorFlow checkpoint"
+            )
         return document, _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
 
     return _diff(workspace, version.name, [version], False, against)
@@ -174,7 +180,7 @@ def _diff(
             )
             return Diffed(name, [], sources, skipped=why, unchecked=True)
         during = "while comparing"
-        if any(_is_keras(d) for d in documents):
+        if len(documents) == 2 and any(_is_keras(d) for d in documents):
             anchor, placed = _keras_changes(documents, engine)
         else:
             anchor, placed = compare(documents, facts)

@@ -43,8 +43,9 @@ diffed with `--keras-backend tensorflow --tpu v5p-8`.
 ## Use instead
 Checkpoint the layer's TPU embedding object beside the model
 (`tf.train.Checkpoint(embedding=layer._tpu_embedding)`: TensorFlow's own checkpoint of the
-tables and slots, which `tpuemb diff --against-checkpoint` reads), or train with the JAX
-backend. Where that is done, acknowledge it with a `[[suppress]]` entry for `unsaved-state`.
+tables and slots; `tf.train.Checkpoint(model=model)` holds none of the layer's tables), or train
+with the JAX backend. Where that is done, acknowledge it with a `[[suppress]]` entry for
+`unsaved-state` (`file = "model.keras"`, the archive, as configuration names it).
 
 ## Fix safety
 No fix: tpuemb does not write `.keras` files.

@@ -32,9 +32,10 @@ gives TensorFlow the declared shape without its last dimension, the batch per re
 Keras-RS builds TensorFlow's `TPUEmbedding`, its `_get_and_update_output_shapes_from_input`
 drops an input's last dimension the same way (a rank-1 input keeps its shape) and raises
 `ValueError("Inconsistent shape founded for input feature ...")` where the two differ (a worked-out
-shape of rank 1 or 2 under a longer declared one is let through, for ragged sequences); where it
-builds `TPUEmbeddingV2`, the activations are sized from the declared shape: tracing the layer's
-call (the ops' own shape functions) gives the declared batch and rank with the table's width.
+shape of rank 1 or 2 under a longer declared one is let through, for ragged sequences). Where
+the build goes through, and always with `TPUEmbeddingV2`, the activations are sized from the
+declared shape: tracing the layer's call (the ops' own shape functions) gives the declared batch
+and rank with the table's width, and the message says so.
 (Both checked by `make test-tf`, which builds the real objects under a stand-in TPUStrategy and
 traces the call.)
 
@@ -157,6 +158,12 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
             where = f"{feature_label(feature)} of {layer_label(layer)}"
             path: FieldPath = (*feature_path(li, f), "output_shape")
             same_rank = len(declared) == len(returned)
+            # On v2-v4 TPUEmbedding's build compares the input with the declared output.
+            raises = (
+                f in refused
+                and topology.on_embedding_engine()
+                and _engine_refuses(feature.input_shape, declared)
+            )
             if len(differing) == 1 and same_rank:
                 path = (*path, differing[0])
             if differing == [len(declared) - 1] and same_rank:
@@ -167,14 +174,14 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                     "declared shape"
                 )
                 fix = f"make output_shape's last dimension {dim} (the table's embedding_dim)"
-            elif f in refused and topology.embedding_feature() == "V2":
+            elif f in refused and topology.embedding_feature() and not raises:
                 message = (
                     f"{where} declares output_shape {shown(declared)}, but its input_shape "
                     f"{shown(feature.input_shape)} gives {shown(returned)} (one row of "
                     f"{table_label(layer, feature.table)}, embedding_dim {dim}, a sample: the "
-                    "combiner reduces the last input dimension): TPUEmbeddingV2 sizes the "
-                    "activations from the declared shape, so the layer returns it for ids of "
-                    "another shape (and on CPU returns the input's)"
+                    f"combiner reduces the last input dimension): {topology.library()} sizes "
+                    "the activations from the declared shape, so the layer returns it for ids "
+                    "of another shape (and on CPU returns the input's)"
                 )
                 fix = f"make output_shape {shown(returned)}"
             else:
@@ -185,8 +192,7 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                     "the combiner reduces the last input dimension) while Keras builds the next "
                     "layers for the declared shape"
                 )
-                engine = f in refused and topology.on_embedding_engine()
-                if engine and _engine_refuses(feature.input_shape, declared):
+                if raises:
                     message += (
                         "; TPUEmbedding's build raises ValueError (\"Inconsistent shape "
                         'founded for input feature") when the layer is built on the TPU'

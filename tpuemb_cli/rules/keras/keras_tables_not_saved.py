@@ -37,9 +37,11 @@ Checkpoint the layer's TPU embedding object beside the model:
 ```python
 embedding_checkpoint = tf.train.Checkpoint(embedding=layer._tpu_embedding)
 embedding_checkpoint.write(path)  # the tables and their optimizer slots
+model.save("model.keras")  # the default-device tables and the rest of the model
 ```
-(a private attribute of keras-rs 0.4.0: pin the version), or train with the JAX backend, whose
-`.keras` file holds the tables. Where that is done, acknowledge the finding with a
+(a private attribute of keras-rs 0.4.0: pin the version; `tf.train.Checkpoint(model=model)`
+holds none of the layer's tables, not even the default-device ones), or train with the JAX
+backend, whose `.keras` file holds them all. Where that is done, acknowledge the finding with a
 `[[suppress]]` entry.
 
 ## Fix safety
@@ -74,15 +76,19 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
             continue
         names = [repr(layer.tables[t].name) for t in unsaved]
         shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        many = len(names) > 1
+        fresh = "them from their initializers" if many else "it from its initializer"
         yield Violation(
             (*table_path(li, unsaved[0]), "placement"),
-            f"{layer_label(layer)} keeps table{'s' if len(names) > 1 else ''} {shown} in "
+            f"{layer_label(layer)} keeps table{'s' if many else ''} {shown} in "
             f"{topology.library()} ({topology.engine()}), which keras-rs 0.4.0's TensorFlow "
             "layer sets up outside Keras's tracking: model.save() and save_weights() write "
-            "none of their values (only a (1,) gradient-trap variable), tf.train.Checkpoint"
-            "(model) holds nothing of the layer, and a model loaded from the file starts "
-            f"{'them' if len(names) > 1 else 'it'} from the initializers",
+            f"none of {'their' if many else 'its'} values (only a (1,) gradient-trap "
+            "variable), tf.train.Checkpoint(model) holds nothing of the layer, and a model "
+            f"loaded from the file starts {fresh}",
             "checkpoint the layer's TPU embedding object yourself "
-            "(tf.train.Checkpoint(embedding=layer._tpu_embedding)), or train with the JAX "
-            "backend, whose .keras file holds the tables",
+            "(tf.train.Checkpoint(embedding=layer._tpu_embedding)) beside model.save() or "
+            "save_weights(), which hold the default-device tables (tf.train.Checkpoint(model) "
+            "holds none of the layer's tables), or train with the JAX backend, whose .keras "
+            "file holds them all",
         )
