@@ -153,9 +153,10 @@ def test_what_is_not_compared_fails_the_run(tmp_path: Path) -> None:
         )
     # Without --tpu the saved weights cannot be told: a missing option, not a pass (a CI job
     # that forgot it exited 0 having compared nothing).
-    result = invoke("diff", old, new)
-    assert result.exit_code == 2
-    assert "no --tpu" in result.stderr and "pass --tpu" in result.stderr
+    for backend in ("jax", "tensorflow"):  # the TensorFlow one assumed a SparseCore chip
+        result = invoke("diff", "--keras-backend", backend, old, new)
+        assert result.exit_code == 2, backend
+        assert "no --tpu" in result.stderr and "pass --tpu" in result.stderr
 
 
 def _tf_diff(old: str, new: str, tpu: str = "v5p-8", *more: str) -> tuple[int, list[Any]]:

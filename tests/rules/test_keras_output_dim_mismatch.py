@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from tests.keras_objects import DistributedEmbedding, FeatureConfig, TableConfig
 from tpuemb_cli.keras import lint_keras
 
@@ -151,3 +153,14 @@ def test_on_sparsecores_the_activations_have_the_declared_shape() -> None:
         "activations from the declared shape, so the layer returns it for ids of another shape "
         "(and on CPU returns the input's)"
     )
+
+
+def test_a_dimension_tpuemb_could_not_hold_is_not_quoted_as_zero(tmp_path: Path) -> None:
+    # 10**12 overflows the mirror's field (TE005 says so); TE761 said "embedding_dim 0".
+    from tests.keras_config_text import findings, model_text, table, write
+
+    text = model_text([table("a", 64, 8)], {"a": 0})  # outputs (32, 8)
+    path = write(tmp_path, text.replace('"embedding_dim": 8', '"embedding_dim": 1000000000000'))
+    found = findings(path)
+    assert "TE005" in {f["rule"] for f in found}
+    assert not any(f["rule"] == "TE761" and "embedding_dim 0" in f["message"] for f in found)

@@ -158,7 +158,7 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
         return []
     where = f"layer {layer.path}"
     if topology.backend != "jax":
-        if not topology.embedding_feature():  # v5e, TPU7x: SparseCores, or none, not known
+        if plan.unknown:  # no --tpu; v5e, TPU7x: SparseCores, or none, not known
             raise NotCompared(f"{where}: {plan.unknown}")
         # The TensorFlow layer's tables there are saved nowhere (unsaved_tables); its own
         # variable is the gradient trap, created before its default-device sub-layers.

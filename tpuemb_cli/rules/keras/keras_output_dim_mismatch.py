@@ -147,6 +147,8 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                 continue
             declared = list(feature.output_shape)
             dim = layer.tables[feature.table].embedding_dim
+            if dim < 1:  # a size below 1, or one past int64 (read as 0): other rules' findings
+                continue
             if feature.input_shape:
                 returned = returned_shape(feature.input_shape, dim)
             else:
