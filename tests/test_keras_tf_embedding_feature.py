@@ -133,3 +133,11 @@ def test_without_a_tpu_v2_is_assumed_and_said(tmp_path: Path) -> None:
     assert {"TE663", "TE662"} <= set(_codes(path, ""))
     result = invoke("explain", "--keras-backend", "tensorflow", str(path))
     assert "backend tensorflow (TPUEmbeddingV2, assumed: no chip named)" in result.stdout
+
+
+def test_a_chip_named_alone_is_one_replica_not_an_unknowable_shape(tmp_path: Path) -> None:
+    # `--tpu v4` (no device count) left every feature's output shape out of the spec, and
+    # TPUEmbedding's rules called each one unknowable (TE723, an error per feature).
+    path = write(tmp_path, model_text([table("users")], {"user": 0, "friend": 0}))
+    for chip in ("v2", "v3", "v4", "v5p"):
+        assert "TE723" not in _codes(path, chip), chip

@@ -383,8 +383,10 @@ def _tensorflow(layer: Any, topology: Topology) -> Converted:
         name = layer.tables[feature.table].name
         target_feature.table = name if name and named[name] == 1 else f"#{position}"
         output = list(feature.output_shape[:-1])
-        replicas = topology.global_device_count
-        if output and output[0] >= 0 and replicas > 0 and output[0] % replicas == 0:
+        # No device count (a chip named alone): one replica, as the spec's topology says below
+        # (an output shape left out made TPUEmbedding's rules call it unknowable, TE723).
+        replicas = max(topology.global_device_count, 1)
+        if output and output[0] >= 0 and output[0] % replicas == 0:
             output[0] //= replicas
             if all(d >= 0 for d in output):
                 target_feature.output_shape.extend(output)
