@@ -513,3 +513,14 @@ def test_the_acknowledgement_names_the_archive_as_configuration_does(tmp_path: P
         "tensorflow", "--fail-on", "unsaved-state", str(CLEAN), str(CLEAN),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+
+
+def test_a_rename_beside_another_layers_table_of_that_name_is_a_rename() -> None:
+    # e1: x -> a on the default device; e2 keeps a TPU table `a` on both sides. Keras gives
+    # e1/a e1/x's rows (checked by the review with keras-rs under the stand-in): only e2's
+    # unsaved-state, no silent-reinit (a model-wide name check called it one).
+    data = Path(__file__).parent / "data" / "keras-diff" / "rename-beside-tpu-table"
+    old, new = str(data / "old" / "config.json"), str(data / "new" / "config.json")
+    for tpu in ("v5p-8", "v4-8", "v5p"):  # a chip named alone too: the count changes nothing
+        code, changes = _tf_diff(old, new, tpu)
+        assert (code, [c["kind"] for c in changes]) == (0, ["unsaved-state"]), tpu

@@ -158,7 +158,9 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
         return []
     where = f"layer {layer.path}"
     if topology.backend != "jax":
-        if plan.unknown:  # no --tpu; v5e, TPU7x: SparseCores, or none, not known
+        # No --tpu, or v5e / TPU7x (SparseCores, or none: not known). A chip named alone
+        # does: what the layer saves does not depend on how many there are.
+        if not topology.accelerator or not topology.embedding_feature():
             raise NotCompared(f"{where}: {plan.unknown}")
         # The TensorFlow layer's tables there are saved nowhere (unsaved_tables); its own
         # variable is the gradient trap, created before its default-device sub-layers.
@@ -430,6 +432,30 @@ def _tables(layers: list[LayerEntries]) -> set[str]:
     }
 
 
+def _names_for(
+    index: int, pairs: dict[int, int], old_names: list[set[str]], new_names: list[set[str]]
+) -> Names:
+    """The tables that tell a rename from a mix-up in the new layer ``index``: every table
+    either model has (saved or not: a table the TensorFlow layer kept on the TPU that moves to
+    the default device and loads another's rows is no rename), but those another pair of
+    layers keeps on both sides -- a table of that name stays there, and says nothing of this
+    layer."""
+    old_side, new_side = set(old_names[pairs[index]]), set(new_names[index])
+    others = {new: old for new, old in pairs.items() if new != index}
+    for new, old in others.items():
+        staying = old_names[old] & new_names[new]
+        old_side |= old_names[old] - staying
+        new_side |= new_names[new] - staying
+    paired_old, paired_new = set(pairs.values()), set(pairs)
+    for old, names in enumerate(old_names):
+        if old not in paired_old:
+            old_side |= names
+    for new, names in enumerate(new_names):
+        if new not in paired_new:
+            new_side |= names
+    return old_side, new_side
+
+
 def _used_tables(layers: list[Any]) -> set[str]:
     """The names of the tables the layers' features look up (wherever they are placed)."""
     return {
@@ -465,16 +491,23 @@ def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[C
                 raise problem
     new_entries = [_entries(layer, i, topology, "new") for i, layer in enumerate(new_layers)]
     old_entries = [_entries(layer, i, topology, "old") for i, layer in enumerate(old_layers)]
-    # A table either model has counts, saved or not: a table the TensorFlow layer kept on the
-    # TPU (in no file) that moves to the default device and loads another's rows is no rename.
-    names = (
-        _tables(old_entries) | _used_tables(old_layers),
-        _tables(new_entries) | _used_tables(new_layers),
-    )
     # A layer seen twice (one object in two models) is saved once, at its first place.
     saved: dict[str, int] = {}
     for index, layer in enumerate(old_layers):
         saved.setdefault(layer.weights_path, index)
+    old_names = [
+        _tables([entries]) | _used_tables([layer])
+        for entries, layer in zip(old_entries, old_layers, strict=True)
+    ]
+    new_names = [
+        _tables([entries]) | _used_tables([layer])
+        for entries, layer in zip(new_entries, new_layers, strict=True)
+    ]
+    pairs = {
+        index: saved[layer.weights_path]
+        for index, layer in enumerate(new_layers)
+        if layer.weights_path in saved
+    }
     paired = set()
     for index, after in enumerate(new_layers):
         if after.weights_path not in saved:
@@ -484,6 +517,7 @@ def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[C
         before = old_entries[saved[after.weights_path]]
         paired.add(after.weights_path)
         wheres = (f"layer {old_layers[saved[after.weights_path]].path}", f"layer {after.path}")
+        names = _names_for(index, pairs, old_names, new_names)
         changes += _own_changes(before.own, new_entries[index].own, wheres, names)
         changes += _default_changes(before.default, new_entries[index].default, wheres, names)
     for index, after in enumerate(new_layers):

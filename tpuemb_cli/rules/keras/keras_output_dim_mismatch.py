@@ -35,7 +35,10 @@ drops an input's last dimension the same way (a rank-1 input keeps its shape) an
 shape of rank 1 or 2 under a longer declared one is let through, for ragged sequences). Where
 the build goes through, and always with `TPUEmbeddingV2`, the activations are sized from the
 declared shape: tracing the layer's call (the ops' own shape functions) gives the declared batch
-and rank with the table's width, and the message says so.
+and rank with the table's width, and the message says so. (What neither says: `TPUEmbedding`'s
+enqueue refuses dense ids of rank 2 with more than one id a sample -- "Rank 2 or above dense
+tensor should have last dimension as 1" -- where ragged or sparse ids of that shape pass; a saved
+model does not say which the layer is given, so tpuemb reports nothing of it.)
 (Both checked by `make test-tf`, which builds the real objects under a stand-in TPUStrategy and
 traces the call.)
 
