@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tpuemb_cli.model.words import count
+from tpuemb_cli.model.words import count, listed
 
 
 def test_counts() -> None:
@@ -12,3 +12,9 @@ def test_counts() -> None:
 def test_an_integer_too_long_for_digits_is_told_by_its_size() -> None:
     assert count((2**63 - 1) ** 500) == "an integer of 31,500 bits"
     assert count(-(2**20_000)) == "-an integer of 20,001 bits"
+
+
+def test_listed_quotes_the_first_names_and_counts_the_rest() -> None:
+    assert listed(["a"]) == "'a'"
+    assert listed(["a", "b"], most=2) == "'a', 'b'"
+    assert listed([f"t{i}" for i in range(1010)], most=2) == "'t0', 't1' and 1,008 more"

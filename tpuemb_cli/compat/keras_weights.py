@@ -48,6 +48,8 @@ TensorFlow backend is not compared: NotCompared, which diff reports as an error 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Container
 from typing import Any
 
 from tpuemb_cli.compat.kinds import Change
@@ -55,6 +57,7 @@ from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
+from tpuemb_cli.model.words import listed
 from tpuemb_cli.spec.keras_spec import Topology, shadowed_features, unsaved_tables
 
 __all__ = ["KerasSide", "NotCompared", "layer_entries", "weight_changes"]
@@ -217,7 +220,7 @@ def _shape(shape: tuple[int, ...] | None) -> str:
 
 
 def _traded(
-    old: tuple[str, ...], new: tuple[str, ...], old_names: set[str], new_names: set[str]
+    old: tuple[str, ...], new: tuple[str, ...], old_names: Container[str], new_names: Container[str]
 ) -> bool:
     """Whether a stack's places hold other tables of the layer than they did (a table renamed
     in place keeps its rows)."""
@@ -227,7 +230,8 @@ def _traded(
     )
 
 
-Names = tuple[set[str], set[str]]  # the tables of the old model's layers, and of the new's
+# The tables of the old model and of the new one, as a layer pair judges them (``_names_for``).
+Names = tuple[Container[str], Container[str]]
 
 
 def _own_kind(entries: list[Entry]) -> str:
@@ -432,28 +436,54 @@ def _tables(layers: list[LayerEntries]) -> set[str]:
     }
 
 
-def _names_for(
-    index: int, pairs: dict[int, int], old_names: list[set[str]], new_names: list[set[str]]
-) -> Names:
-    """The tables that tell a rename from a mix-up in the new layer ``index``: every table
-    either model has (saved or not: a table the TensorFlow layer kept on the TPU that moves to
-    the default device and loads another's rows is no rename), but those another pair of
-    layers keeps on both sides -- a table of that name stays there, and says nothing of this
-    layer."""
-    old_side, new_side = set(old_names[pairs[index]]), set(new_names[index])
-    others = {new: old for new, old in pairs.items() if new != index}
-    for new, old in others.items():
-        staying = old_names[old] & new_names[new]
-        old_side |= old_names[old] - staying
-        new_side |= new_names[new] - staying
-    paired_old, paired_new = set(pairs.values()), set(pairs)
-    for old, names in enumerate(old_names):
-        if old not in paired_old:
-            old_side |= names
-    for new, names in enumerate(new_names):
-        if new not in paired_new:
-            new_side |= names
-    return old_side, new_side
+class _Side:
+    """One model's table names as the new layer of one pair judges them: its own pair's, and
+    those of every other pair or lone layer (``counts``: in how many places each is, of which
+    ``mine`` is this pair's share). Counted once for all pairs, so that each asks in constant
+    time (a thousand layers made a thousand unions of every other layer's names)."""
+
+    def __init__(self, own: set[str], counts: Counter[str], mine: set[str]) -> None:
+        self.own, self.counts, self.mine = own, counts, mine
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        return name in self.own or self.counts[name] > (name in self.mine)
+
+
+class _NameSides:
+    """The tables that tell a rename from a mix-up, for each new layer paired with a saved one:
+    every table either model has (saved or not: a table the TensorFlow layer kept on the TPU
+    that moves to the default device and loads another's rows is no rename), but those another
+    pair of layers keeps on both sides -- a table of that name stays there, and says nothing of
+    this layer."""
+
+    def __init__(
+        self, pairs: dict[int, int], old_names: list[set[str]], new_names: list[set[str]]
+    ) -> None:
+        self.pairs, self.old_names, self.new_names = pairs, old_names, new_names
+        self.old_share: dict[int, set[str]] = {}
+        self.new_share: dict[int, set[str]] = {}
+        for new, old in pairs.items():
+            staying = old_names[old] & new_names[new]
+            self.old_share[new] = old_names[old] - staying
+            self.new_share[new] = new_names[new] - staying
+        paired = set(pairs.values())
+        lone_old = [n for i, n in enumerate(old_names) if i not in paired]
+        lone_new = [n for i, n in enumerate(new_names) if i not in pairs]
+        self.old_counts = Counter(
+            name for names in [*self.old_share.values(), *lone_old] for name in names
+        )
+        self.new_counts = Counter(
+            name for names in [*self.new_share.values(), *lone_new] for name in names
+        )
+
+    def of(self, index: int) -> Names:
+        """The two sides for the new layer ``index`` (paired)."""
+        return (
+            _Side(self.old_names[self.pairs[index]], self.old_counts, self.old_share[index]),
+            _Side(self.new_names[index], self.new_counts, self.new_share[index]),
+        )
 
 
 def _used_tables(layers: list[Any]) -> set[str]:
@@ -508,6 +538,7 @@ def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[C
         for index, layer in enumerate(new_layers)
         if layer.weights_path in saved
     }
+    sides = _NameSides(pairs, old_names, new_names)
     paired = set()
     for index, after in enumerate(new_layers):
         if after.weights_path not in saved:
@@ -517,7 +548,7 @@ def weight_changes(old_model: Any, new_model: Any, topology: Topology) -> list[C
         before = old_entries[saved[after.weights_path]]
         paired.add(after.weights_path)
         wheres = (f"layer {old_layers[saved[after.weights_path]].path}", f"layer {after.path}")
-        names = _names_for(index, pairs, old_names, new_names)
+        names = sides.of(index)
         changes += _own_changes(before.own, new_entries[index].own, wheres, names)
         changes += _default_changes(before.default, new_entries[index].default, wheres, names)
     for index, after in enumerate(new_layers):
@@ -565,20 +596,18 @@ def _layer_not_saved(after: Any, index: int, old_layers: list[Any]) -> Change:
 
 def _unsaved_state(layer: Any, index: int, unsaved: list[int], topology: Topology) -> Change:
     names = [layer.tables[t].name for t in unsaved]
-    them, their = ("them", "their") if len(names) > 1 else ("it", "its")
-    shown = ", ".join(repr(name) for name in names[:8]) + (
-        f" and {len(names) - 8} more" if len(names) > 8 else ""
-    )
+    many = len(names) > 1
+    them, their = ("them", "their") if many else ("it", "its")
     return Change(
         "unsaved-state",
         names[0],
         ("layers", index, "tables", unsaved[0]),
         None,
         None,
-        f"layer {layer.path}: table{'s' if len(names) > 1 else ''} {shown} "
-        f"({topology.library()}) {'are' if len(names) > 1 else 'is'} in neither file: "
+        f"layer {layer.path}: table{'s' if many else ''} {listed(names)} "
+        f"({topology.library()}) {'are' if many else 'is'} in neither file: "
         f"keras-rs 0.4.0's TensorFlow layer keeps {them} outside Keras's saving, so loading "
-        f"the saved model leaves {them} at {their} initializer{'s' if len(names) > 1 else ''}, "
+        f"the saved model leaves {them} at {their} initializer{'s' if many else ''}, "
         "changed or not",
         help="checkpoint the layer's TPU embedding object yourself "
         "(tf.train.Checkpoint(embedding=layer._tpu_embedding)) beside the .keras file, or train "

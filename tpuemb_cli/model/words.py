@@ -43,3 +43,9 @@ def number(value: float) -> str:
         if struct.unpack("f", struct.pack("f", float(shortest)))[0] == single:
             break
     return repr(float(shortest))
+
+
+def listed(names: list[str], most: int = 8) -> str:
+    """Names quoted in a message, the first ``most`` of them: ``'a', 'b' and 3 more``."""
+    shown = ", ".join(repr(name) for name in names[:most])
+    return shown + (f" and {count(len(names) - most)} more" if len(names) > most else "")

@@ -140,13 +140,14 @@ def _engine_refuses(input_shape: Sequence[int], declared: Sequence[int]) -> bool
 
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
     for li, layer in enumerate(model.layers):
-        # A shape without a batch and an embedding dimension on TensorFlow's SparseCores is
-        # TE765's (the conversion raises); elsewhere the layer returns its own shape.
-        refused = set(on_sparsecore(layer, topology)) if topology.backend == "tensorflow" else ()
+        # The features on the TensorFlow backend's TPU path: a shape there without a batch and
+        # an embedding dimension is TE765's (the conversion raises), and the messages say what
+        # the TPU embedding does with the others; elsewhere the layer returns its own shape.
+        on_tpu = set(on_sparsecore(layer, topology)) if topology.backend == "tensorflow" else ()
         for f, feature in enumerate(layer.features):
             if not feature.output_shape or not 0 <= feature.table < len(layer.tables):
                 continue
-            if len(feature.output_shape) < 2 and f in refused:
+            if len(feature.output_shape) < 2 and f in on_tpu:
                 continue
             declared = list(feature.output_shape)
             dim = layer.tables[feature.table].embedding_dim
@@ -165,7 +166,7 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
             same_rank = len(declared) == len(returned)
             # On v2-v4 TPUEmbedding's build compares the input with the declared output.
             raises = (
-                f in refused
+                f in on_tpu
                 and topology.on_embedding_engine()
                 and _engine_refuses(feature.input_shape, declared)
             )
@@ -179,7 +180,7 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                     "declared shape"
                 )
                 fix = f"make output_shape's last dimension {dim} (the table's embedding_dim)"
-            elif f in refused and topology.embedding_feature() and not raises:
+            elif f in on_tpu and topology.embedding_feature() and not raises:
                 message = (
                     f"{where} declares output_shape {shown(declared)}, but its input_shape "
                     f"{shown(feature.input_shape)} gives {shown(returned)} (one row of "

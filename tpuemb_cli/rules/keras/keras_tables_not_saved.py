@@ -63,6 +63,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.words import listed
 from tpuemb_cli.rules.lib.keras_layers import layer_label, table_path
 from tpuemb_cli.spec.keras_spec import unsaved_tables
 
@@ -74,8 +75,8 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
         unsaved = unsaved_tables(layer, topology)
         if not unsaved:
             continue
-        names = [repr(layer.tables[t].name) for t in unsaved]
-        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        names = [layer.tables[t].name for t in unsaved]
+        shown = listed(names)
         many = len(names) > 1
         fresh = "them from their initializers" if many else "it from its initializer"
         yield Violation(
