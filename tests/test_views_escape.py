@@ -105,6 +105,11 @@ def test_check_and_diff_in_each_human_format(
         diff = invoke("diff", "--tpu", "v5p-8", "--format", output_format, *pair)
         assert diff.exit_code in (0, 1), diff.output
         shown_escaped(diff, FILE_NAME_SHOWN)
+    # The files each command took, by name.
+    listed = invoke("check", "--isolated", "--show-files", files[kind].broken)
+    shown_escaped(listed, f"{FILE_NAME_SHOWN}.broken")
+    listed = invoke("diff", "--show-files", old, new)
+    shown_escaped(listed, f"{FILE_NAME_SHOWN}.next")
 
 
 def test_a_file_name_in_a_fix_diff_is_quoted_as_git_quotes_it(
