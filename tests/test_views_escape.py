@@ -165,3 +165,31 @@ def test_usage_errors_that_name_a_file_or_a_value(
         result = invoke(*args)
         assert result.exit_code == code, (args, result.output)
         shown_escaped(result, "FORGED")
+
+
+@pytest.mark.parametrize("output_format", ["full", "concise", "github"])
+def test_diff_of_a_config_and_a_spec_and_against_a_checkpoint(
+    files: dict[str, Files], tmp_path: Path, output_format: str
+) -> None:
+    from tests import checkpoint_files
+
+    config, spec = files["config"].old, files["spec"].old
+    for pair in ((config, spec), (spec, config)):
+        diff = invoke("diff", "--format", output_format, *pair)
+        assert diff.exit_code == 1, diff.output
+        shown_escaped(diff, FILE_NAME_SHOWN, names=3)
+    # A checkpoint in a folder of a hostile name, of the config's table (a hostile name) with
+    # another shape: a restore-error that names them.
+    folder = tmp_path / f"run{HOSTILE_FILE}"
+    folder.mkdir()
+    variables = checkpoint_files.embedding(
+        {f"video{HOSTILE}": (1000, 8)}, {f"video{HOSTILE}": ["accumulators"]}
+    )
+    (folder / "ckpt-1.index").write_bytes(
+        checkpoint_files.table(checkpoint_files.bundle(variables))
+    )
+    against = invoke(
+        "diff", "--format", output_format, "--against-checkpoint", folder / "ckpt-1.index", config
+    )
+    assert against.exit_code == 1, against.output
+    shown_escaped(against, FILE_NAME_SHOWN, names=3)
