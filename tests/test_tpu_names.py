@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.helpers import CLEAN
+from tests.helpers import CLEAN, SPEC
 from tpuemb_cli.cli import main
 from tpuemb_cli.model.accelerators import FORMS, UnknownTpu, parse
 from tpuemb_cli.server.settings import _check
@@ -119,3 +119,16 @@ def test_the_server_settings_refuse_it(text: str) -> None:
     message, value = _check("tpu", text)
     assert value is None
     assert message is not None and message.startswith(f"TPU {text!r} {FORMS_SAID}")
+
+
+@pytest.mark.parametrize("text", ["v5p--128", "v5p-\uff18", "v5p-"])
+def test_a_specs_accelerator_is_read_by_the_same_grammar(
+    text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("s.spec.yaml").write_text(
+        SPEC.replace("topology: {", f'topology: {{accelerator: "{text}", '), encoding="utf-8"
+    )
+    result = CliRunner().invoke(main, ["check", "--isolated", "--format", "concise", "s.spec.yaml"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout.startswith(f"s.spec.yaml:8:12: TE724 [error] TPU {text!r} {FORMS_SAID}")
