@@ -64,7 +64,7 @@ def test_linting_finds_the_configuration_and_skips_what_is_not_a_document(
     other = linter.lint((tmp_path / "package.json").as_uri(), '{"name": "web"}')
     assert other.findings == [] and other.skipped is not None and other.error is None
     binary = linter.lint((tmp_path / "m.pb").as_uri(), "\x00garbage")
-    assert binary.skipped == "binary files are not linted as text"
+    assert binary.skipped == "binary files are not linted from the editor"
     unsaved = linter.lint("untitled:Untitled-1", bad)
     assert [f.rule for f in unsaved.findings] == ["TE403"]
 

@@ -294,3 +294,16 @@ async def test_a_change_without_settings_asks_the_editor_for_them(
     await until(lambda: len(client.published) > before, "diagnostics after the change")
     assert await client.pushed(uri, 1) == []
     assert [item.section for item in asked[0].items] == ["tpuemb"]
+
+
+async def test_a_tpu_setting_outside_the_grammar_is_a_warning(start: Any, tmp_path: Path) -> None:
+    # Read as v5p-128 before (issue 36, point 14): CLEAN's 8 cores were held against 64 (TE603).
+    client = await start(PUSHED, {"tpu": "v5p--128"})
+    uri = client.open(tmp_path / "clean.pbtxt", CLEAN)
+    assert await client.pushed(uri, 1) == []
+    await until(lambda: len(client.shown) == 1, "a warning")
+    assert client.shown[0].type == lsp.MessageType.Warning
+    assert client.shown[0].message.startswith(
+        "tpuemb: setting 'tpu': TPU 'v5p--128' is not written as a TPU is named: a chip (v2, v3, "
+    )
+    assert client.shown[0].message.endswith("; did you mean `v5p-128`?; it is ignored")

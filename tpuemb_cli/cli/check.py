@@ -41,7 +41,7 @@ from tpuemb_cli.cli.outputs import (
 )
 from tpuemb_cli.cli.selection import open_workspace, settings_options
 from tpuemb_cli.model.findings import Finding, Severity
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import plural, printable
 
 if TYPE_CHECKING:
     from tpuemb_cli.cli.fixing import FileChanges
@@ -140,7 +140,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         item, settings = task
         if options.show_files:
             what = f"skipped: {outcome.skipped}" if outcome.skipped else "checked"
-            streams.out.write(f"{item.name}: {what}\n")
+            streams.out.write(printable(f"{item.name}: {what}") + "\n")
         if outcome.skipped is not None:
             skipped.append((item.name, outcome.skipped))
             continue

@@ -42,6 +42,7 @@ from tpuemb_cli.cli.outputs import (
 )
 from tpuemb_cli.cli.selection import open_workspace, settings_options
 from tpuemb_cli.model.findings import Finding
+from tpuemb_cli.model.words import printable
 from tpuemb_cli.rules import CHANGES
 
 if TYPE_CHECKING:
@@ -196,7 +197,7 @@ def execute(options: DiffOptions, streams: Streams) -> int:
                 if diffed.skipped is not None
                 else "compared"
             )
-            streams.out.write(f"{diffed.name}: {what}\n")
+            streams.out.write(printable(f"{diffed.name}: {what}") + "\n")
         return EXIT_ERROR if failed or any(d.error for d in done) else EXIT_OK
     findings: list[Finding] = []
     sources: dict[str, str] = {}

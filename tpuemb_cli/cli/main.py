@@ -8,6 +8,7 @@ add its row to COMMANDS. A command's module is imported only when that command r
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import click
 
@@ -38,6 +39,30 @@ class _Commands(click.Group):
             return super().get_command(ctx, cmd_name)
         command: click.Command = getattr(importlib.import_module(row[0]), row[1])
         return command
+
+    # click's own usage errors quote what was typed (an extra argument, a command's name, a
+    # callback's message naming a value): escaped as ``tpuemb: error:`` lines are, so that a file
+    # name cannot forge a line or colour the terminal there either (issue 36, point 11).
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.ClickException as error:
+            raise _escaped(error) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as error:
+            raise _escaped(error) from None
+
+
+def _escaped(error: click.ClickException) -> click.ClickException:
+    from tpuemb_cli.model.words import printable
+
+    # click types `message` Final, but it is a plain attribute that `show` reads: rewritten in
+    # place, the exception keeps its class, context and exit code.
+    setattr(error, "message", printable(error.message))  # noqa: B010
+    return error
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})

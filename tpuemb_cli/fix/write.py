@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tpuemb_cli.fix.atomic import write_atomic
+from tpuemb_cli.model.words import printable
 
 BOM = b"\xef\xbb\xbf"
 NO_NEWLINE = "\\ No newline at end of file\n"
@@ -94,6 +95,29 @@ def _marked(lines: Iterator[str]) -> Iterator[str]:
             yield NO_NEWLINE
 
 
+# The bytes git quotes in a path (``quote_c_style``, core.quotePath on): its letters for the
+# usual controls, octal for the rest of C0, DEL and every byte of a character past ASCII.
+_C_LETTERS = {7: "a", 8: "b", 9: "t", 10: "n", 11: "v", 12: "f", 13: "r", 34: '"', 92: "\\"}
+
+
+def _quoted(path: str) -> str:
+    """A diff header's path as git writes it: as it is, or, when it holds a character human
+    output escapes (``printable``), a quote or a backslash, in double quotes with C escapes
+    (``"a/x\\033"``; git apply reads them). A file name cannot forge a line or colour the
+    terminal through ``--diff`` (issue 36, point 11)."""
+    if printable(path) == path and '"' not in path and "\\" not in path:
+        return path
+    out = []
+    for byte in path.encode("utf-8", errors="surrogateescape"):
+        if byte in _C_LETTERS:
+            out.append("\\" + _C_LETTERS[byte])
+        elif byte < 0x20 or byte >= 0x7F:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(chr(byte))
+    return '"' + "".join(out) + '"'
+
+
 def unified_diff(name: str, original: bytes, text: str) -> str:
     """The file ``name``, whose bytes are ``original``, -> what ``write_text`` would write for
     ``text``, as a unified diff that git apply and patch accept. git's a/ and b/ prefixes for a
@@ -106,8 +130,8 @@ def unified_diff(name: str, original: bytes, text: str) -> str:
             difflib.unified_diff(
                 _lines(before),
                 _lines(after),
-                fromfile=f"a/{name}" if relative else name,
-                tofile=f"b/{name}" if relative else name,
+                fromfile=_quoted(f"a/{name}" if relative else name),
+                tofile=_quoted(f"b/{name}" if relative else name),
             )
         )
     )

@@ -23,7 +23,7 @@ from tpuemb_cli.formatters.config_table import (
     status,
     value,
 )
-from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.load import Document
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.words import plural
@@ -85,7 +85,7 @@ def explain_document(document: Document, facts: SpecFacts | None = None) -> str:
     assert row is not None and row.explain, f"explain shows no {type(document.message)}"
     view: Callable[[Document, SpecFacts | None], tuple[str, list[str]]] = globals()[row.explain]
     header, lines = view(document, facts)
-    return "\n".join([printable(header), "", *lines]) + "\n"
+    return text_of([header, "", *lines])
 
 
 # The views schema rows name: each returns the header and the lines of its type's explanation.

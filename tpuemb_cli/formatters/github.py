@@ -28,7 +28,7 @@ def escape_property(text: str) -> str:
 
 
 def annotation(finding: Finding) -> str:
-    properties = [f"file={escape_property(finding.file)}"]
+    properties = [f"file={escape_property(printable(finding.file))}"]
     position = finding.position
     if position is not None:
         properties += [

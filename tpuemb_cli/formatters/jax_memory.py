@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from tpuemb_cli.formatters.memory import hbm_verdict
-from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
@@ -150,7 +150,7 @@ def explain_jax_memory(name: str, memory: JaxMemory, chip: Chip | None) -> str:
     problem = _device_problem(memory, chip)
     if problem:
         lines += [NOT_COUNTED, "", problem]
-        return "\n".join(lines) + "\n"
+        return text_of(lines)
     assert chip is not None and per_device is not None
     for stack in memory.too_large():
         lines.append(
@@ -166,7 +166,7 @@ def explain_jax_memory(name: str, memory: JaxMemory, chip: Chip | None) -> str:
         "",
         *_verdict(memory, chip),
     ]
-    return "\n".join(lines) + "\n"
+    return text_of(lines)
 
 
 def jax_memory_json(name: str, memory: JaxMemory, chip: Chip | None) -> str:

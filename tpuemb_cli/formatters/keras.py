@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.model.words import count, plural
 
 if TYPE_CHECKING:
@@ -167,8 +167,9 @@ def explain_keras_memory(
         if off:
             shown = ", ".join(off)
             lines.append(printable(f"  on the default device, not counted here: {shown}"))
-        lines.append(_memory_text(name, plan, chip).rstrip("\n"))
-    return "\n".join(lines) + "\n"
+        # The library's view, escaped already: its lines.
+        lines += _memory_text(name, plan, chip).rstrip("\n").split("\n")
+    return text_of(lines)
 
 
 def _memory_document(name: str, plan: LayerPlan, chip: Chip | None) -> Any:

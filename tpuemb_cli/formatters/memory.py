@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.model.accelerators import Accelerator
 from tpuemb_cli.model.advice import Advice, Demand, smallest_slice
 from tpuemb_cli.model.chips import Chip
@@ -206,7 +206,7 @@ def explain_memory(
     mismatch = slice_mismatch(config, tpu)
     lines += [NOT_COUNTED, PADDING, "", *([mismatch] if mismatch else [])]
     lines += _verdict(config, memory, chip)
-    return "\n".join(lines) + "\n"
+    return text_of(lines)
 
 
 def memory_json(

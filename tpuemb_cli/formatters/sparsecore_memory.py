@@ -14,7 +14,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.formatters.memory import hbm_verdict
-from tpuemb_cli.formatters.style import printable
+from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
 from tpuemb_cli.model.words import plural
@@ -176,7 +176,7 @@ def explain_sparsecore_memory(
         "",
         *_verdict(memory, chip),
     ]
-    return "\n".join(lines) + "\n"
+    return text_of(lines)
 
 
 def sparsecore_memory_json(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from tpuemb_cli.model import words
 from tpuemb_cli.model.findings import Severity
 
 _COLORS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
@@ -19,28 +22,17 @@ def paint(
     return f"{prefix}{text}{_RESET}" if prefix else text
 
 
-# Characters that a terminal acts on instead of showing: C0 and C1 controls and DEL (a newline
-# would start a forged output line, an escape sequence repaints the terminal), the line and
-# paragraph separators, and the bidi embeddings, overrides and isolates (they reorder what is
-# shown, as in CVE-2021-42574). Config strings (a table's name) reach human output through
-# messages and excerpts; these are shown escaped, as Python writes them. Machine formats (JSON,
-# SARIF) keep the exact strings: JSON escapes them itself.
-_SHORT = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
-_UNSAFE = (
-    *range(0x20),
-    *range(0x7F, 0xA0),
-    0x2028,
-    0x2029,
-    *range(0x202A, 0x202F),
-    *range(0x2066, 0x206A),
-)
-ESCAPES: dict[int, str] = {
-    code: _SHORT.get(code) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-    for code in _UNSAFE
-}
+# The one escaping helper lives with the words every layer writes (the CLI's errors, a fix's
+# diff headers); re-exported for the formatters.
+ESCAPES = words.ESCAPES
+printable = words.printable
 
 
-def printable(text: str) -> str:
-    """``text`` with the characters a terminal would act on written as escapes (``\\n``,
-    ``\\x1b``, ``\\u202e``)."""
-    return text.translate(ESCAPES)
+def text_of(lines: Iterable[str]) -> str:
+    """A human view's lines as its text, each line escaped: the one way ``explain``, ``explain
+    --memory`` and their parts write what they show, so that a name quoted anywhere in a view --
+    a header, a cell, a stack's line, a file name -- reaches the terminal escaped (issue 36,
+    point 11: a JAX stack's header once printed its name raw). Escaping is idempotent: a line
+    escaped before (a table's cells are, to measure their width) is unchanged. Only for views
+    without colour: ``paint``'s sequences would be escaped too."""
+    return "".join(printable(line) + "\n" for line in lines)

@@ -22,6 +22,7 @@ page tpuemb found lists their accelerator types' sizes.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from tpuemb_cli.model.chips import BY_NAME, CHIPS, Chip
@@ -116,16 +117,33 @@ class Accelerator(NamedTuple):
 
 
 def _key(name: str) -> str:
-    """``name`` without case, spaces, dashes or underscores, and without a ``tpu`` prefix before
-    a version: ``TPU v5p``, ``tpu-v5p`` and ``V5P`` are all ``v5p``."""
-    key = "".join(name.lower().split()).replace("-", "").replace("_", "")
+    """``name`` (a chip's name as ``_CHIP`` reads it) in the chip table's spelling: lower case,
+    a ``tpu`` prefix dropped before a version: ``TPU v5p``, ``tpu-v5p`` and ``V5P`` are all
+    ``v5p``; an alias (``trillium``) is the chip it names."""
+    key = name.lower()
+    for prefix in ("tpu ", "tpu-", "tpu_"):
+        key = key.removeprefix(prefix)
     if key.startswith("tpu") and key[3:] in BY_NAME:
         key = key[3:]
     return ALIASES.get(key, key)
 
 
 def _chip_named(name: str) -> Chip | None:
-    return BY_NAME.get(_key(name))
+    return BY_NAME.get(_key(name)) if _CHIP.fullmatch(name) else None
+
+
+# The grammar, and nothing near it (issue 36, point 14): ASCII letters (any case) and digits, a
+# chip's name after an optional ``TPU`` and one space, dash or underscore; an accelerator type is
+# a prefix, one dash and a count in ASCII digits without a leading zero. ``str.isdigit`` and
+# ``int`` also take other scripts' digits (``v5p-١٢٨``) and ``isdigit`` superscripts (which
+# ``int`` then refuses), and a looser split read ``v5p--128`` and ``v5p-`` as v5p-128 and v5p.
+_CHIP = re.compile(r"(?:[Tt][Pp][Uu][ _-]?)?[A-Za-z0-9]+", re.ASCII)
+_TYPE = re.compile(r"((?:[Tt][Pp][Uu][ _-]?)?[A-Za-z0-9]+)-([1-9][0-9]*)", re.ASCII)
+FORMS = (
+    "a chip (v2, v3, v4, v5e, v5p, v6e, tpu7x; `TPU v5p` and any case too) or an accelerator "
+    "type: its prefix, one dash and a count in ASCII digits with no leading zero (v4-32, "
+    "v5p-128, v5litepod-16, v6e-256)"
+)
 
 
 def slices(chip: Chip) -> tuple[Accelerator, ...]:
@@ -197,16 +215,32 @@ def parse(text: str) -> Accelerator:
     """The TPU ``text`` names: a chip (``v5p``, ``TPU v5p``, ``trillium``) or an accelerator
     type (``v5p-128``, ``v5litepod-16``, ``v6e-256``). Raises UnknownTpu, whose message has a
     suggestion when one is close."""
-    name = text.strip()
+    name = text
     if len(name) > MAX_NAME:
         raise _unknown(name, "")
     chip = _chip_named(name)
     if chip is not None:
         return Accelerator(chip)
-    prefix, dash, digits = name.rpartition("-")
-    if dash and digits.isdigit() and prefix:
+    typed = _TYPE.fullmatch(name)
+    if typed is not None:
+        prefix, digits = typed.groups()
         by_prefix = {_key(n.prefix): BY_NAME[c] for c, n in NAMING.items()}
         sized = by_prefix.get(_key(prefix)) or _chip_named(prefix)
         if sized is not None:
             return _sized(sized, prefix, digits, name)
-    raise _unknown(name, digits if dash and digits.isdigit() else "")
+        raise _unknown(name, digits)
+    if _CHIP.fullmatch(name) is None:
+        raise _malformed(name)
+    raise _unknown(name, "")
+
+
+def _malformed(name: str) -> UnknownTpu:
+    """A name outside the grammar (``v5p--128``, ``v5p-``, ``v5p-0128``, `` v5p``): it names
+    the forms, and the nearest TPU when one is close."""
+    from tpuemb_cli.model.nearest import did_you_mean, nearest
+
+    digits = re.sub(r"[^0-9]", "", name.rpartition("-")[2], flags=re.ASCII).lstrip("0")
+    close = nearest(name.strip(), _known_names(digits))
+    return UnknownTpu(
+        f"TPU {name!r} is not written as a TPU is named: {FORMS}" + (did_you_mean(close) or "")
+    )

@@ -8,10 +8,14 @@ and ``.yaml`` file, so one that is not a TPU embedding document is skipped quiet
 ``check --documents-only`` skips it), as is a buffer whose name says nothing of its format (an
 unsaved ``untitled:`` one); a text-format file (``.pbtxt``, ``.textproto``...) is one by its
 name, and gets what ``check`` reports on it when it is no TPU embedding document (TE009). A
-binary one is never linted from the editor's text
-(an editor shows binary as mangled text). A buffer holding a lone surrogate has no UTF-8 form,
-so it is not linted, and the document says why (``unencodable``). Nothing here raises on what a
-user typed: a bug in tpuemb is an ``internal-error`` finding, as in ``check``.
+binary file or an archive -- an encoding whose row is not ``text`` (``.pb``, ``.binpb``,
+``saved_model.pb``, ``.keras``), or a buffer of no known extension whose bytes are binary or a
+zip (a checkpoint's ``.index`` and data files) -- is never linted from the editor's text (an
+editor shows binary as mangled text): it is left alone, and ``tpuemb check`` reads the file. A
+model folder's ``config.json`` is text, and linted from the buffer. A buffer holding a lone
+surrogate has no UTF-8 form, so it is not linted, and the document says why (``unencodable``).
+Nothing here raises on what a user typed: a bug in tpuemb is an ``internal-error`` finding, as in
+``check``.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from tpuemb_cli.cli.inputs import DEFAULT_MAX_BYTES
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document
-from tpuemb_cli.load.encodings import for_name
+from tpuemb_cli.load.encodings import detect, for_name
 from tpuemb_cli.load.limits import has_surrogates
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.workspace import Workspace
@@ -109,11 +113,15 @@ class Linter:
         self.lints += 1
         name = name_of(uri)
         encoding = for_name(name)
-        if encoding is not None and encoding.name == "binary":
-            return Linted(name, text, None, [], skipped="binary files are not linted as text")
+        if encoding is not None and not encoding.text:
+            return _not_text(name, text, encoding.name)
         if has_surrogates(text):
             return self.unencodable(uri, text)
         data = text.encode("utf-8")
+        if encoding is None and not detect(name, data).text:
+            # A name that says nothing (a checkpoint's `.index`, `.data-00000-of-00001`) over
+            # bytes that are binary or a zip: not a text buffer either.
+            return _not_text(name, text, detect(name, data).name)
         if len(data) > DEFAULT_MAX_BYTES:
             size = f"{len(data)} bytes, larger than the limit of {DEFAULT_MAX_BYTES} bytes"
             return Linted(name, text, None, [], error=f"{name}: the document is {size}")
@@ -153,6 +161,14 @@ class Linter:
             "was meant to be"
         )
         return Linted(name, text, None, [], error=why, error_offset=offset)
+
+
+def _not_text(name: str, text: str, kind: str) -> Linted:
+    """A binary file or an archive (``.pb``, ``.keras``, a checkpoint) open in the editor: left
+    alone. The editor's buffer is its bytes decoded as text, mangled: parsed, it would be a false
+    finding (a ``.keras`` read from it has a "bad magic number"). ``tpuemb check`` reads the
+    file."""
+    return Linted(name, text, None, [], skipped=f"{kind} files are not linted from the editor")
 
 
 def _log_crash(during: str, error: BaseException) -> None:

@@ -33,7 +33,9 @@ def debug_tracebacks(during: str, error: BaseException) -> None:
         import sys
         import traceback  # and textwrap, whose patterns compile on import: for a traceback only
 
-        sys.stderr.write(f"tpuemb: internal error {during}:\n")
+        from tpuemb_cli.model.words import printable
+
+        sys.stderr.write(f"tpuemb: internal error {printable(during)}:\n")
         traceback.print_exception(error, file=sys.stderr)
 
 

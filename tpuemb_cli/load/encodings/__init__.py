@@ -133,6 +133,10 @@ class Encoding(Record):
     # An archive: its codec's ``members_of_file(path, limit)`` reads the members it needs from a
     # file on disk, so that the rest (a model's weights) is never read.
     archive: bool = False
+    # Whether its files are text: an editor can hold one in a buffer, and the language server
+    # lints that buffer. Binary and archives are never read from an editor's text, which shows
+    # their bytes mangled (issue 36, point 12).
+    text: bool = True
     # Extensions other files share (``.txt``): a file of one is this encoding's when its
     # ``# proto-message:`` header names a type tpuemb reads (``load.recognise.headed``).
     headed: tuple[str, ...] = ()
@@ -183,12 +187,14 @@ for _row in (
         no_fixes="a .keras archive gets no fixes (Keras writes it: change the model's code)",
         writable=False,
         archive=True,
+        text=False,
     ),
     Encoding(
         "binary",
         (".pb", ".binpb"),
         f"{_CODECS}.binary",
         no_fixes="binary files get no fixes (convert to text to fix them)",
+        text=False,
     ),
     Encoding(
         "yaml",
