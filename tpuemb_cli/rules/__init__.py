@@ -269,6 +269,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE665", "sparsecore-global-batch-output-shape", "sparsecore", WARNING, "no", ("spec",)),
     Entry("TE666", "sparsecore-samples-not-divisible", "sparsecore", ERROR, "no", ("spec",)),
     # JAX SparseCore: a jax-tpu-embedding EmbeddingSpecProto the library could not have written
+    Entry("TE671", "jax-coo-buffer-too-large", "jax", ERROR, "no", ("jax", "memory")),
     Entry("TE681", "jax-no-sparsecores", "jax", ERROR, "no", ("jax",)),
     Entry("TE682", "jax-stack-vocabulary-mismatch", "jax", ERROR, "no", ("jax",)),
     Entry("TE683", "jax-misaligned-padding", "jax", ERROR, "no", ("jax",)),
@@ -284,7 +285,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE692", "jax-stack-mixed-settings", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE693", "jax-ignored-table-limit", "jax", WARNING, "no", ("jax_spec",)),
     Entry("TE694", "jax-zero-size", "jax", ERROR, "no", ("jax_spec",)),
-    Entry("TE695", "jax-duplicate-feature-name", "jax", ERROR, "no", ("jax_spec",)),
+    Entry("TE695", "jax-duplicate-feature-name", "jax", ERROR, "no", ("jax_spec", "jax")),
     Entry("TE696", "jax-invalid-stacking", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE697", "jax-duplicate-name", "jax", ERROR, "no", ("jax",)),
     Entry("TE698", "jax-coo-buffer-above-max", "jax", ERROR, "no", ("jax_spec",)),
