@@ -270,6 +270,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE666", "sparsecore-samples-not-divisible", "sparsecore", ERROR, "no", ("spec",)),
     # JAX SparseCore: a jax-tpu-embedding EmbeddingSpecProto the library could not have written
     Entry("TE671", "jax-coo-buffer-too-large", "jax", ERROR, "no", ("jax", "memory")),
+    Entry("TE672", "jax-non-finite-optimizer-setting", "jax", ERROR, "no", ("jax", "jax_spec")),
     Entry("TE681", "jax-no-sparsecores", "jax", ERROR, "no", ("jax",)),
     Entry("TE682", "jax-stack-vocabulary-mismatch", "jax", ERROR, "no", ("jax",)),
     Entry("TE683", "jax-misaligned-padding", "jax", ERROR, "no", ("jax",)),
