@@ -56,7 +56,7 @@ from tpuemb_cli.rules.lib.jax_stacks import stack_label, stack_path
 from tpuemb_cli.spec.jax_memory import INT_MAX
 from tpuemb_cli.spec.jax_stacking import ALIGNMENT, round_up
 
-FIX = "lower max_ids_per_partition -- the library's default is 256"
+_FIX = "lower max_ids_per_partition -- the library's default is 256"
 
 
 def _least(stack: Any) -> int:
@@ -74,7 +74,7 @@ def check_jax(spec: Any) -> Iterator[Violation]:
                 f"{where} has max_ids_per_partition {limit:,}, more than a 32-bit int holds "
                 f"({INT_MAX:,}): the library's input preprocessing takes it as one, and raises "
                 "TypeError",
-                FIX,
+                _FIX,
             )
         elif limit >= 1 and cores >= 1 and _least(stack) >= INT_MAX:
             yield Violation(
@@ -83,7 +83,7 @@ def check_jax(spec: Any) -> Iterator[Violation]:
                 f"(max_ids_per_partition {limit:,} rounded up to 8, x {cores:,} SparseCores, x "
                 f"at least 1 SparseCore a device), not below INT_MAX ({INT_MAX:,}): the library "
                 "aborts the process (CHECK in ComputeCooBufferSizePerDevice)",
-                FIX,
+                _FIX,
             )
 
 
@@ -109,5 +109,5 @@ def check_memory(config: Config, fit: Fit) -> Iterator[Violation]:
             f"to 8, x {stack.num_sparsecores:,} SparseCores, x {per_device} SparseCores a "
             f"device), not below INT_MAX ({INT_MAX:,}): the library aborts the process (CHECK in "
             "ComputeCooBufferSizePerDevice)",
-            FIX,
+            _FIX,
         )

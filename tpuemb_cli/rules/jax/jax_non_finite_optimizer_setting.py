@@ -42,8 +42,8 @@ None.
 ## References
 - [`jax_tpu_embedding/sparsecore/lib/nn/embedding_spec.py`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding_spec.py),
   the `OptimizerSpec` classes and `get_hyperparameters`
-- [`jax_tpu_embedding/sparsecore/lib/proto/embedding_spec.proto`](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.2.0/jax_tpu_embedding/sparsecore/lib/proto/embedding_spec.proto),
-  `OptimizerSpecProto`
+- jax-tpu-embedding 0.2.0's `embedding_spec.proto`, `OptimizerSpecProto` (the proto of 0.1.0
+  records no optimizer)
 """
 
 import math
