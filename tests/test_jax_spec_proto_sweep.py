@@ -35,7 +35,7 @@ MARKER = 987654321
 # the proto alone, and must say the same with or without --tpu.
 CHIP_RULES = {"TE601", "TE602", "TE603", "TE671"}
 CHIPS = ("v5p-8",)
-ALL_CHIPS = ("v5p-8", "v6e-8", "tpu7x", "v5p", "v5e-8", "v4-8")
+ALL_CHIPS = ("v5p-8", "v6e-8", "tpu7x", "v5p", "v5litepod-8", "v4-8")
 
 
 BASE = text_format.Parse(SOURCE.read_text(), EmbeddingSpecProto())

@@ -389,7 +389,7 @@ class _Parser(TokenWindow):
                 for index in range(problems, len(self.result.problems)):
                     problem = self.result.problems[index]
                     self.result.problems[index] = problem._replace(
-                        path=_in_map(problem.path, field_path, path),
+                        path=_in_map(problem.path, field_path, path) or path,
                         failed=_in_map(problem.failed, field_path, path),
                     )
                 if entry.DESCRIPTOR.fields_by_name["value"].message_type is not None:

@@ -61,7 +61,7 @@ _FIX = "lower max_ids_per_partition -- the library's default is 256"
 
 def _least(stack: Any) -> int:
     """The COO buffer's elements a device with one SparseCore a device, the fewest there are."""
-    return round_up(stack.max_ids_per_partition, ALIGNMENT) * stack.num_sparsecores
+    return int(round_up(stack.max_ids_per_partition, ALIGNMENT) * stack.num_sparsecores)
 
 
 def check_jax(spec: Any) -> Iterator[Violation]:

@@ -98,8 +98,8 @@ def _stack(s: int, stack: Any) -> Iterator[Violation]:
                 f"{total} samples (total_sample_count)",
                 "set row_offset to the samples of the stack's features before it",
             )
-        elif over[i] is not None:
-            other = inside[over[i]]
+        elif (earlier := over[i]) is not None:
+            other = inside[earlier]
             o_first, o_end = spans[other]
             yield Violation(
                 (*path, "row_offset"),

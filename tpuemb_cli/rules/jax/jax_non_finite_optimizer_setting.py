@@ -85,9 +85,11 @@ def check_jax(spec: Any) -> Iterator[Violation]:
             continue
         optimizer, path = table.optimizer, (*jax_stacks.table_path(s, t), "optimizer")
         where = f"{jax_stacks.table_label(t, table)} of {jax_stacks.stack_label(s, stack)}"
-        if optimizer.WhichOneof("learning_rate_spec") == "learning_rate":
-            if not math.isfinite(optimizer.learning_rate):
-                yield _rate(where, (*path, "learning_rate"), optimizer.learning_rate)
+        rate = optimizer.learning_rate
+        if optimizer.WhichOneof("learning_rate_spec") == "learning_rate" and not math.isfinite(
+            rate
+        ):
+            yield _rate(where, (*path, "learning_rate"), rate)
         yield from _settings(where, (*path, "float_params"), optimizer.float_params)
 
 
