@@ -9,7 +9,9 @@ Four kinds of input, each at 1,000 and 10,000 tables:
 - ``auto``: the same tables auto-stacked (`jax.auto_stack`), the batches drawn so that the four
   groups (dimension x optimizer) split into hundreds of stacks;
 - ``spec_proto``, ``auto_proto``: the EmbeddingSpecProto the library writes for each
-  (`compile --target jax`): 10,000 stacks, and hundreds.
+  (`compile --target jax`): 10,000 stacks, and hundreds;
+- ``one_stack``: an EmbeddingSpecProto of ONE stack of all the tables (issue 36: TE685 and TE686
+  compared each table and feature with every earlier one, 50 s for 50,000 tables).
 
 Each runs `convert --to yaml/json/text` and `check`, a spec `compile --target jax`, a proto
 `explain` and `explain --memory --tpu v5p`, each in a process of its own (bench/sparsecore.py's
@@ -59,6 +61,31 @@ def spec(tables: int, auto: bool) -> str:
     return "".join(lines)
 
 
+def one_stack(tables: int) -> str:
+    """The text of an EmbeddingSpecProto of one stack of ``tables`` tables of 64 padded rows on
+    8 SparseCores, one feature of 16 samples each, laid out as the library lays them out."""
+    cores, rows, batch = 8, 64, 16
+    lines = [
+        "# proto-message: third_party.py.jax_tpu_embedding.sparsecore_lib_proto."
+        "EmbeddingSpecProto\n",
+        f'stacked_table_specs {{ stack_name: "big" stack_vocab_size: {rows * tables} '
+        f"stack_embedding_dim: 8 total_sample_count: {batch * tables} "
+        f"max_ids_per_partition: {batch * tables} max_unique_ids_per_partition: 256 "
+        f"num_sparsecores: {cores}\n",
+    ]
+    for index in range(tables):
+        lines.append(
+            f'  table_specs {{ table_name: "t{index}" vocab_size: {rows} embedding_dim: 8 '
+            f"padded_vocab_size: {rows} padded_embedding_dim: 8 "
+            f"row_offset_in_shard: {index * rows // cores} shard_rotation: {index % cores} "
+            f'feature_specs {{ feature_name: "f{index}" input_shape: [{batch}, 1] '
+            f"output_shape: [{batch}, 8] row_offset: {batch * index} "
+            f"col_offset: {index * rows} col_shift: {index % cores} }} }}\n"
+        )
+    lines.append("}\n")
+    return "".join(lines)
+
+
 def write(directory: Path) -> dict[str, Path]:
     """The inputs, in ``directory``: each kind's name and size ("auto 10k") to its path (the
     protos compiled by `tpuemb compile --target jax`)."""
@@ -73,6 +100,9 @@ def write(directory: Path) -> dict[str, Path]:
             command(["compile", "--target", "jax", "--to", "binary", "-o", str(proto), str(path)])
             assert proto.exists(), f"{path} did not compile"
             paths[f"{kind}_proto {size}"] = proto
+        path = directory / f"one_stack_{size}.pbtxt"
+        path.write_text(one_stack(tables))
+        paths[f"one_stack {size}"] = path
     return paths
 
 
@@ -95,6 +125,7 @@ KINDS = {
     "auto": [*CONVERSIONS, "compile --target jax"],
     "spec_proto": [*CONVERSIONS, "explain", "explain --memory"],
     "auto_proto": [*CONVERSIONS, "explain", "explain --memory"],
+    "one_stack": ["check", "explain", "explain --memory"],
 }
 
 

@@ -77,7 +77,7 @@ def _integer_places(message: Message, at: Place = ()) -> Iterator[tuple[Place, i
                 yield (*at, field.name), field.type
 
 
-def _set(message: Message, place: Place, value: int) -> None:
+def _set(message: Message, place: Place, value: float) -> None:
     *parents, last = place
     target: Any = message
     for part in parents:  # a message's field by name, a list's item or a map's entry by key

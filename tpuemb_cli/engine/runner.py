@@ -92,7 +92,9 @@ def _follows(rule: Rule, path: FieldPath, failed: tuple[FieldPath, ...]) -> bool
     for field in failed:
         if path[: len(field)] == field:
             return True
-        if rule.follows and field and _named(field[-1], rule.follows):
+        # A list's element (`output_shape[1]`) is named by its list.
+        named = next((part for part in reversed(field) if isinstance(part, str)), None)
+        if rule.follows and named is not None and _named(named, rule.follows):
             return True
     return False
 

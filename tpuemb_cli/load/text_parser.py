@@ -376,6 +376,7 @@ class _Parser(TokenWindow):
                 # entry (``value``...), which the paths looked for do not name.
                 self.result.spans, saved = scratch, spans
                 self.wanted, wanted = None, self.wanted
+                problems = len(self.result.problems)
                 try:
                     end = self._message_body(entry, (), self.tokens[self.pos - 1], depth + 1)
                 finally:
@@ -383,6 +384,14 @@ class _Parser(TokenWindow):
                     self.wanted = wanted
                 key = entry.key
                 path = field_path + (str(key),)
+                # The entry's problems are at its own paths (``value``): put them at the map's,
+                # so that what follows from a value that did not load gives way to its problem.
+                for index in range(problems, len(self.result.problems)):
+                    problem = self.result.problems[index]
+                    self.result.problems[index] = problem._replace(
+                        path=_in_map(problem.path, field_path, path) or path,
+                        failed=_in_map(problem.failed, field_path, path),
+                    )
                 if entry.DESCRIPTOR.fields_by_name["value"].message_type is not None:
                     container[key].CopyFrom(entry.value)
                 else:
@@ -537,3 +546,13 @@ def parse_text(
     if keep_spans is not True:
         result.spans = dict(result.spans)
     return result
+
+
+def _in_map(inner: FieldPath | None, field_path: FieldPath, path: FieldPath) -> FieldPath | None:
+    """A map entry's own path (``value``..., ``key``) as a path of the map's: its value's under
+    the entry's key, its key's the map itself."""
+    if inner is None:
+        return None
+    if inner[:1] == ("value",):
+        return path + inner[1:]
+    return field_path

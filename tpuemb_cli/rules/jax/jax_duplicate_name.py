@@ -3,7 +3,7 @@
 ## What it does
 Reports, in jax-tpu-embedding's `EmbeddingSpecProto`, a stack whose `stack_name` an earlier stack
 already has, and a table whose `table_name` an earlier table already has, in the same stack or in
-another.
+another. An empty name counts as a name: two stacks (or tables) named `""` collide as well.
 
 ## Why is this bad?
 The library keeps a model's embedding variables by name: the stacked variables (and a checkpoint
@@ -53,7 +53,8 @@ def check_jax(spec: Any) -> Iterator[Violation]:
     stacks: dict[str, int] = {}
     for s, stack in enumerate(spec.stacked_table_specs):
         earlier = stacks.setdefault(stack.stack_name, s)
-        if earlier != s and stack.stack_name:
+        # An empty name is a name too: two stacks named "" are one variable, keyed "".
+        if earlier != s:
             yield Violation(
                 (*stack_path(s), "stack_name"),
                 f'stack {s} is named "{shown(stack.stack_name)}", as stack {earlier}: the library '
@@ -65,7 +66,7 @@ def check_jax(spec: Any) -> Iterator[Violation]:
     for s, stack in enumerate(spec.stacked_table_specs):
         for t, table in enumerate(stack.table_specs):
             first = tables.setdefault(table.table_name, (s, t))
-            if first == (s, t) or not table.table_name:
+            if first == (s, t):
                 continue
             where = spec.stacked_table_specs[first[0]]
             yield Violation(

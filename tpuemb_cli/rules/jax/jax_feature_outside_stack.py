@@ -64,6 +64,7 @@ from tpuemb_cli.rules.lib.jax_stacks import (
     stack_label,
     stack_path,
 )
+from tpuemb_cli.rules.lib.overlaps import first_overlaps
 
 
 def check_jax(spec: Any) -> Iterator[Violation]:
@@ -73,48 +74,57 @@ def check_jax(spec: Any) -> Iterator[Violation]:
 
 def _stack(s: int, stack: Any) -> Iterator[Violation]:
     where, total = stack_label(s, stack), stack.total_sample_count
-    counted = 0
-    taken: list[tuple[int, int, str]] = []  # (first sample, end, label) of the features so far
-    for t, table in enumerate(stack.table_specs):
-        for f, feature in enumerate(table.feature_specs):
-            label, path = feature_label(f, feature), feature_path(s, t, f)
-            count = samples(feature) if feature.output_shape else 0
-            counted += count
-            first, end = feature.row_offset, feature.row_offset + count
-            if first < 0 or end > total:
+    features = [
+        (t, table, f, feature)
+        for t, table in enumerate(stack.table_specs)
+        for f, feature in enumerate(table.feature_specs)
+    ]
+    counts = [samples(feature) if feature.output_shape else 0 for *_, feature in features]
+    spans = [
+        (item[3].row_offset, item[3].row_offset + n)
+        for item, n in zip(features, counts, strict=True)
+    ]
+    # The features within the stack's samples, each against the earlier ones (one pass: a stack
+    # may hold tens of thousands of features).
+    inside = [i for i, (first, end) in enumerate(spans) if first >= 0 and end <= total]
+    over = dict(zip(inside, first_overlaps([spans[i] for i in inside]), strict=True))
+    for i, (t, table, f, feature) in enumerate(features):
+        label, path = feature_label(f, feature), feature_path(s, t, f)
+        count, (first, end) = counts[i], spans[i]
+        if i not in over:
+            yield Violation(
+                (*path, "row_offset"),
+                f"{label}'s {count} samples from row_offset {first} lie outside {where}'s "
+                f"{total} samples (total_sample_count)",
+                "set row_offset to the samples of the stack's features before it",
+            )
+        elif (earlier := over[i]) is not None:
+            other = inside[earlier]
+            o_first, o_end = spans[other]
+            yield Violation(
+                (*path, "row_offset"),
+                f"{label}'s samples {first} to {end - 1} lie over samples {o_first} to "
+                f"{o_end - 1} of {feature_label(features[other][2], features[other][3])}",
+                "set row_offset to the samples of the stack's features before it",
+            )
+        if stack.num_sparsecores >= 1:
+            wanted = table.row_offset_in_shard * stack.num_sparsecores
+            if feature.col_offset != wanted:
                 yield Violation(
-                    (*path, "row_offset"),
-                    f"{label}'s {count} samples from row_offset {first} lie outside {where}'s "
-                    f"{total} samples (total_sample_count)",
-                    "set row_offset to the samples of the stack's features before it",
+                    (*path, "col_offset"),
+                    f"{label} has col_offset {feature.col_offset}, but its table starts at "
+                    f"row {table.row_offset_in_shard} of each of {stack.num_sparsecores} "
+                    f"shards: col_offset {wanted}",
+                    f"set col_offset to {wanted}",
                 )
-            else:
-                other = next((o for o in taken if first < o[1] and o[0] < end), None)
-                if other is not None:
-                    yield Violation(
-                        (*path, "row_offset"),
-                        f"{label}'s samples {first} to {end - 1} lie over samples {other[0]} to "
-                        f"{other[1] - 1} of {other[2]}",
-                        "set row_offset to the samples of the stack's features before it",
-                    )
-                taken.append((first, end, label))
-            if stack.num_sparsecores >= 1:
-                wanted = table.row_offset_in_shard * stack.num_sparsecores
-                if feature.col_offset != wanted:
-                    yield Violation(
-                        (*path, "col_offset"),
-                        f"{label} has col_offset {feature.col_offset}, but its table starts at "
-                        f"row {table.row_offset_in_shard} of each of {stack.num_sparsecores} "
-                        f"shards: col_offset {wanted}",
-                        f"set col_offset to {wanted}",
-                    )
-            if feature.col_shift != table.shard_rotation:
-                yield Violation(
-                    (*path, "col_shift"),
-                    f"{label} has col_shift {feature.col_shift}, but its table's shard_rotation "
-                    f"is {table.shard_rotation}",
-                    f"set col_shift to {table.shard_rotation}",
-                )
+        if feature.col_shift != table.shard_rotation:
+            yield Violation(
+                (*path, "col_shift"),
+                f"{label} has col_shift {feature.col_shift}, but its table's shard_rotation "
+                f"is {table.shard_rotation}",
+                f"set col_shift to {table.shard_rotation}",
+            )
+    counted = sum(counts)
     if stack.table_specs and counted != total:
         yield Violation(
             (*stack_path(s), "total_sample_count"),

@@ -49,6 +49,7 @@ from typing import Any
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.jax_stacks import stack_label, table_label, table_path
+from tpuemb_cli.rules.lib.overlaps import first_overlaps
 
 
 def check_jax(spec: Any) -> Iterator[Violation]:
@@ -56,33 +57,48 @@ def check_jax(spec: Any) -> Iterator[Violation]:
         cores = stack.num_sparsecores
         if cores < 1:
             continue  # TE681
-        shard = stack.stack_vocab_size // cores
-        taken: list[tuple[int, int, str]] = []  # (first row, end, label) of the tables so far
-        for t, table in enumerate(stack.table_specs):
-            label, where = table_label(t, table), stack_label(s, stack)
-            if not 0 <= table.shard_rotation < cores:
-                yield Violation(
-                    (*table_path(s, t), "shard_rotation"),
-                    f"{label} has shard_rotation {table.shard_rotation}, outside {where}'s "
-                    f"{cores} SparseCore shards (0 to {cores - 1})",
-                    f"set shard_rotation to a shard of the stack, modulo {cores}",
-                )
-            first = table.row_offset_in_shard
-            end = first + max(table.padded_vocab_size, 0) // cores
-            if first < 0 or end > shard:
-                yield Violation(
-                    (*table_path(s, t), "row_offset_in_shard"),
-                    f"{label} takes rows {first} to {end - 1} of each shard, but {where} has "
-                    f"{shard} rows a shard (stack_vocab_size {stack.stack_vocab_size} / {cores})",
-                    "place the table within the stack: the rows per shard of the tables before it",
-                )
-                continue
-            other = next((o for o in taken if first < o[1] and o[0] < end), None)
-            if other is not None and end > first:
-                yield Violation(
-                    (*table_path(s, t), "row_offset_in_shard"),
-                    f"{label} takes rows {first} to {end - 1} of each shard, over rows "
-                    f"{other[0]} to {other[1] - 1} of {other[2]}",
-                    "place each table after the rows of the tables before it",
-                )
-            taken.append((first, end, label))
+        yield from _stack(s, stack, cores)
+
+
+def _stack(s: int, stack: Any, cores: int) -> Iterator[Violation]:
+    shard = stack.stack_vocab_size // cores
+    where = stack_label(s, stack)
+    rows = [
+        (
+            table.row_offset_in_shard,
+            table.row_offset_in_shard + max(table.padded_vocab_size, 0) // cores,
+        )
+        for table in stack.table_specs
+    ]
+    # The tables within the shard, each against the earlier ones (one pass: a stack may hold
+    # tens of thousands of tables).
+    inside = [t for t, (first, end) in enumerate(rows) if first >= 0 and end <= shard]
+    over = dict(zip(inside, first_overlaps([rows[t] for t in inside]), strict=True))
+    for t, table in enumerate(stack.table_specs):
+        label = table_label(t, table)
+        if not 0 <= table.shard_rotation < cores:
+            yield Violation(
+                (*table_path(s, t), "shard_rotation"),
+                f"{label} has shard_rotation {table.shard_rotation}, outside {where}'s "
+                f"{cores} SparseCore shards (0 to {cores - 1})",
+                f"set shard_rotation to a shard of the stack, modulo {cores}",
+            )
+        first, end = rows[t]
+        if t not in over:
+            yield Violation(
+                (*table_path(s, t), "row_offset_in_shard"),
+                f"{label} takes rows {first} to {end - 1} of each shard, but {where} has "
+                f"{shard} rows a shard (stack_vocab_size {stack.stack_vocab_size} / {cores})",
+                "place the table within the stack: the rows per shard of the tables before it",
+            )
+            continue
+        earlier = over[t]
+        if earlier is not None and end > first:
+            other = inside[earlier]
+            o_first, o_end = rows[other]
+            yield Violation(
+                (*table_path(s, t), "row_offset_in_shard"),
+                f"{label} takes rows {first} to {end - 1} of each shard, over rows "
+                f"{o_first} to {o_end - 1} of {table_label(other, stack.table_specs[other])}",
+                "place each table after the rows of the tables before it",
+            )
