@@ -54,11 +54,21 @@ class Variable(Record):
 
 class Checkpoint(Record):
     """A checkpoint's index, read: ``path`` is the ``.index`` file, ``variables`` every saved
-    tensor by name (the object graph's key included), ``num_shards`` the data files it names."""
+    tensor by name (the object graph's key included), ``num_shards`` the data files it names;
+    ``shard_bytes``: of each data file an entry reads from (by shard number), the bytes its
+    entries reach (offset + size), which the file must hold."""
 
     path: str
     variables: dict[str, Variable]
     num_shards: int
+    shard_bytes: tuple[tuple[int, int], ...] = ()
+
+    def data_file(self, shard: int) -> Path:
+        """The data file of ``shard``: ``PREFIX.data-0000S-of-0000N`` (``DataFilename`` in
+        tensorflow/core/util/tensor_bundle/naming.cc)."""
+        index = Path(self.path)
+        prefix = index.name[: -len(".index")] if index.name.endswith(".index") else index.name
+        return index.with_name(f"{prefix}.data-{shard:05d}-of-{self.num_shards:05d}")
 
     @property
     def object_based(self) -> bool:
@@ -124,7 +134,35 @@ def read_checkpoint(path: str | Path) -> Checkpoint:
         data = index.read_bytes()
     except OSError as error:
         raise UnreadableCheckpoint(f"{index}: cannot be read: {error.strerror}") from error
-    return parse_index(data, str(index))
+    checkpoint = parse_index(data, str(index))
+    check_data(checkpoint)
+    return checkpoint
+
+
+def check_data(checkpoint: Checkpoint) -> None:
+    """Every data file the index's entries read from exists and holds the bytes they reach: a
+    checkpoint whose shard is gone or cut short does not restore (TensorFlow's restore fails
+    with NotFoundError, or reads past the file's end), whatever its index says. Only the
+    shards the entries name are looked at: a header's shard count is no loop bound."""
+    for shard, needed in checkpoint.shard_bytes:
+        data = checkpoint.data_file(shard)
+        try:
+            size = data.stat().st_size
+        except OSError as error:
+            raise UnreadableCheckpoint(
+                f"{checkpoint.path}: names the data file {data}, which cannot be read "
+                f"({error.strerror}): the checkpoint is incomplete and does not restore"
+            ) from None
+        if not data.is_file():
+            raise UnreadableCheckpoint(
+                f"{checkpoint.path}: names the data file {data}, which is not a file: the "
+                "checkpoint does not restore"
+            )
+        if size < needed:
+            raise UnreadableCheckpoint(
+                f"{checkpoint.path}: its entries read {needed} bytes of the data file {data}, "
+                f"which holds {size}: a truncated checkpoint, which does not restore"
+            )
 
 
 def find_index(path: Path) -> Path:
@@ -238,12 +276,16 @@ def _bundle(data: bytes, name: str) -> Checkpoint:
             f"later (TensorFlow 2.21 reads version {BUNDLE_VERSION}): a newer TensorFlow wrote it"
         )
     variables: dict[str, Variable] = {}
+    reach: dict[int, int] = {}  # shard -> the bytes its entries reach
     for key, value in items:
-        if key.startswith(b"\0"):
-            continue  # a slice of a variable saved in slices, listed by the variable's entry
         text = key.decode("utf-8", errors="backslashreplace")
         entry = tensor_bundle_pb2.BundleEntryProto()
         _parse(entry, value, name, f"the entry of {text!r}")
+        if not entry.slices:  # a variable saved in slices has its bytes in its slices' entries
+            _check_place(entry, header.num_shards, name, text)
+            reach[entry.shard_id] = max(reach.get(entry.shard_id, 0), entry.offset + entry.size)
+        if key.startswith(b"\0"):
+            continue  # a slice of a variable saved in slices, listed by the variable's entry
         _check_shape(entry, name, text)
         variables[text] = Variable(
             text,
@@ -257,7 +299,23 @@ def _bundle(data: bytes, name: str) -> Checkpoint:
                 for piece in entry.slices
             ),
         )
-    return Checkpoint(name, variables, header.num_shards)
+    return Checkpoint(name, variables, header.num_shards, tuple(sorted(reach.items())))
+
+
+def _check_place(
+    entry: tensor_bundle_pb2.BundleEntryProto, num_shards: int, name: str, key: str
+) -> None:
+    """Where an entry's bytes are: a shard the header counts, a place that is no negative."""
+    if not 0 <= entry.shard_id < num_shards:
+        raise UnreadableCheckpoint(
+            f"{name}: the entry of {key!r} is in data file {entry.shard_id}, but the header "
+            f"counts {num_shards}: a corrupt index"
+        )
+    if entry.offset < 0 or entry.size < 0:
+        raise UnreadableCheckpoint(
+            f"{name}: the entry of {key!r} has offset {entry.offset} and size {entry.size}: a "
+            "corrupt index"
+        )
 
 
 # TensorFlow's own bound on a tensor's rank (TensorShape's kMaxDims).
