@@ -4,7 +4,9 @@ comments), and the errors a user can make (exit 2, never a traceback)."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -168,3 +170,91 @@ def test_an_entry_in_a_shard_the_header_does_not_count_is_a_corrupt_index(here: 
     assert (result.exit_code, result.stdout) == (2, UNCOMPARED)
     assert result.stderr.startswith("tpuemb: error: ckpt-1.index: the entry of ")
     assert result.stderr.endswith(" is in data file 1, but the header counts 1: a corrupt index\n")
+
+
+# -- the `checkpoint` state file naming a path that cannot be looked up (issue 36) -------------
+
+
+def _state(here: Path, named: str) -> Result:
+    (here / "model.pbtxt").write_text(CLEAN)
+    (here / "checkpoint").write_text(f'model_checkpoint_path: "{named}"\n')
+    return invoke("diff", "--against-checkpoint", ".", "model.pbtxt")
+
+
+@pytest.mark.parametrize(
+    ("named", "shown"),
+    [
+        ("a" * 100_000, "'" + "a" * 39 + "..." + "a" * 19 + "' (100,002 characters)"),
+        ("../" * 5_000 + "x", "'" + "../" * 13 + "..." + "../" * 6 + "x' (15,003 characters)"),
+    ],
+    ids=["name-too-long", "path-too-long"],
+)
+def test_a_state_file_naming_a_path_too_long_is_a_clear_error(
+    here: Path, named: str, shown: str
+) -> None:
+    result = _state(here, named)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        UNCOMPARED,
+        f"tpuemb: error: checkpoint: names {shown} as the latest checkpoint, which cannot be "
+        "looked up: File name too long (the path is longer than the system looks up)\n",
+    )
+
+
+def test_a_state_file_naming_a_loop_of_links_is_a_clear_error(here: Path) -> None:
+    (here / "loop.index").symlink_to("loop.index")
+    result = _state(here, "loop")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        UNCOMPARED,
+        "tpuemb: error: checkpoint: names 'loop' as the latest checkpoint, which cannot be "
+        "looked up: Too many levels of symbolic links\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("named", "index"),
+    [("model.pbtxt/ckpt-1", "model.pbtxt/ckpt-1.index"), ("folder", "folder.index")],
+    ids=["not-a-directory", "is-a-directory"],
+)
+def test_a_state_file_naming_no_file_is_a_clear_error(here: Path, named: str, index: str) -> None:
+    (here / "folder.index").mkdir()
+    result = _state(here, named)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        UNCOMPARED,
+        f"tpuemb: error: checkpoint: names {named!r} as the latest checkpoint, but {index} is "
+        "no file\n",
+    )
+
+
+def test_a_state_file_naming_a_path_that_cannot_be_searched_is_a_clear_error(
+    here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Root searches every folder: EACCES as a user meets it, from the lookup itself.
+    looked_up = Path.stat
+
+    def stat(path: Path, **kwargs: bool) -> os.stat_result:
+        if path.name == "ckpt-1.index":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return looked_up(path, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    result = _state(here, "ckpt-1")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        UNCOMPARED,
+        "tpuemb: error: checkpoint: names 'ckpt-1' as the latest checkpoint, which cannot be "
+        "looked up: Permission denied\n",
+    )
+
+
+def test_a_checkpoint_named_too_long_is_a_clear_error(here: Path) -> None:
+    (here / "model.pbtxt").write_text(CLEAN)
+    result = invoke("diff", "--against-checkpoint", "c" * 300, "model.pbtxt")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        UNCOMPARED,
+        f"tpuemb: error: {'c' * 40}...{'c' * 20} (300 characters): File name too long (the path "
+        "is longer than the system looks up)\n",
+    )

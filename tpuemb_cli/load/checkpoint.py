@@ -16,11 +16,12 @@ entries are not variables and are left out. Sources: ``tensorflow/core/util/tens
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 
 from google.protobuf.message import DecodeError
-from google.protobuf.text_encoding import CUnescape
 
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.load.sstable import Table, TableError
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.pb.framework import tensor_bundle_pb2, types_pb2
@@ -36,7 +37,6 @@ OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 VARIABLE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 STATE_FILE = "checkpoint"
 _DATA_FILE = re.compile(r"\.data-\d{5}-of-\d{5}$")
-_LATEST = re.compile(r'^model_checkpoint_path:\s*"((?:[^"\\]|\\.)*)"\s*$', re.MULTILINE)
 
 Extent = tuple[int, int | None]  # (start, length); length None: the whole dimension
 
@@ -123,7 +123,14 @@ def read_checkpoint(path: str | Path) -> Checkpoint:
     """The checkpoint at ``path``: a ``ckpt-N.index`` file, its prefix ``ckpt-N`` (or one of its
     data files), a folder holding the ``checkpoint`` state file (its latest checkpoint), a
     SavedModel folder or its ``variables/`` folder. Raises UnreadableCheckpoint."""
-    index = find_index(Path(path))
+    try:
+        index = find_index(Path(path))
+    except OSError as error:
+        # Looking the path up failed, not only found nothing (a name too long, a loop of
+        # links, a folder that cannot be searched): said as such, whatever the errno.
+        from tpuemb_cli.load.checkpoint_state import why
+
+        raise UnreadableCheckpoint(f"{shown(str(path))}: {why(error)}") from None
     try:
         size = index.stat().st_size
         if size > MAX_INDEX_BYTES:
@@ -147,13 +154,14 @@ def check_data(checkpoint: Checkpoint) -> None:
     for shard, needed in checkpoint.shard_bytes:
         data = checkpoint.data_file(shard)
         try:
-            size = data.stat().st_size
+            found = data.stat()
         except OSError as error:
             raise UnreadableCheckpoint(
                 f"{checkpoint.path}: names the data file {data}, which cannot be read "
                 f"({error.strerror}): the checkpoint is incomplete and does not restore"
             ) from None
-        if not data.is_file():
+        size = found.st_size
+        if not stat.S_ISREG(found.st_mode):
             raise UnreadableCheckpoint(
                 f"{checkpoint.path}: names the data file {data}, which is not a file: the "
                 "checkpoint does not restore"
@@ -187,7 +195,9 @@ def find_index(path: Path) -> Path:
 def _index_in(folder: Path) -> Path:
     state = folder / STATE_FILE
     if state.is_file():
-        return _latest(state)
+        from tpuemb_cli.load.checkpoint_state import latest
+
+        return latest(state)
     for candidate in (folder / "variables" / "variables.index", folder / "variables.index"):
         if candidate.is_file():
             return candidate
@@ -206,47 +216,6 @@ def _index_in(folder: Path) -> Path:
         f"{folder}: no checkpoint in it (no `checkpoint` file, no .index file, no SavedModel "
         "variables/)"
     )
-
-
-# A CheckpointState names a few checkpoints; CheckpointManager keeps at most a handful.
-MAX_STATE_BYTES = 1 << 20
-
-
-def _latest(state: Path) -> Path:
-    """The index of the checkpoint that the state file ``state`` (a CheckpointState in text
-    format, as CheckpointManager writes it) names as the latest."""
-    try:
-        with state.open("rb") as stream:
-            data = stream.read(MAX_STATE_BYTES + 1)
-    except OSError as error:
-        raise UnreadableCheckpoint(f"{state}: cannot be read: {error.strerror}") from error
-    if len(data) > MAX_STATE_BYTES:
-        raise UnreadableCheckpoint(
-            f"{state}: larger than the {MAX_STATE_BYTES} bytes a checkpoint state file has "
-            "(a few lines naming checkpoints): not one"
-        )
-    text = data.decode("utf-8", errors="replace")
-    found = _LATEST.search(text)
-    if found is None:
-        raise UnreadableCheckpoint(
-            f'{state}: names no latest checkpoint (no `model_checkpoint_path: "..."` line)'
-        )
-    try:
-        named = CUnescape(found.group(1)).decode("utf-8", errors="replace")
-    except ValueError as error:
-        raise UnreadableCheckpoint(f"{state}: a malformed model_checkpoint_path: {error}") from None
-    prefix = Path(named)
-    if not prefix.is_absolute():
-        prefix = state.parent / prefix
-    elif not prefix.with_name(prefix.name + ".index").is_file():
-        # An absolute path from where it was written: the folder may have been copied since.
-        prefix = state.parent / prefix.name
-    index = prefix.with_name(prefix.name + ".index")
-    if not index.is_file():
-        raise UnreadableCheckpoint(
-            f"{state}: names {named!r} as the latest checkpoint, but {index} does not exist"
-        )
-    return index
 
 
 def parse_index(data: bytes, name: str) -> Checkpoint:

@@ -95,6 +95,7 @@ def diff_versions(
     def versions(documents: Sides, facts: Facts, engine: Engine) -> tuple[Document, list[Placed]]:
         old_document, new_document = (_with_layout(d, facts, since is not None) for d in documents)
         present = [d for d in (old_document, new_document) if d is not None]
+        family: str | None
         if len(present) == 2:
             family = family_of_pair([(d.name, layout_of(d, facts[id(d)])) for d in present])
         else:
