@@ -21,6 +21,8 @@ from pathlib import Path
 
 from google.protobuf.message import DecodeError
 
+from tpuemb_cli.load.checkpoint_state import UnreadableCheckpoint as UnreadableCheckpoint
+from tpuemb_cli.load.checkpoint_state import latest, why
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.load.sstable import Table, TableError
 from tpuemb_cli.model.records import Record
@@ -115,10 +117,6 @@ def objects(checkpoint: Checkpoint) -> dict[str, dict[str, Variable]]:
     return found
 
 
-class UnreadableCheckpoint(Exception):
-    """A path that is not a readable TensorFlow checkpoint; the message names the file and why."""
-
-
 def read_checkpoint(path: str | Path) -> Checkpoint:
     """The checkpoint at ``path``: a ``ckpt-N.index`` file, its prefix ``ckpt-N`` (or one of its
     data files), a folder holding the ``checkpoint`` state file (its latest checkpoint), a
@@ -128,8 +126,6 @@ def read_checkpoint(path: str | Path) -> Checkpoint:
     except OSError as error:
         # Looking the path up failed, not only found nothing (a name too long, a loop of
         # links, a folder that cannot be searched): said as such, whatever the errno.
-        from tpuemb_cli.load.checkpoint_state import why
-
         raise UnreadableCheckpoint(f"{shown(str(path))}: {why(error)}") from None
     try:
         size = index.stat().st_size
@@ -195,8 +191,6 @@ def find_index(path: Path) -> Path:
 def _index_in(folder: Path) -> Path:
     state = folder / STATE_FILE
     if state.is_file():
-        from tpuemb_cli.load.checkpoint_state import latest
-
         return latest(state)
     for candidate in (folder / "variables" / "variables.index", folder / "variables.index"):
         if candidate.is_file():

@@ -14,10 +14,14 @@ from pathlib import Path
 
 from google.protobuf.text_encoding import CUnescape
 
-from tpuemb_cli.load.checkpoint import UnreadableCheckpoint
 from tpuemb_cli.load.limits import shown
 
 _LATEST = re.compile(r'^model_checkpoint_path:\s*"((?:[^"\\]|\\.)*)"\s*$', re.MULTILINE)
+
+
+class UnreadableCheckpoint(Exception):
+    """A path that is not a readable TensorFlow checkpoint; the message names the file and why
+    (``load.checkpoint`` raises it too)."""
 
 
 # A CheckpointState names a few checkpoints; CheckpointManager keeps at most a handful.
