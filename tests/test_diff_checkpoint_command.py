@@ -258,3 +258,17 @@ def test_a_checkpoint_named_too_long_is_a_clear_error(here: Path) -> None:
         f"tpuemb: error: {'c' * 40}...{'c' * 20} (300 characters): File name too long (the path "
         "is longer than the system looks up)\n",
     )
+
+
+def test_a_file_with_no_checkpoint_layout_cannot_be_compared_with_a_checkpoint(here: Path) -> None:
+    # Named against a checkpoint, it is no file to skip: "No changes" would pass the gate.
+    (here / "adam.pbtxt").write_text(
+        "# proto-message: OptimizationParameters\nadam {}\nlearning_rate { constant: 0.1 }\n"
+    )
+    result = invoke("diff", "--against-checkpoint", ".", "adam.pbtxt")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        UNCOMPARED,
+        "tpuemb: error: adam.pbtxt: cannot compare: holds OptimizationParameters, which has no "
+        "checkpoint layout to compare\n",
+    )
