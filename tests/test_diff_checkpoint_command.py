@@ -272,3 +272,14 @@ def test_a_file_with_no_checkpoint_layout_cannot_be_compared_with_a_checkpoint(h
         "tpuemb: error: adam.pbtxt: cannot compare: holds OptimizationParameters, which has no "
         "checkpoint layout to compare\n",
     )
+
+
+def test_a_checkpoint_named_through_a_loop_of_links_is_a_clear_error(here: Path) -> None:
+    (here / "model.pbtxt").write_text(CLEAN)
+    (here / "loop").symlink_to("loop")
+    result = invoke("diff", "--against-checkpoint", "loop", "model.pbtxt")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        UNCOMPARED,
+        "tpuemb: error: loop: Too many levels of symbolic links\n",
+    )

@@ -180,8 +180,10 @@ def find_index(path: Path) -> Path:
     index = prefix.with_name(prefix.name + ".index")
     if index.is_file():
         return index
-    if not path.exists():
-        raise UnreadableCheckpoint(f"{path}: no such file or folder")
+    try:
+        path.stat()  # pathlib's exists() calls a loop of links nothing: said as what it is
+    except FileNotFoundError:
+        raise UnreadableCheckpoint(f"{path}: no such file or folder") from None
     raise UnreadableCheckpoint(
         f"{path}: not a checkpoint (name a ckpt-N.index file, its prefix ckpt-N, a folder with a "
         "`checkpoint` file, or a SavedModel)"
