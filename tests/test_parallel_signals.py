@@ -66,7 +66,7 @@ def _interrupt(args: list[str], folder: Path, signum: int) -> tuple[int, bytes, 
         assert time.monotonic() < deadline, "no worker forked"
         workers = _children(process.pid)
         time.sleep(0.02)
-    time.sleep(0.7)  # the parent's share (the small one) is done: it waits for the worker
+    time.sleep(0.5)  # the parent's share (the small one) is done: it waits for the worker
     assert all(_alive(worker) for worker in workers), "the worker ended before the signal"
     process.send_signal(signum)
     status = process.wait(timeout=20)
@@ -90,7 +90,7 @@ def _interrupt(args: list[str], folder: Path, signum: int) -> tuple[int, bytes, 
 def large_pair(tmp_path: Path) -> Path:
     # Both sides above PARALLEL_BYTES (256 KiB), the new one (the worker's) much longer to load.
     (tmp_path / "old.pbtxt").write_text(_config("t", 1400))
-    (tmp_path / "new.pbtxt").write_text(_config("t", 20000))
+    (tmp_path / "new.pbtxt").write_text(_config("t", 40000))
     return tmp_path
 
 
