@@ -7,6 +7,7 @@ size, restart interval, snappy blocks, and the pieces (blocks, handles, footer) 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 
 from tpuemb_cli.load.checkpoint import OBJECT_GRAPH_KEY, VARIABLE_SUFFIX, escape
 from tpuemb_cli.load.sstable import MAGIC, crc32c, mask
@@ -182,3 +183,41 @@ def embedding(
     for name, names in slots.items():
         found.update({key(holder, f"{name}/{slot}"): tables[name] for slot in names})
     return found
+
+
+def save(index: Path, entries: list[tuple[bytes, bytes]], missing: Sequence[int] = ()) -> None:
+    """Writes ``entries`` (``bundle``'s) as the checkpoint ``index`` (``PREFIX.index``) and the
+    data files their entries read (each as long as they reach), as TensorFlow's saver leaves
+    them; the shards of ``missing`` are left out."""
+    index.write_bytes(table(entries))
+    header = tensor_bundle_pb2.BundleHeaderProto.FromString(dict(entries)[b""])
+    reach: dict[int, int] = {}
+    for key, value in entries:
+        if key:
+            proto = tensor_bundle_pb2.BundleEntryProto.FromString(value)
+            if not proto.slices:
+                reach[proto.shard_id] = max(reach.get(proto.shard_id, 0), proto.offset + proto.size)
+    prefix = index.name[: -len(".index")]
+    for shard, size in reach.items():
+        if shard not in missing:
+            data = index.with_name(f"{prefix}.data-{shard:05d}-of-{header.num_shards:05d}")
+            data.write_bytes(bytes(size))
+
+
+def placed(entries: list[tuple[bytes, bytes]], num_shards: int) -> list[tuple[bytes, bytes]]:
+    """``entries`` with their bytes placed as a saver places them: each tensor's float32 bytes
+    after the previous one's in its data file, the tensors dealt over ``num_shards`` files."""
+    ends = [0] * num_shards
+    out = []
+    for number, (key, value) in enumerate(entries):
+        proto = tensor_bundle_pb2.BundleEntryProto.FromString(value)
+        if key and not proto.slices:
+            size = 4
+            for dim in proto.shape.dim:
+                size *= dim.size
+            proto.shard_id = number % num_shards
+            proto.offset, proto.size = ends[proto.shard_id], size
+            ends[proto.shard_id] += size
+            value = proto.SerializeToString()
+        out.append((key, value))
+    return out

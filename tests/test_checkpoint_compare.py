@@ -226,7 +226,7 @@ def test_a_sharded_save_restores_as_a_whole(tmp_path: Path) -> None:
     variables = files.embedding({"user": (7, 4)}, {"user": ["accumulators"]})
     pieces = [((0, 3), (0, 4)), ((3, 2), (0, 4)), ((5, 2), (0, 4))]
     index = tmp_path / "ckpt-1.index"
-    index.write_bytes(files.table(files.bundle(variables, dict.fromkeys(variables, pieces))))
+    files.save(index, files.bundle(variables, dict.fromkeys(variables, pieces)))
     found = read_checkpoint(tmp_path / "ckpt-1")
     assert all(found.variables[name].slices for name in variables)
     assert compare_checkpoint(document(_one(vocab=7), "new"), found) == []

@@ -250,9 +250,11 @@ def test_binary_input_has_no_positions(tmp_path: Path) -> None:
         ),
         (
             ["old.pbtxt", str(OPTIMS / "adagrad_clip_all.pb")],
-            f"tpuemb: error: {OPTIMS / 'adagrad_clip_all.pb'}: holds a message of type "
-            "OptimizationParameters, not a TPUEmbeddingConfiguration or an embedding spec: it "
-            "has no checkpoint layout to compare\n",
+            f"tpuemb: error: old.pbtxt and {OPTIMS / 'adagrad_clip_all.pb'}: cannot compare: "
+            "old.pbtxt is a TPUEmbeddingConfiguration (TensorFlow's TPUEmbedding), "
+            f"{OPTIMS / 'adagrad_clip_all.pb'} is a message of type OptimizationParameters, with "
+            "no checkpoint layout; only a config, a spec, a stacked layout or a Keras-RS model "
+            "has one to compare\n",
         ),
     ],
     ids=["missing", "broken", "not-a-config"],

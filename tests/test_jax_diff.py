@@ -258,7 +258,12 @@ def test_an_acknowledged_change_passes_the_gate(tmp_path: Path) -> None:
 def test_a_stacked_layout_against_a_tensorflow_config_cannot_be_compared() -> None:
     result = invoke(str(BEFORE), str(ROOT / "examples" / "recommender.pbtxt"))
     assert result.exit_code == 2
-    assert "holds jax-tpu-embedding's stacked layout and" in result.stdout + result.stderr
+    assert result.stderr == (
+        f"tpuemb: error: {BEFORE} and {ROOT / 'examples' / 'recommender.pbtxt'}: cannot "
+        f"compare: {BEFORE} is a stacked layout of jax-tpu-embedding (EmbeddingSpecProto), "
+        f"{ROOT / 'examples' / 'recommender.pbtxt'} is a TPUEmbeddingConfiguration "
+        "(TensorFlow's TPUEmbedding); their checkpoints have nothing in common to compare\n"
+    )
 
 
 def test_a_spec_with_a_jax_section_goes_through_the_hook(

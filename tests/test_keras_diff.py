@@ -219,7 +219,11 @@ def test_a_keras_model_against_a_config_cannot_be_compared(tmp_path: Path) -> No
     config.write_text('table_descriptor { name: "t" vocabulary_size: 8 dimension: 4 }\n')
     result = invoke("diff", "--tpu", "v4-8", model(tmp_path / "old"), str(config))
     assert result.exit_code == 2
-    assert "compare with another Keras-RS model's only" in result.stderr
+    assert result.stderr.endswith(
+        "config.json is a Keras-RS model, "
+        f"{config} is a TPUEmbeddingConfiguration (TensorFlow's TPUEmbedding); their "
+        "checkpoints have nothing in common to compare\n"
+    )
 
 
 def test_a_feature_renamed_past_another_swaps_two_tables_on_either_path() -> None:

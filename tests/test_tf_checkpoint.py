@@ -236,3 +236,47 @@ REAL = DATA / "real-repo" / "tree"
 )
 def test_tensorflows_files_in_the_real_repository(path: str) -> None:
     _reads_as_tensorflow_does(str(REAL / path))
+
+
+def _three_shards(folder: Path) -> tuple[Any, str]:
+    """A model's variables saved in three data files (MaxShardSizePolicy), its checkpoint."""
+    model = tf.Module()
+    model.a = tf.Variable(tf.ones([1000, 16]))
+    model.b = tf.Variable(tf.ones([1000, 16]))
+    model.c = tf.Variable(tf.ones([500, 8]))
+    policy = tf.train.experimental.MaxShardSizePolicy(max_shard_size=70000)
+    options = tf.train.CheckpointOptions(experimental_sharding_callback=policy)
+    path = tf.train.Checkpoint(model=model).save(str(folder / "ckpt"), options=options)
+    return model, path
+
+
+def test_the_data_files_tensorflow_writes_hold_what_the_index_says(tmp_path: Path) -> None:
+    model, path = _three_shards(tmp_path)
+    found = read_checkpoint(path)
+    # Each data file exactly as long as its entries reach: offset + size is TensorFlow's.
+    assert found.num_shards == 3
+    assert {shard: found.data_file(shard).stat().st_size for shard in range(3)} == dict(
+        found.shard_bytes
+    )
+    tf.train.Checkpoint(model=model).restore(path).assert_consumed()
+
+
+@pytest.mark.parametrize("broken", ["missing", "truncated"])
+def test_a_checkpoint_whose_data_file_is_gone_or_cut_does_not_restore(
+    broken: str, tmp_path: Path
+) -> None:
+    from tpuemb_cli.load.checkpoint import UnreadableCheckpoint
+
+    model, path = _three_shards(tmp_path)
+    data = Path(f"{path}.data-00001-of-00003")
+    if broken == "missing":
+        data.unlink()
+    else:
+        data.write_bytes(data.read_bytes()[:-1])
+    # TensorFlow: NotFoundError for the file gone; for one cut short, a read past its end.
+    with pytest.raises(
+        (tf.errors.NotFoundError, tf.errors.OutOfRangeError, tf.errors.DataLossError)
+    ):
+        tf.train.Checkpoint(model=model).restore(path)
+    with pytest.raises(UnreadableCheckpoint, match=f"{data.name}, which"):
+        read_checkpoint(path)

@@ -16,11 +16,14 @@ entries are not variables and are left out. Sources: ``tensorflow/core/util/tens
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 
 from google.protobuf.message import DecodeError
-from google.protobuf.text_encoding import CUnescape
 
+from tpuemb_cli.load.checkpoint_state import UnreadableCheckpoint as UnreadableCheckpoint
+from tpuemb_cli.load.checkpoint_state import latest, why
+from tpuemb_cli.load.limits import shown
 from tpuemb_cli.load.sstable import Table, TableError
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.pb.framework import tensor_bundle_pb2, types_pb2
@@ -36,7 +39,6 @@ OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 VARIABLE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 STATE_FILE = "checkpoint"
 _DATA_FILE = re.compile(r"\.data-\d{5}-of-\d{5}$")
-_LATEST = re.compile(r'^model_checkpoint_path:\s*"((?:[^"\\]|\\.)*)"\s*$', re.MULTILINE)
 
 Extent = tuple[int, int | None]  # (start, length); length None: the whole dimension
 
@@ -54,11 +56,21 @@ class Variable(Record):
 
 class Checkpoint(Record):
     """A checkpoint's index, read: ``path`` is the ``.index`` file, ``variables`` every saved
-    tensor by name (the object graph's key included), ``num_shards`` the data files it names."""
+    tensor by name (the object graph's key included), ``num_shards`` the data files it names;
+    ``shard_bytes``: of each data file an entry reads from (by shard number), the bytes its
+    entries reach (offset + size), which the file must hold."""
 
     path: str
     variables: dict[str, Variable]
     num_shards: int
+    shard_bytes: tuple[tuple[int, int], ...] = ()
+
+    def data_file(self, shard: int) -> Path:
+        """The data file of ``shard``: ``PREFIX.data-0000S-of-0000N`` (``DataFilename`` in
+        tensorflow/core/util/tensor_bundle/naming.cc)."""
+        index = Path(self.path)
+        prefix = index.name[: -len(".index")] if index.name.endswith(".index") else index.name
+        return index.with_name(f"{prefix}.data-{shard:05d}-of-{self.num_shards:05d}")
 
     @property
     def object_based(self) -> bool:
@@ -105,15 +117,16 @@ def objects(checkpoint: Checkpoint) -> dict[str, dict[str, Variable]]:
     return found
 
 
-class UnreadableCheckpoint(Exception):
-    """A path that is not a readable TensorFlow checkpoint; the message names the file and why."""
-
-
 def read_checkpoint(path: str | Path) -> Checkpoint:
     """The checkpoint at ``path``: a ``ckpt-N.index`` file, its prefix ``ckpt-N`` (or one of its
     data files), a folder holding the ``checkpoint`` state file (its latest checkpoint), a
     SavedModel folder or its ``variables/`` folder. Raises UnreadableCheckpoint."""
-    index = find_index(Path(path))
+    try:
+        index = find_index(Path(path))
+    except OSError as error:
+        # Looking the path up failed, not only found nothing (a name too long, a loop of
+        # links, a folder that cannot be searched): said as such, whatever the errno.
+        raise UnreadableCheckpoint(f"{shown(str(path))}: {why(error)}") from None
     try:
         size = index.stat().st_size
         if size > MAX_INDEX_BYTES:
@@ -124,7 +137,36 @@ def read_checkpoint(path: str | Path) -> Checkpoint:
         data = index.read_bytes()
     except OSError as error:
         raise UnreadableCheckpoint(f"{index}: cannot be read: {error.strerror}") from error
-    return parse_index(data, str(index))
+    checkpoint = parse_index(data, str(index))
+    check_data(checkpoint)
+    return checkpoint
+
+
+def check_data(checkpoint: Checkpoint) -> None:
+    """Every data file the index's entries read from exists and holds the bytes they reach: a
+    checkpoint whose shard is gone or cut short does not restore (TensorFlow's restore fails
+    with NotFoundError, or reads past the file's end), whatever its index says. Only the
+    shards the entries name are looked at: a header's shard count is no loop bound."""
+    for shard, needed in checkpoint.shard_bytes:
+        data = checkpoint.data_file(shard)
+        try:
+            found = data.stat()
+        except OSError as error:
+            raise UnreadableCheckpoint(
+                f"{checkpoint.path}: names the data file {data}, which cannot be read "
+                f"({error.strerror}): the checkpoint is incomplete and does not restore"
+            ) from None
+        size = found.st_size
+        if not stat.S_ISREG(found.st_mode):
+            raise UnreadableCheckpoint(
+                f"{checkpoint.path}: names the data file {data}, which is not a file: the "
+                "checkpoint does not restore"
+            )
+        if size < needed:
+            raise UnreadableCheckpoint(
+                f"{checkpoint.path}: its entries read {needed} bytes of the data file {data}, "
+                f"which holds {size}: a truncated checkpoint, which does not restore"
+            )
 
 
 def find_index(path: Path) -> Path:
@@ -138,8 +180,10 @@ def find_index(path: Path) -> Path:
     index = prefix.with_name(prefix.name + ".index")
     if index.is_file():
         return index
-    if not path.exists():
-        raise UnreadableCheckpoint(f"{path}: no such file or folder")
+    try:
+        path.stat()  # pathlib's exists() calls a loop of links nothing: said as what it is
+    except FileNotFoundError:
+        raise UnreadableCheckpoint(f"{path}: no such file or folder") from None
     raise UnreadableCheckpoint(
         f"{path}: not a checkpoint (name a ckpt-N.index file, its prefix ckpt-N, a folder with a "
         "`checkpoint` file, or a SavedModel)"
@@ -149,7 +193,7 @@ def find_index(path: Path) -> Path:
 def _index_in(folder: Path) -> Path:
     state = folder / STATE_FILE
     if state.is_file():
-        return _latest(state)
+        return latest(state)
     for candidate in (folder / "variables" / "variables.index", folder / "variables.index"):
         if candidate.is_file():
             return candidate
@@ -168,47 +212,6 @@ def _index_in(folder: Path) -> Path:
         f"{folder}: no checkpoint in it (no `checkpoint` file, no .index file, no SavedModel "
         "variables/)"
     )
-
-
-# A CheckpointState names a few checkpoints; CheckpointManager keeps at most a handful.
-MAX_STATE_BYTES = 1 << 20
-
-
-def _latest(state: Path) -> Path:
-    """The index of the checkpoint that the state file ``state`` (a CheckpointState in text
-    format, as CheckpointManager writes it) names as the latest."""
-    try:
-        with state.open("rb") as stream:
-            data = stream.read(MAX_STATE_BYTES + 1)
-    except OSError as error:
-        raise UnreadableCheckpoint(f"{state}: cannot be read: {error.strerror}") from error
-    if len(data) > MAX_STATE_BYTES:
-        raise UnreadableCheckpoint(
-            f"{state}: larger than the {MAX_STATE_BYTES} bytes a checkpoint state file has "
-            "(a few lines naming checkpoints): not one"
-        )
-    text = data.decode("utf-8", errors="replace")
-    found = _LATEST.search(text)
-    if found is None:
-        raise UnreadableCheckpoint(
-            f'{state}: names no latest checkpoint (no `model_checkpoint_path: "..."` line)'
-        )
-    try:
-        named = CUnescape(found.group(1)).decode("utf-8", errors="replace")
-    except ValueError as error:
-        raise UnreadableCheckpoint(f"{state}: a malformed model_checkpoint_path: {error}") from None
-    prefix = Path(named)
-    if not prefix.is_absolute():
-        prefix = state.parent / prefix
-    elif not prefix.with_name(prefix.name + ".index").is_file():
-        # An absolute path from where it was written: the folder may have been copied since.
-        prefix = state.parent / prefix.name
-    index = prefix.with_name(prefix.name + ".index")
-    if not index.is_file():
-        raise UnreadableCheckpoint(
-            f"{state}: names {named!r} as the latest checkpoint, but {index} does not exist"
-        )
-    return index
 
 
 def parse_index(data: bytes, name: str) -> Checkpoint:
@@ -238,12 +241,16 @@ def _bundle(data: bytes, name: str) -> Checkpoint:
             f"later (TensorFlow 2.21 reads version {BUNDLE_VERSION}): a newer TensorFlow wrote it"
         )
     variables: dict[str, Variable] = {}
+    reach: dict[int, int] = {}  # shard -> the bytes its entries reach
     for key, value in items:
-        if key.startswith(b"\0"):
-            continue  # a slice of a variable saved in slices, listed by the variable's entry
         text = key.decode("utf-8", errors="backslashreplace")
         entry = tensor_bundle_pb2.BundleEntryProto()
         _parse(entry, value, name, f"the entry of {text!r}")
+        if not entry.slices:  # a variable saved in slices has its bytes in its slices' entries
+            _check_place(entry, header.num_shards, name, text)
+            reach[entry.shard_id] = max(reach.get(entry.shard_id, 0), entry.offset + entry.size)
+        if key.startswith(b"\0"):
+            continue  # a slice of a variable saved in slices, listed by the variable's entry
         _check_shape(entry, name, text)
         variables[text] = Variable(
             text,
@@ -257,7 +264,23 @@ def _bundle(data: bytes, name: str) -> Checkpoint:
                 for piece in entry.slices
             ),
         )
-    return Checkpoint(name, variables, header.num_shards)
+    return Checkpoint(name, variables, header.num_shards, tuple(sorted(reach.items())))
+
+
+def _check_place(
+    entry: tensor_bundle_pb2.BundleEntryProto, num_shards: int, name: str, key: str
+) -> None:
+    """Where an entry's bytes are: a shard the header counts, a place that is no negative."""
+    if not 0 <= entry.shard_id < num_shards:
+        raise UnreadableCheckpoint(
+            f"{name}: the entry of {key!r} is in data file {entry.shard_id}, but the header "
+            f"counts {num_shards}: a corrupt index"
+        )
+    if entry.offset < 0 or entry.size < 0:
+        raise UnreadableCheckpoint(
+            f"{name}: the entry of {key!r} has offset {entry.offset} and size {entry.size}: a "
+            "corrupt index"
+        )
 
 
 # TensorFlow's own bound on a tensor's rank (TensorShape's kMaxDims).

@@ -18,6 +18,14 @@ from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.schema import kind_of
 from tpuemb_cli.rules import BY_CODE
 from tpuemb_cli.workspace.linting import Linted, Workspace, facts_of
+from tpuemb_cli.workspace.pairing import (
+    KERAS,
+    SPARSECORE,
+    STACKED,
+    CannotCompare,
+    family_of_pair,
+    layout_of,
+)
 
 if TYPE_CHECKING:
     from tpuemb_cli.compat.kinds import Placed
@@ -55,14 +63,15 @@ class Diffed(Record):
     unchecked: bool = False
 
 
-class CannotCompare(Exception):
-    """A side that holds no checkpoint layout where the other does; the message says which."""
+class NotComparedYet(Exception):
+    """A pair of a family diff does not compare yet (SparseCore specs): skipped, and stderr
+    says so on every run (a gate that passes it must not pass it unseen)."""
 
 
-# The kinds of document that have a checkpoint layout: a config, a spec (compiled),
-# jax-tpu-embedding's stacked layout (an EmbeddingSpecProto), and a Keras-RS model (its
-# layers' saved weights, compared with another model's only: compat/keras_weights).
-_LAYOUTS = frozenset({"config", "spec", "jax", "keras"})
+SPARSECORE_NOT_YET = (
+    "a SparseCore spec: TPUEmbeddingV2 checkpoints hold stacks of tables, which diff does not "
+    "compare yet"
+)
 
 
 def diff_versions(
@@ -83,8 +92,21 @@ def diff_versions(
     A side that does not load, or a spec that ``compile`` refuses (it has errors), cannot be
     compared: ``error`` says so, and ``findings`` holds its errors."""
 
-    def versions(documents: Sides, facts: Facts) -> tuple[Document, list[Placed]]:
-        old_document, new_document = (_with_layout(d, since is not None) for d in documents)
+    def versions(documents: Sides, facts: Facts, engine: Engine) -> tuple[Document, list[Placed]]:
+        old_document, new_document = (_with_layout(d, facts, since is not None) for d in documents)
+        present = [d for d in (old_document, new_document) if d is not None]
+        family: str | None
+        if len(present) == 2:
+            family = family_of_pair([(d.name, layout_of(d, facts[id(d)])) for d in present])
+        else:
+            family = layout_of(present[0], facts[id(present[0])]).family
+        if family == SPARSECORE:
+            # TPUEmbeddingV2 saves each stack of tables as one variable named after the stack
+            # (docs/sparsecore.md): the per-table comparison would call a restored stack fresh,
+            # and miss a stack renamed by a table added to or taken from it.
+            raise NotComparedYet(SPARSECORE_NOT_YET)
+        if family == KERAS:
+            return _keras_changes([old_document, new_document], engine)
         placed = _changes(old_document, new_document, since or "", facts)
         # The new file is where an acknowledgement can be written; for a removed file, its
         # configuration's entries only.
@@ -101,14 +123,23 @@ def diff_checkpoint(
     as ``diff_versions``: the file's settings, its refusals, the changes as findings of their
     kinds' rules (placed in the file, acknowledged by its suppressions)."""
 
-    def against(documents: Sides, facts: Facts) -> tuple[Document, list[Placed]]:
+    def against(documents: Sides, facts: Facts, engine: Engine) -> tuple[Document, list[Placed]]:
         (document,) = documents
-        assert document is not None  # it has a layout
-        if _is_keras(document):
+        assert document is not None and document.message is not None  # it has a layout
+        layout = layout_of(document, facts[id(document)])
+        if layout.family == SPARSECORE:
+            raise NotComparedYet(SPARSECORE_NOT_YET)
+        if layout.family == KERAS:
             raise CannotCompare(
-                f"{document.name}: a Keras-RS model, whose saved weights compare with another "
-                "saved model's (tpuemb diff OLD.keras NEW.keras); --against-checkpoint compares "
-                "a config or spec with a TensorFlow checkpoint"
+                f"{document.name}: cannot compare: it is a Keras-RS model, whose saved weights "
+                "compare with another saved model's (tpuemb diff OLD.keras NEW.keras); "
+                "--against-checkpoint compares a config or spec with a TensorFlow checkpoint"
+            )
+        if layout.family == STACKED:
+            raise CannotCompare(
+                f"{document.name}: cannot compare: it is {layout.what}, whose checkpoints Orbax "
+                "writes; --against-checkpoint reads TensorFlow's (compare two layouts instead: "
+                "tpuemb diff OLD NEW)"
             )
         return document, _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
 
@@ -119,7 +150,7 @@ Sides = list[Document | None]
 Facts = dict[int, "SpecFacts | None"]
 # What a diff compares its loaded documents with: the file its changes are placed in (where
 # acknowledgements are read), and the changes.
-Comparison = Callable[[Sides, Facts], tuple[Document, list["Placed"]]]
+Comparison = Callable[[Sides, Facts, Engine], tuple[Document, list["Placed"]]]
 
 
 def _diff(
@@ -166,39 +197,23 @@ def _diff(
                 f"{'it has' if len(names) == 1 else 'they have'} errors (reported below)",
             )
         if not any(_has_layout(d) for d in documents):
+            if len(documents) == 1:  # a file named against a checkpoint: not one to skip
+                raise CannotCompare(f"{name}: cannot compare: {_why_skipped(documents)}")
             return Diffed(name, [], sources, skipped=_why_skipped(documents))
         emptied = _emptied(documents)
         if emptied is not None:
             return Diffed(name, [], sources, error=emptied)
-        if any(f is not None and f.sparsecore for f in facts.values()):
-            # TPUEmbeddingV2 saves each stack of tables as one variable named after the stack
-            # (docs/sparsecore.md): the per-table comparison would call a restored stack fresh,
-            # and miss a stack renamed by a table added to or taken from it.
-            why = (
-                "a SparseCore spec: TPUEmbeddingV2 checkpoints hold stacks of tables, which "
-                "diff does not compare yet"
-            )
-            return Diffed(name, [], sources, skipped=why, unchecked=True)
         during = "while comparing"
-        if len(documents) == 2 and any(_is_keras(d) for d in documents):
-            anchor, placed = _keras_changes(documents, engine)
-        else:
-            anchor, placed = compare(documents, facts)
+        anchor, placed = compare(documents, facts, engine)
         findings = engine.judge_changes(anchor, placed)
     except CannotCompare as problem:
         return Diffed(name, [], {}, error=str(problem))
+    except NotComparedYet as problem:
+        return Diffed(name, [], sources, skipped=str(problem), unchecked=True)
     except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
     return Diffed(name, findings, sources, compared=True)
-
-
-def _is_keras(document: Document | None) -> bool:
-    return (
-        document is not None
-        and document.message is not None
-        and (kind_of(document.message) == "keras")
-    )
 
 
 def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Placed]]:
@@ -208,11 +223,11 @@ def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Pla
     from tpuemb_cli.compat.keras_weights import KerasSide, NotCompared, weight_changes
 
     old, new = documents
-    if old is None or new is None or not (_is_keras(old) and _is_keras(new)):
-        shown = [d for d in documents if d is not None]
+    if old is None or new is None:
+        (shown,) = [d for d in documents if d is not None]
         raise CannotCompare(
-            f"{' and '.join(d.name for d in shown)}: a Keras-RS model's saved weights compare "
-            "with another Keras-RS model's only (tpuemb diff OLD.keras NEW.keras)"
+            f"{shown.name}: cannot compare: a Keras-RS model's saved weights compare with "
+            "another Keras-RS model's only (tpuemb diff OLD.keras NEW.keras)"
         )
     assert new.message is not None and old.message is not None
     topology = engine.keras_topology(new.message)
@@ -233,12 +248,6 @@ def _against_checkpoint(
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.compat.sides import side_of
 
-    if document.message is not None and kind_of(document.message) == "jax":
-        raise CannotCompare(
-            f"{document.name}: a stacked layout of jax-tpu-embedding, whose checkpoints Orbax "
-            "writes; --against-checkpoint reads TensorFlow's (compare two layouts instead: "
-            "tpuemb diff OLD NEW)"
-        )
     try:
         changes = compare_checkpoint(document, checkpoint, prefix, facts)
     except EmbeddingNotFound as problem:
@@ -327,6 +336,11 @@ def _emptied(documents: Sides) -> str | None:
     return None
 
 
+# The kinds of document that have a checkpoint layout (``pairing`` says which, and whether a
+# pair's are of one family).
+_LAYOUTS = frozenset({"config", "spec", "jax", "keras"})
+
+
 def _has_layout(document: Document | None) -> bool:
     return (
         document is not None
@@ -335,20 +349,17 @@ def _has_layout(document: Document | None) -> bool:
     )
 
 
-def _with_layout(document: Document | None, one_side_may_lack: bool) -> Document | None:
-    """``document`` if it has a checkpoint layout (a config or a spec). A document of another
-    kind counts as absent where a file may be on one side only (``--against``); else it cannot
-    be compared with a config."""
+def _with_layout(
+    document: Document | None, facts: Facts, one_side_may_lack: bool
+) -> Document | None:
+    """``document``; None when there is none, or when it has no checkpoint layout where a file
+    may be on one side only (``--against``): there it counts as absent. Elsewhere the pair's
+    kinds decide (``pairing``): a side with no layout cannot be compared with one that has."""
     if document is None or document.message is None:
         return None
-    if kind_of(document.message) in _LAYOUTS:
-        return document
-    if one_side_may_lack:
+    if one_side_may_lack and layout_of(document, facts[id(document)]).family is None:
         return None
-    raise CannotCompare(
-        f"{document.name}: holds a message of type {document.message.DESCRIPTOR.name}, not a "
-        "TPUEmbeddingConfiguration or an embedding spec: it has no checkpoint layout to compare"
-    )
+    return document
 
 
 def _why_skipped(documents: list[Document | None]) -> str:

@@ -14,10 +14,13 @@ Where there is no ``os.fork`` (Windows), or one CPU, everything runs here.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType
 from typing import Any, TypeVar
 
 Item = TypeVar("Item")
@@ -41,8 +44,6 @@ def can_fork() -> bool:
     only: a lock another thread held would stay locked in the copy)."""
     if not hasattr(os, "fork") or available_cpus() < 2:
         return False
-    import threading
-
     return threading.active_count() == 1
 
 
@@ -58,24 +59,78 @@ def workers_for(count: int, jobs: int) -> int:
 def map_in_workers(
     function: Callable[[Item], Result], items: Sequence[Item], workers: int
 ) -> list[Result]:
-    """``[function(item) for item in items]``, computed by ``workers`` processes."""
+    """``[function(item) for item in items]``, computed by ``workers`` processes. No worker
+    outlives the call, whichever way it ends: an exception here, Ctrl-C (SIGINT) or SIGTERM /
+    SIGHUP while this process waits for a worker kill and reap every worker not yet collected,
+    so that none goes on loading orphaned, holding the caller's stdout and stderr open."""
     if workers <= 1 or len(items) < 2:
         return [function(item) for item in items]
     bounds = [len(items) * index // workers for index in range(workers + 1)]
     shares = [items[bounds[index] : bounds[index + 1]] for index in range(workers)]
-    children = [_fork(function, share) for share in shares[1:]]
-    try:
-        results = [function(item) for item in shares[0]]
-    except BaseException:
-        # This process goes on (a crash in tpuemb is a finding): no worker is left blocked on a
-        # pipe nobody reads, nor unreaped.
-        for pid, reader in children:
-            _abandon(pid, reader)
-        raise
-    for (pid, reader), share in zip(children, shares[1:], strict=True):
-        received = _collect(pid, reader)
-        results.extend(received if received is not None else [function(i) for i in share])
+    pending: dict[int, int] = {}  # each worker not yet reaped -> the pipe it writes to
+    with _signals_end_workers():
+        try:
+            for share in shares[1:]:
+                pid, reader = _fork(function, share)
+                pending[pid] = reader
+            results = [function(item) for item in shares[0]]
+            for (pid, reader), share in zip(list(pending.items()), shares[1:], strict=True):
+                received = _collect(pid, reader, pending)
+                results.extend(received if received is not None else [function(i) for i in share])
+        except BaseException:
+            # This process goes on (a crash in tpuemb is a finding) or ends (interrupted): no
+            # worker is left blocked on a pipe nobody reads, running on, or unreaped.
+            for pid, reader in list(pending.items()):
+                _abandon(pid, reader)
+            raise
     return results
+
+
+class _Ended(BaseException):
+    """SIGTERM or SIGHUP while workers run (a BaseException: code that catches errors must not
+    swallow it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _signals_end_workers() -> Iterator[None]:
+    """SIGTERM and SIGHUP in the block raise ``_Ended``, so the workers are ended as for an
+    exception; then the signal is delivered again with the handler that was there before (the
+    process ends as it would have: 128+15 for SIGTERM). SIGINT needs nothing: Python raises
+    KeyboardInterrupt for it. A signal ignored before stays ignored. The workers inherit the
+    handler: a SIGTERM sent to the whole group ends each one through its ``os._exit``."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread can set handlers (and receives signals)
+        return
+    caught: list[int] = []
+
+    def end(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+        if len(caught) == 1:
+            raise _Ended(signum)
+
+    previous = {}
+    for signum in _ENDING:
+        handler = signal.getsignal(signum)
+        if handler is not signal.SIG_IGN and handler is not None:
+            previous[signum] = signal.signal(signum, end)
+    try:
+        yield
+    except _Ended:
+        pass
+    finally:
+        caught.append(0)  # no _Ended from here on
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if caught[0]:
+        signal.raise_signal(caught[0])
+        raise KeyboardInterrupt  # the old handler did not end the process: stop as for Ctrl-C
 
 
 def _fork(function: Callable[[Item], Result], share: Sequence[Item]) -> tuple[int, int]:
@@ -96,16 +151,28 @@ def _fork(function: Callable[[Item], Result], share: Sequence[Item]) -> tuple[in
 
 
 def _abandon(pid: int, reader: int) -> None:
-    os.close(reader)
-    os.kill(pid, signal.SIGKILL)  # not reaped yet, so the pid is still this worker's
-    os.waitpid(pid, 0)
+    """Ends the worker ``pid`` and reaps it. Each step may have been done already when an
+    interruption came in the middle of collecting it."""
+    if reader >= 0:
+        with contextlib.suppress(OSError):
+            os.close(reader)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)  # not reaped yet, so the pid is still this worker's
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
-def _collect(pid: int, reader: int) -> list[Any] | None:
-    """A worker's results, or None if it did not deliver them."""
-    with os.fdopen(reader, "rb") as stream:
+def _collect(pid: int, reader: int, pending: dict[int, int]) -> list[Any] | None:
+    """A worker's results, or None if it did not deliver them; ``pending`` forgets it once it
+    is reaped."""
+    stream = os.fdopen(reader, "rb", closefd=False)
+    try:
         payload = stream.read()
+    finally:
+        os.close(reader)
+        pending[pid] = -1  # closed: nothing to close again
     _, status = os.waitpid(pid, 0)
+    del pending[pid]
     if status != 0:
         return None
     try:
