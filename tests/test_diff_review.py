@@ -64,16 +64,43 @@ def test_sarif_of_a_pair_that_cannot_be_compared_is_valid(here: Path) -> None:
     assert "TE001" in [rule["id"] for rule in run["tool"]["driver"]["rules"]]
 
 
-def test_a_sparsecore_spec_is_not_compared_and_the_run_says_so(here: Path) -> None:
+def test_two_sparsecore_specs_that_differ_cannot_be_compared_yet(here: Path) -> None:
+    # Issue 36: a pair diff cannot judge is exit 2 with the reason, never "No changes", exit 0.
     spec = ROOT / "examples" / "sparsecore" / "dlrm.spec.yaml"
     smaller = here / "new.yaml"
     lines = spec.read_text().splitlines(True)
     smaller.write_text("".join(line for line in lines if "cat_25" not in line))
     result = invoke("diff", str(spec), str(smaller))
-    assert (result.exit_code, result.stdout) == (0, "No changes (0 file pairs compared).\n")
+    assert (result.exit_code, result.stdout) == (
+        2,
+        "No changes (0 file pairs compared; 1 file pair could not be compared).\n",
+    )
     assert result.stderr == (
-        f"tpuemb: {smaller}: not compared: a SparseCore spec: TPUEmbeddingV2 checkpoints hold "
-        "stacks of tables, which diff does not compare yet\n"
+        f"tpuemb: error: {smaller}: cannot compare: a SparseCore spec: TPUEmbeddingV2 "
+        "checkpoints hold stacks of tables, which diff does not compare yet\n"
+    )
+    # The same spec on both sides (a reformatted copy too) lays out the same checkpoint.
+    copy = here / "copy.yaml"
+    copy.write_text(spec.read_text().replace("\n", "\n\n"))
+    same = invoke("diff", str(spec), str(copy))
+    assert (same.exit_code, same.stdout, same.stderr) == (
+        0,
+        "No changes (1 file pair compared).\n",
+        "",
+    )
+
+
+def test_a_sparsecore_spec_against_a_checkpoint_cannot_be_compared_yet(here: Path) -> None:
+    from tests import checkpoint_files
+
+    spec = ROOT / "examples" / "sparsecore" / "dlrm.spec.yaml"
+    variables = checkpoint_files.embedding({"cat_1": (1000, 8)}, {"cat_1": ["accumulators"]})
+    checkpoint_files.save(here / "ckpt-1.index", checkpoint_files.bundle(variables))
+    result = invoke("diff", "--against-checkpoint", str(here / "ckpt-1.index"), str(spec))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"tpuemb: error: {spec}: cannot compare: a SparseCore spec: TPUEmbeddingV2 checkpoints "
+        "hold stacks of tables, which diff does not compare yet\n"
     )
 
 

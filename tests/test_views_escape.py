@@ -103,7 +103,8 @@ def test_check_and_diff_in_each_human_format(
     old, new = files[kind].old, files[kind].new
     for pair in ((old, new), (new, old)):
         diff = invoke("diff", "--tpu", "v5p-8", "--format", output_format, *pair)
-        assert diff.exit_code in (0, 1), diff.output
+        # Two SparseCore specs that differ cannot be compared yet (exit 2, said on stderr).
+        assert diff.exit_code in ((2,) if kind == "sparsecore" else (0, 1)), diff.output
         shown_escaped(diff, FILE_NAME_SHOWN)
     # The files each command took, by name.
     listed = invoke("check", "--isolated", "--show-files", files[kind].broken)
@@ -185,9 +186,7 @@ def test_diff_of_a_config_and_a_spec_and_against_a_checkpoint(
     variables = checkpoint_files.embedding(
         {f"video{HOSTILE}": (1000, 8)}, {f"video{HOSTILE}": ["accumulators"]}
     )
-    (folder / "ckpt-1.index").write_bytes(
-        checkpoint_files.table(checkpoint_files.bundle(variables))
-    )
+    checkpoint_files.save(folder / "ckpt-1.index", checkpoint_files.bundle(variables))
     against = invoke(
         "diff", "--format", output_format, "--against-checkpoint", folder / "ckpt-1.index", config
     )
