@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.load.limits import lone_surrogate, repaired
+from tpuemb_cli.load.document import MAX_DEPTH
+from tpuemb_cli.load.limits import lone_surrogate, max_nesting, nests_deeper, repaired
 from tpuemb_cli.model.paths import FieldPath
 
 if TYPE_CHECKING:
@@ -511,11 +512,21 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
             fatal=True,
         )
         return Document(name, fmt, MESSAGE_TYPE, None, SourceMap(text), [problem], text=text)
-    except (ValueError, RecursionError) as error:  # too deep, or a number too long to read
+    except RecursionError:
+        return Document(
+            name, fmt, MESSAGE_TYPE, None, SourceMap(text), [_too_deep(text)], text=text
+        )
+    except ValueError as error:  # a number too long to read
         from tpuemb_cli.load.problems import LoadProblem
 
         problem = LoadProblem("invalid-syntax", f"config.json cannot be read: {error}", fatal=True)
         return Document(name, fmt, MESSAGE_TYPE, None, SourceMap(text), [problem], text=text)
+    if nests_deeper(value, max_nesting(MAX_DEPTH)):
+        # As deep as every other document may nest (README, Limits): reading the layers'
+        # configurations recurses, and protobuf would refuse a message this deep.
+        return Document(
+            name, fmt, MESSAGE_TYPE, None, SourceMap(text), [_too_deep(text)], text=text
+        )
     reading = read_model(value)
     reading.model.keras_version = keras_version
     problems: list[LoadProblem] = []
@@ -530,6 +541,14 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
 
 
 MESSAGE_TYPE = "KerasModel"
+
+
+def _too_deep(text: str) -> LoadProblem:
+    """The syntax problem of a config.json nested deeper than any document may be, at the bracket
+    that opens the first level too many (as for a spec in JSON)."""
+    from tpuemb_cli.load.json_parser import too_deep
+
+    return too_deep(text, max_nesting(MAX_DEPTH))
 
 
 def _duplicate_keys(text: str) -> list[LoadProblem]:
