@@ -256,6 +256,7 @@ def _layer(
         tables = []
     for i, table in enumerate(tables):
         _table(reading, (*at, "tables", i), (*config_path, "tables", i), table, target.tables.add())
+    _top_level_types(reading, at, config_path, config)
     features = config.get("feature_configs")
     for key, feature_path, feature in _feature_leaves(features, (*config_path, "feature_configs")):
         j = len(target.features)
@@ -268,6 +269,60 @@ def _layer(
             config["table_stacking"],
             target,
         )
+
+
+def _top_level_types(
+    reading: KerasReading, at: FieldPath, config_path: JsonPath, config: dict[str, Any]
+) -> None:
+    """A problem at each value of the layer's config of a JSON type its ``from_config`` refuses
+    (keras-rs 0.4.0, measured on CPU; ``tables`` is checked where it is read):
+    ``feature_configs`` absent (``KeyError``) or no list or object (``TypeError: argument of
+    type 'NoneType' is not iterable``, or for a string, the layer's own ``ValueError``); a
+    ``name`` that is neither a string nor null, a ``trainable`` that is no boolean, a ``dtype``
+    that is neither null, a string nor a serialized policy (Keras's ``Layer.__init__`` raises
+    ``ValueError`` for each)."""
+    if "feature_configs" not in config:
+        reading.problem(
+            "a DistributedEmbedding's config has no `feature_configs`: its `from_config` raises "
+            "KeyError",
+            (*at, "features"),
+            config_path,
+        )
+    elif not isinstance(config["feature_configs"], (dict, list)):
+        reading.problem(
+            "a DistributedEmbedding's `feature_configs` must be a FeatureConfig or a list or "
+            f"object of them, not {_json_type(config['feature_configs'])}: its `from_config` "
+            "raises",
+            (*at, "features"),
+            (*config_path, "feature_configs"),
+        )
+    expected = {
+        "name": ((str, type(None)), "a string or null"),
+        "trainable": ((bool,), "true or false"),
+        "dtype": ((str, dict, type(None)), "null, a dtype's name or a serialized DTypePolicy"),
+    }
+    for key, (kinds, wanted) in expected.items():
+        if key in config and not isinstance(config[key], kinds):
+            reading.problem(
+                f"a DistributedEmbedding's `{key}` must be {wanted}, not "
+                f"{_json_type(config[key])}: Keras's Layer raises ValueError when the model "
+                "is loaded",
+                at,
+                (*config_path, key),
+            )
+
+
+def _json_type(value: Any) -> str:
+    """How JSON names the type of ``value``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
 
 
 def _feature_leaves(
