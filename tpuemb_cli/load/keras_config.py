@@ -256,6 +256,7 @@ def _layer(
         tables = []
     for i, table in enumerate(tables):
         _table(reading, (*at, "tables", i), (*config_path, "tables", i), table, target.tables.add())
+    _schedule_partners(target, tables)
     _top_level_types(reading, at, config_path, config)
     features = config.get("feature_configs")
     for key, feature_path, feature in _feature_leaves(features, (*config_path, "feature_configs")):
@@ -269,6 +270,28 @@ def _layer(
             config["table_stacking"],
             target,
         )
+
+
+def _schedule_partners(layer: DistributedEmbeddingLayer, tables: list[Any]) -> None:
+    """Names the earlier table whose schedule a marked one was saved the same as (Keras writes
+    the object again in full, with the same config)."""
+
+    def schedule(table: Any) -> Any:
+        optimizer = table.get("optimizer") if isinstance(table, dict) else None
+        config = optimizer.get("config") if isinstance(optimizer, dict) else None
+        rate = config.get("learning_rate") if isinstance(config, dict) else None
+        if not isinstance(rate, dict):
+            return None
+        return {k: v for k, v in rate.items() if k != "shared_object_id"}
+
+    for i, table in enumerate(layer.tables):
+        if table.optimizer.schedule_shared_with != "?":
+            continue
+        mine = schedule(tables[i])
+        for j in range(i):
+            if schedule(tables[j]) == mine:
+                table.optimizer.schedule_shared_with = layer.tables[j].name
+                break
 
 
 def _top_level_types(
@@ -455,6 +478,12 @@ def _optimizer(
             schedule = item.get("class_name")
             target.learning_rate_schedule = schedule if isinstance(schedule, str) else "?"
             reading.note((*at, "learning_rate_schedule"), where)
+            # Keras's saving marks an object seen before with `shared_object_id`; a shared
+            # optimizer is marked itself (and loads as one object), a schedule shared by two
+            # optimizers only in the second (and loads as two).
+            if "shared_object_id" in item and "shared_object_id" not in value:
+                target.schedule_shared_with = "?"
+                reading.note((*at, "schedule_shared_with"), (*where, "shared_object_id"))
 
 
 def _feature(
