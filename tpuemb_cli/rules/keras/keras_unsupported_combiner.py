@@ -20,7 +20,8 @@ Measured with keras-rs 0.4.0 and jax-tpu-embedding 0.1.0 on CPU: `EmbedReduce.__
 the default-device path builds a table as, raises `ValueError("Invalid `combiner`: 'max', use one
 of mean, sum, sqrtn.")`; the SparseCore path (`keras_to_jte_feature_configs`,
 `auto_stack_tables`, `preprocess_sparse_dense_matmul_input`) raises nothing, and the
-preprocessed gains of a `"max"` table are those of a `"sum"` one. With the TensorFlow backend
+preprocessed gains of a `"max"` table's ids are those of a `"sum"` one (1 an id; a third for
+`"mean"` of three ids a sample). With the TensorFlow backend
 the SparseCore path raises as well: TensorFlow's `TableConfig` accepts mean, sum and sqrtn.
 
 ## Example
@@ -72,10 +73,7 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                 continue
             close = nearest(table.combiner, list(COMBINERS))
             where = f"{table_label(layer, t)} of {layer_label(layer)}"
-            cpu = (
-                "the layer refuses it with ValueError (Invalid `combiner`) when it is "
-                "constructed"
-            )
+            cpu = "the layer refuses it with ValueError (Invalid `combiner`) when it is constructed"
             if table.placement == "default_device":
                 message = f"{where} has combiner {table.combiner!r}: {cpu}"
             elif topology.backend == "tensorflow":
