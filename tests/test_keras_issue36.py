@@ -45,7 +45,7 @@ def _archive(tmp_path: Path, model: dict[str, Any]) -> Path:
 
 
 def _deep(where: str) -> dict[str, Any]:
-    model = copy.deepcopy(BASE)
+    model: dict[str, Any] = copy.deepcopy(BASE)
     if where == "table_stacking":
         _layer_config(model)["table_stacking"] = DEEP
     elif where == "output_shape":
@@ -154,7 +154,7 @@ def test_combiner_max_on_the_sparsecores(tmp_path: Path) -> None:
 
 def _with_schedules(shared_optimizer: bool) -> dict[str, Any]:
     """Two tables' SGD with one ExponentialDecay, as keras 3.15.1's model.save() writes them."""
-    model = copy.deepcopy(BASE)
+    model: dict[str, Any] = copy.deepcopy(BASE)
     schedule = {
         "module": "keras.optimizers.schedules",
         "class_name": "ExponentialDecay",

@@ -17,7 +17,9 @@ def _found(first: Any, second: Any, backend: str = "jax") -> list[tuple[str, str
         TableConfig(n, optimizer=o, placement="sparsecore")
         for n, o in (("a", first), ("b", second))
     ]
-    layer = DistributedEmbedding({n: FeatureConfig(n, t) for n, t in zip("fg", tables)})
+    layer = DistributedEmbedding(
+        {n: FeatureConfig(n, t) for n, t in zip("fg", tables, strict=True)}
+    )
     found = lint_keras(
         layer, global_device_count=4, num_sc_per_device=4, accelerator="v5p", backend=backend
     )
