@@ -31,6 +31,15 @@ a = keras_rs.layers.TableConfig(name="a", ..., optimizer=keras.optimizers.SGD(sc
 b = keras_rs.layers.TableConfig(name="b", ..., optimizer=keras.optimizers.SGD(schedule))
 ```
 
+As `model.save()` writes the two tables' optimizers in `config.json` (the second schedule alone
+marked):
+
+```json
+{"class_name": "SGD", "config": {"learning_rate": {"class_name": "ExponentialDecay", ...}}}
+{"class_name": "SGD", "config": {"learning_rate": {"class_name": "ExponentialDecay", ...,
+                                                   "shared_object_id": 140502948753808}}}
+```
+
 ## Use instead
 Share the optimizer object, which Keras saves and loads as one (the tables stay stacked):
 

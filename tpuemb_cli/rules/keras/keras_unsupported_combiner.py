@@ -31,6 +31,13 @@ keras_rs.layers.TableConfig(
 )
 ```
 
+As the saved `config.json` holds it (the layer saves it on the SparseCore path):
+
+```json
+"tables": [{"name": "users", "vocabulary_size": 1000, "embedding_dim": 16,
+            "combiner": "max", "placement": "sparsecore"}]
+```
+
 ## Use instead
 ```python
 keras_rs.layers.TableConfig(
