@@ -144,6 +144,37 @@ def test_absent_feature_configs_and_other_values_of_the_wrong_type(tmp_path: Pat
     )
 
 
+@pytest.mark.parametrize(
+    ("stray", "kind"),
+    [(None, "null"), (5, "a number"), ("x", "a string"), ({"name": 5}, "a number")],
+)
+def test_a_stray_value_among_the_feature_configs(tmp_path: Path, stray: Any, kind: str) -> None:
+    model = copy.deepcopy(BASE)
+    _layer_config(model)["feature_configs"]["h"] = stray
+    result = invoke("check", "--format", "json", "--tpu", "v5p-8", str(_folder(tmp_path, model)))
+    assert result.exit_code == 1
+    [finding] = json.loads(result.stdout)["findings"]
+    assert (finding["rule"], finding["field"], finding["message"]) == (
+        "TE007",
+        "layers[0].features",
+        f"{kind} in a DistributedEmbedding's `feature_configs`, where a FeatureConfig (an object "
+        "with a string `name`), a list or an object of them must be: its `from_config` raises",
+    )
+
+
+def test_a_key_no_init_takes(tmp_path: Path) -> None:
+    model = copy.deepcopy(BASE)
+    _layer_config(model).update(autocast=False, update_stats=True, feature_config={})
+    result = invoke("check", "--format", "json", "--tpu", "v5p-8", str(_folder(tmp_path, model)))
+    assert result.exit_code == 1
+    [finding] = json.loads(result.stdout)["findings"]
+    assert finding["message"] == (
+        "a DistributedEmbedding's config has a key `feature_config` that neither keras-rs 0.4.0's "
+        "layer nor Keras's Layer takes: its `from_config` raises ValueError (Unrecognized "
+        "keyword arguments)"
+    )
+
+
 def test_combiner_max_on_the_sparsecores(tmp_path: Path) -> None:
     model = json.loads(model_text([table("a", combiner="max", placement="sparsecore")], {"f": 0}))
     result = invoke("check", "--format", "json", "--tpu", "v5p-8", str(_folder(tmp_path, model)))

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.load.document import MAX_DEPTH
+from tpuemb_cli.load.keras_layer_config import json_type, schedule_partners, top_level_types
 from tpuemb_cli.load.limits import lone_surrogate, max_nesting, nests_deeper, repaired
 from tpuemb_cli.model.paths import FieldPath
 
@@ -256,12 +257,22 @@ def _layer(
         tables = []
     for i, table in enumerate(tables):
         _table(reading, (*at, "tables", i), (*config_path, "tables", i), table, target.tables.add())
-    _schedule_partners(target, tables)
-    _top_level_types(reading, at, config_path, config)
+    schedule_partners(target, tables)
+    top_level_types(reading, at, config_path, config)
     features = config.get("feature_configs")
-    for key, feature_path, feature in _feature_leaves(features, (*config_path, "feature_configs")):
+    strays: list[tuple[JsonPath, Any]] = []
+    walk = _feature_leaves(features, (*config_path, "feature_configs"), strays)
+    for key, feature_path, feature in walk:
         j = len(target.features)
         _feature(reading, (*at, "features", j), feature_path, key, feature, len(tables), target)
+    for stray_path, stray in strays if isinstance(features, (dict, list)) else ():
+        reading.problem(
+            f"{json_type(stray)} in a DistributedEmbedding's `feature_configs`, where a "
+            "FeatureConfig (an object with a string `name`), a list or an object of them must "
+            "be: its `from_config` raises",
+            (*at, "features"),
+            stray_path,
+        )
     if "table_stacking" in config:
         _stacking(
             reading,
@@ -272,89 +283,15 @@ def _layer(
         )
 
 
-def _schedule_partners(layer: DistributedEmbeddingLayer, tables: list[Any]) -> None:
-    """Names the earlier table whose schedule a marked one was saved the same as (Keras writes
-    the object again in full, with the same config)."""
-
-    def schedule(table: Any) -> Any:
-        optimizer = table.get("optimizer") if isinstance(table, dict) else None
-        config = optimizer.get("config") if isinstance(optimizer, dict) else None
-        rate = config.get("learning_rate") if isinstance(config, dict) else None
-        if not isinstance(rate, dict):
-            return None
-        return {k: v for k, v in rate.items() if k != "shared_object_id"}
-
-    for i, table in enumerate(layer.tables):
-        if table.optimizer.schedule_shared_with != "?":
-            continue
-        mine = schedule(tables[i])
-        for j in range(i):
-            if schedule(tables[j]) == mine:
-                table.optimizer.schedule_shared_with = layer.tables[j].name
-                break
-
-
-def _top_level_types(
-    reading: KerasReading, at: FieldPath, config_path: JsonPath, config: dict[str, Any]
-) -> None:
-    """A problem at each value of the layer's config of a JSON type its ``from_config`` refuses
-    (keras-rs 0.4.0, measured on CPU; ``tables`` is checked where it is read):
-    ``feature_configs`` absent (``KeyError``) or no list or object (``TypeError: argument of
-    type 'NoneType' is not iterable``, or for a string, the layer's own ``ValueError``); a
-    ``name`` that is neither a string nor null, a ``trainable`` that is no boolean, a ``dtype``
-    that is neither null, a string nor a serialized policy (Keras's ``Layer.__init__`` raises
-    ``ValueError`` for each)."""
-    if "feature_configs" not in config:
-        reading.problem(
-            "a DistributedEmbedding's config has no `feature_configs`: its `from_config` raises "
-            "KeyError",
-            (*at, "features"),
-            config_path,
-        )
-    elif not isinstance(config["feature_configs"], (dict, list)):
-        reading.problem(
-            "a DistributedEmbedding's `feature_configs` must be a FeatureConfig or a list or "
-            f"object of them, not {_json_type(config['feature_configs'])}: its `from_config` "
-            "raises",
-            (*at, "features"),
-            (*config_path, "feature_configs"),
-        )
-    expected = {
-        "name": ((str, type(None)), "a string or null"),
-        "trainable": ((bool,), "true or false"),
-        "dtype": ((str, dict, type(None)), "null, a dtype's name or a serialized DTypePolicy"),
-    }
-    for key, (kinds, wanted) in expected.items():
-        if key in config and not isinstance(config[key], kinds):
-            reading.problem(
-                f"a DistributedEmbedding's `{key}` must be {wanted}, not "
-                f"{_json_type(config[key])}: Keras's Layer raises ValueError when the model "
-                "is loaded",
-                at,
-                (*config_path, key),
-            )
-
-
-def _json_type(value: Any) -> str:
-    """How JSON names the type of ``value``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
-
-
 def _feature_leaves(
-    value: Any, json_path: JsonPath
+    value: Any, json_path: JsonPath, strays: list[tuple[JsonPath, Any]] | None = None
 ) -> Iterator[tuple[str, JsonPath, dict[str, Any]]]:
     """The FeatureConfigs of a nested ``feature_configs``, as Keras flattens them (dict keys
     sorted, lists in order): an object whose ``name`` is a string is one (keras-rs's own test
     in ``from_config``). Yields the Keras-RS path (keys joined by ``.``), the JSON path and the
-    object. Walked with a stack: JSON nests as deep as ``json`` reads."""
+    object; adds to ``strays`` each value that is none of these nor a list or object (keras-rs
+    0.4.0's ``from_config`` raises on it: ``TypeError: argument of type 'NoneType' is not
+    iterable``). Walked with a stack: JSON nests as deep as ``json`` reads."""
     waiting: list[tuple[tuple[str, ...], JsonPath, Any]] = [((), json_path, value)]
     while waiting:
         key, path, current = waiting.pop()
@@ -371,6 +308,8 @@ def _feature_leaves(
                 ((*key, str(index)), (*path, index), item) for index, item in enumerate(current)
             ]
         else:
+            if strays is not None:
+                strays.append((path, current))
             continue
         waiting.extend(reversed(children))
 
