@@ -224,20 +224,27 @@ def test_a_schedule_saved_as_shared_is_reported(tmp_path: Path) -> None:
     assert [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "TE776"] == []
 
 
+def _no_features(config: dict[str, Any]) -> None:
+    config["feature_configs"] = None
+
+
+def _max(config: dict[str, Any]) -> None:
+    config["tables"][0]["combiner"] = "max"
+
+
 def test_diff_refuses_a_model_from_config_cannot_load_or_no_path_runs(tmp_path: Path) -> None:
     clean = _folder(tmp_path, BASE, "clean")
     for name, change, rule in (
-        ("null", lambda c: c.update(feature_configs=None), "1 invalid-value"),
-        ("max", lambda c: c["tables"][0].update(combiner="max"), "1 keras-unsupported-combiner"),
+        ("null", _no_features, "1 invalid-value"),
+        ("max", _max, "1 keras-unsupported-combiner"),
     ):
         model = copy.deepcopy(BASE)
         change(_layer_config(model))
         path = _folder(tmp_path, model, name)
         result = invoke("diff", "--tpu", "v5p-8", str(clean), str(path))
         assert result.exit_code == 2
-        assert (
-            result.stderr
-            == f"tpuemb: error: {path}: cannot compare: it has errors (reported below)\n"
+        assert result.stderr == (
+            f"tpuemb: error: {path}: cannot compare: it has errors (reported below)\n"
         )
         assert result.stdout.endswith(
             f"No changes; {rule} (0 file pairs compared; 1 file pair could not be compared).\n"
