@@ -33,8 +33,11 @@ def test_one_schedule_in_two_optimizers_is_reported_on_the_second_table() -> Non
             "layers[0].tables[1].optimizer.schedule_shared_with",
             "table 'b' of layer 'distributed_embedding' has a learning-rate schedule that is one "
             "object with table 'a''s: the live layer stacks their tables together, but Keras "
-            "saves the schedule twice and the loaded model has two, which stack apart -- the "
-            "saved model trains with other stacks than the script that saved it",
+            "saves the schedule twice and the loaded model has two, which stack apart: "
+            "the weights a SparseCore layer saved (one stacked table) do not load (load_model "
+            "raises ValueError, 'expected N variables, but received M'), and a model rebuilt "
+            "from the "
+            "file trains with other stacks than the script that saved it",
         )
     ]
 

@@ -11,18 +11,22 @@ schedule only, not on the first, so the loaded model builds two.
 jax-tpu-embedding stacks tables whose optimizers are equal, and two optimizers with a schedule
 are equal when the schedule is one object. The training script's layer stacks the two tables
 together; the model loaded from the file it saved has two schedule objects, and stacks them
-apart: other stacked variables, other stack names in checkpoints, other memory and input
-preprocessing -- the saved model trains with other stacks than the script that saved it.
+apart. The weights the SparseCore layer saved hold one stacked table variable, which the loaded
+layer's two per-table variables do not take: `keras.saving.load_model` raises `ValueError`
+("Layer 'e' expected 3 variables, but received 2 variables during loading"). A model rebuilt
+from the file's config (weights aside) has other stacked variables, other memory and other input
+preprocessing: it trains with other stacks than the script that saved it.
 tpuemb's own spec of such a layer (as of the file) keeps the tables apart.
 
 ## What Keras-RS does
-Measured with keras-rs 0.4.0, keras 3.15.1 and jax-tpu-embedding 0.1.0 (SparseCore path simulated on
-CPU): two `SGD(learning_rate=schedule)` with one `ExponentialDecay` object stack as `a_b` on the
-live layer; `model.save()` writes the second schedule with `shared_object_id` and the first
-without; the model deserialized from that config.json (and `DistributedEmbedding.from_config(
-layer.get_config())`) stacks `a` and `b` apart. One optimizer object shared by both tables is
-written with `shared_object_id` on both and loads as one object: its tables stay stacked, and
-tpuemb does not report it.
+Measured with keras-rs 0.4.0, keras 3.15.1 and jax-tpu-embedding 0.1.0 (SparseCore path
+simulated on CPU): two `SGD(learning_rate=schedule)` with one `ExponentialDecay` object stack as
+`a_b` on the live layer; `model.save()` writes the second schedule with `shared_object_id` and
+the first without; the model deserialized from that config.json (and
+`DistributedEmbedding.from_config(layer.get_config())`) stacks `a` and `b` apart, and
+`keras.saving.load_model` of the file raises `ValueError` ("expected 3 variables, but received
+2"). One optimizer object shared by both tables is written with `shared_object_id` on both and
+loads as one object: its tables stay stacked, and tpuemb does not report it.
 
 ## Example
 ```python
@@ -86,7 +90,9 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                 f"{table_label(layer, t)} of {layer_label(layer)} has a learning-rate schedule "
                 f"that is one object with {other}: the live layer stacks their tables "
                 "together, but Keras saves the schedule twice and the loaded model has two, "
-                "which stack apart -- the saved model trains with other stacks than the script "
+                "which stack apart: the weights a SparseCore layer saved (one stacked table) do "
+                "not load (load_model raises ValueError, 'expected N variables, but received "
+                "M'), and a model rebuilt from the file trains with other stacks than the script "
                 "that saved it",
                 "share one optimizer object between the tables (saved and loaded as one), or "
                 "give each its own schedule",
