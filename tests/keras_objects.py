@@ -30,6 +30,8 @@ class _Optimizer:
     def __init__(self, learning_rate: Any = None, **options: Any) -> None:
         self.options = {**_GENERAL, **self.DEFAULTS, **options}
         self.learning_rate = self.LEARNING_RATE if learning_rate is None else learning_rate
+        # Where a Keras optimizer keeps a schedule object (its `learning_rate` evaluates it).
+        self._learning_rate = self.learning_rate
 
     def get_config(self) -> dict[str, Any]:
         rate = self.learning_rate

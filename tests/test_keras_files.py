@@ -387,18 +387,21 @@ def test_convert_shows_what_was_read() -> None:
     assert layer["tables"][2]["optimizer"] == {"className": "sgd", "byName": True}
 
 
-def test_feature_configs_nested_as_deep_as_json_reads(tmp_path: Path) -> None:
+def test_feature_configs_nested_past_the_limit_are_a_syntax_finding(tmp_path: Path) -> None:
+    # As deep as any document may nest (202 JSON levels), not as deep as json.loads reads: the
+    # feature 150 levels down is read, one 900 down is a syntax finding at its 203rd bracket.
     config = _config()
     text = json.dumps(config)
-    deep = '{"a": ' * 900 + '{"name": "x", "table": 0, "output_shape": [32, 3]}' + "}" * 900
-    text = text.replace('"feature_configs": {', f'"feature_configs": {{"deep": {deep}, ', 1)
-    path = tmp_path / "config.json"
-    path.write_text(text)
-    result = invoke("check", "--select", "TE761", str(path))
-    assert result.exit_code == 1
-    assert "feature 'x' of layer 'mistakes/tower/distributed_embedding_1' declares an output" in (
-        result.stdout
-    )
+    for depth, found in ((150, "feature 'x' of layer"), (900, "TE001 [error] the JSON nests")):
+        deep = '{"a": ' * depth + '{"name": "x", "table": 0, "output_shape": [32, 3]}' + "}" * depth
+        deep_text = text.replace(
+            '"feature_configs": {', f'"feature_configs": {{"deep": {deep}, ', 1
+        )
+        path = tmp_path / "config.json"
+        path.write_text(deep_text)
+        result = invoke("check", "--select", "TE001", "--select", "TE761", str(path))
+        assert result.exit_code == 1
+        assert found in result.stdout
 
 
 def test_configuration_names_the_archive(tmp_path: Path) -> None:

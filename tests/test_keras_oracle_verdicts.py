@@ -301,3 +301,181 @@ def test_two_features_at_one_path_share_one_output() -> None:
     assert np.allclose(out["a"]["b"], out["a.b"])
     assert np.allclose(np.asarray(out["a"]["b"])[0], rows[0])
     assert not np.allclose(np.asarray(out["a"]["b"])[0], rows[3])
+
+
+# --- issue 36: what from_config refuses, combiner "max", a shared schedule, deep nesting ---
+
+
+def _saved_config(name: str) -> tuple[Path, dict[str, Any]]:
+    data = layer(
+        name, [table("a", 64, 8, optimizer("SGD", learning_rate=0.1))], [feature("f", 0, 8)]
+    )
+    path, _ = _saved(data, sparsecore=False)
+    import zipfile
+
+    return path, json.loads(zipfile.ZipFile(path).read("config.json"))
+
+
+def _embedding(config: dict[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = next(
+        item for item in config["config"]["layers"] if item["class_name"] == "DistributedEmbedding"
+    )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("feature_configs", None),
+        ("feature_configs", "f"),
+        ("name", 5),
+        ("trainable", None),
+        ("dtype", 5),
+        ("unknown", 1),
+        ("stray", None),
+        ("stray", {"name": 5, "table": 0}),
+    ],
+)
+def test_config_values_from_config_refuses_are_te007(key: str, value: Any) -> None:
+    import keras_rs
+
+    path, config = _saved_config(f"refused_{key}")
+    if key == "stray":  # a value among the features that is no FeatureConfig
+        _embedding(config)["config"]["feature_configs"]["g"] = value
+    else:
+        _embedding(config)["config"][key] = value
+    with pytest.raises((TypeError, ValueError)) as raised:
+        # A copy: from_config writes each feature's table object into the dicts it is given.
+        keras_rs.layers.DistributedEmbedding.from_config(
+            json.loads(json.dumps(_embedding(config)["config"]))
+        )
+    print("keras-rs:", type(raised.value).__name__, raised.value)
+    folder = path.parent / f"folder_{key}_{type(value).__name__}"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(config))
+    found = _check(folder / "config.json", "--tpu", "v5p-8")
+    print("tpuemb:", [(f["rule"], f["field"], f["message"]) for f in found])
+    # One finding a refused value (an object with a numeric `name` holds two: its `name` and
+    # its `table`), and nothing else.
+    assert {f["rule"] for f in found} == {"TE007"}
+
+
+def test_combiner_max_fails_on_cpu_and_passes_the_sparsecore_path_as_sum() -> None:
+    import numpy as np
+    from jax_tpu_embedding.sparsecore.lib.nn import embedding
+
+    def made(combiner: str, placement: str) -> dict[str, Any]:
+        return layer(
+            f"combiner_{combiner}_{placement}",
+            [
+                table(
+                    "t",
+                    64,
+                    8,
+                    optimizer("SGD", learning_rate=0.1),
+                    placement=placement,
+                    combiner=combiner,
+                )
+            ],
+            [feature("f", 0, 8, shapes=([16, 3], [16, 8]))],
+        )
+
+    # The default device (CPU): the layer refuses it.
+    with pytest.raises(ValueError, match="Invalid `combiner`: 'max'"):
+        keras_probe.build_layer(made("max", "default_device")).build({"f": (16, 3)})
+    # The SparseCore path: conversion, stacking and input preprocessing take it and raise
+    # nothing, and the gains it prepares for the 48 ids are those of "sum" (1 an id), not a
+    # third ("mean" of 3 ids a sample). Counted among the slots that hold an id; the rest of the
+    # buffer is padding or memory never written, which may hold an earlier run's gains: "mean"
+    # runs first, and "max" leaves none of its thirds.
+    ones = {}
+    for combiner in ("mean", "max"):
+        specs = keras_probe.converted(keras_probe.build_layer(made(combiner, "sparsecore"), True))
+        keras_probe.stack(specs, "auto")
+        ids = np.arange(48, dtype=np.int32).reshape(16, 3)
+        out, _ = embedding.preprocess_sparse_dense_matmul_input(
+            [ids], None, list(keras.tree.flatten(specs)), 4, 4, num_sc_per_device=4
+        )
+        _, embedding_ids, _, gains = (np.asarray(x["t"]) for x in out.sparse_dense_matmul_input)
+        held = gains[embedding_ids != 2**31 - 1]
+        ones[combiner] = (int((held == 1.0).sum()), int(np.isclose(held, 1 / 3).sum()))
+    print("gains of 1 and of 1/3:", ones)
+    assert ones["mean"][1] == 48
+    assert ones["max"] == (48, 0)
+    for placement in ("sparsecore", "default_device"):
+        path, _ = _saved(made("mean", placement), sparsecore=placement == "sparsecore")
+        import zipfile
+
+        config = json.loads(zipfile.ZipFile(path).read("config.json"))
+        _embedding(config)["config"]["tables"][0]["combiner"] = "max"
+        (path.parent / "config.json").write_text(json.dumps(config))
+        found = _check(path.parent / "config.json", "--tpu", "v5p-8")
+        assert "TE775" in [f["rule"] for f in found]
+
+
+def test_a_shared_schedule_stacks_live_and_splits_once_saved() -> None:
+    import keras_rs
+    from keras.src.saving import serialization_lib
+
+    from tpuemb_cli.keras import lint_keras
+
+    schedule = keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=100, decay_rate=0.9)
+    optimizers = [keras.optimizers.SGD(learning_rate=schedule) for _ in range(2)]
+    with keras_probe.simulated_sparsecore():
+        tables = [
+            keras_rs.layers.TableConfig(
+                name=n, vocabulary_size=64, embedding_dim=8, optimizer=o, placement="sparsecore"
+            )
+            for n, o in zip("ab", optimizers, strict=True)
+        ]
+        made = keras_rs.layers.DistributedEmbedding(
+            {
+                n: keras_rs.layers.FeatureConfig(
+                    name=n, table=t, input_shape=(16, 1), output_shape=(16, 8)
+                )
+                for n, t in zip("fg", tables, strict=True)
+            },
+            name="shared",
+        )
+        inputs = {n: keras.Input(batch_shape=(16, 1), dtype="int32", name=n) for n in "fg"}
+        model = keras.Model(inputs, made(inputs))
+        path = Path(tempfile.mkdtemp(prefix="keras-oracle-shared-")) / "shared.keras"
+        model.save(path)
+        import zipfile
+
+        config = json.loads(zipfile.ZipFile(path).read("config.json"))
+        with serialization_lib.ObjectSharingScope():
+            loaded = keras.saving.deserialize_keras_object(config)
+        # The saved weights hold one stacked variable, which the loaded layer's two do not take.
+        with pytest.raises(ValueError, match="expected 3 variables, but received 2") as raised:
+            keras.saving.load_model(path)
+        print("load_model:", str(raised.value).splitlines()[2])
+    reloaded = next(x for x in loaded.layers if isinstance(x, keras_rs.layers.DistributedEmbedding))
+    assert keras_probe.live_stacks(made) == {"a_b": ["a", "b"]}
+    assert keras_probe.live_stacks(reloaded) == {"a": ["a"], "b": ["b"]}
+    live = lint_keras(made, global_device_count=4, num_sc_per_device=4, accelerator="v5p")
+    assert [(f.rule, f.field) for f in live if f.rule == "TE776"] == [
+        ("TE776", "layers[0].tables[1].optimizer.schedule_shared_with")
+    ]
+    assert [f["field"] for f in _check(path, "--tpu", "v5p-8") if f["rule"] == "TE776"] == [
+        "layers[0].tables[1].optimizer.schedule_shared_with"
+    ]
+
+
+def test_a_deep_table_stacking_is_the_syntax_finding() -> None:
+    path, config = _saved_config("deep_stacking")
+    deep: Any = "a"
+    for _ in range(550):
+        deep = [deep]
+    _embedding(config)["config"]["table_stacking"] = deep
+    (path.parent / "config.json").write_text(json.dumps(config))
+    # Keras's own loading of it: print what it does (the verdict is tpuemb's limit, not Keras's).
+    try:
+        keras.saving.deserialize_keras_object(config)
+        print("keras: loaded")
+    except (RecursionError, ValueError, TypeError) as error:
+        print("keras:", type(error).__name__, str(error)[:200])
+    found = _check(path.parent / "config.json", "--tpu", "v5p-8")
+    assert [(f["rule"], f["message"]) for f in found] == [
+        ("TE001", "the JSON nests deeper than 202 levels")
+    ]

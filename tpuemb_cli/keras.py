@@ -118,6 +118,7 @@ def _serialized(feature_configs: Any, name: str, stacking: Any) -> dict[str, Any
     """The layer's configuration as ``get_config()`` writes it: the tables by first use (dict
     keys sorted, as Keras's tree functions walk them), the features pointing at them by index."""
     tables: list[dict[str, Any]] = []
+    table_objects: list[Any] = []
     index_of: dict[int, int] = {}
 
     def walk(value: Any) -> Any:
@@ -125,6 +126,7 @@ def _serialized(feature_configs: Any, name: str, stacking: Any) -> dict[str, Any
             if id(value.table) not in index_of:
                 index_of[id(value.table)] = len(tables)
                 tables.append(_table(value.table))
+                table_objects.append(value.table)
             return {
                 "name": value.name,
                 "table": index_of[id(value.table)],
@@ -143,9 +145,34 @@ def _serialized(feature_configs: Any, name: str, stacking: Any) -> dict[str, Any
         "feature_configs": walk(feature_configs),
         "tables": tables,
     }
+    _mark_shared_schedules(tables, table_objects)
     if stacking is not _ABSENT:
         config["table_stacking"] = _as_saved(stacking)
     return {"class_name": "DistributedEmbedding", "config": config}
+
+
+def _mark_shared_schedules(tables: list[dict[str, Any]], objects: list[Any]) -> None:
+    """Marks each serialized table whose optimizer's learning-rate schedule is the same object
+    as an earlier table's (with another optimizer object) as Keras's saving marks it: with
+    ``shared_object_id`` on the second schedule -- the live layer stacks the two tables, the
+    model loaded from the file (two schedules) does not."""
+    seen: dict[int, Any] = {}
+    for serialized, table in zip(tables, objects, strict=True):
+        optimizer = getattr(table, "optimizer", None)
+        # A Keras optimizer keeps the schedule itself in `_learning_rate` (its `learning_rate`
+        # property evaluates it).
+        schedule = getattr(optimizer, "_learning_rate", None)
+        rate = serialized["optimizer"]
+        if not isinstance(rate, dict) or not callable(getattr(schedule, "get_config", None)):
+            continue
+        earlier = seen.get(id(schedule))
+        if earlier is None:
+            seen[id(schedule)] = optimizer
+        elif earlier is not optimizer and isinstance(rate["config"].get("learning_rate"), dict):
+            rate["config"]["learning_rate"] = {
+                **rate["config"]["learning_rate"],
+                "shared_object_id": id(schedule),
+            }
 
 
 def _as_saved(value: Any) -> Any:

@@ -264,3 +264,25 @@ def test_an_answer_that_does_not_fit_is_one_line_in_the_log_not_a_traceback(
         "tpuemb server: a client message could not be read (ApplyWorkspaceEditResponse: "
         "TypeError: argument of type 'NoneType' is not iterable)"
     ]
+
+
+def test_a_keras_config_nested_too_deep_is_refused_as_check_refuses_it(
+    shared: RawClient, tmp_path: Path
+) -> None:
+    # A list 550 deep in a layer's `table_stacking`: json.loads reads it, and reading the
+    # layer's config once raised RecursionError (TE010, an internal error).
+    from tests.keras_config_text import model_text, table
+
+    stacking: object = 0
+    for _ in range(550):
+        stacking = [stacking]
+    text = model_text([table("a")], {"f": 0}, stacking=stacking)
+    path = tmp_path / "model" / "config.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    shared.open(path.as_uri(), text, "json")
+    expected = check_findings(path)
+    assert [(code, message) for code, _, _, message in expected] == [
+        ("TE001", "the JSON nests deeper than 202 levels")
+    ]
+    assert found(shared.diagnostics(path.as_uri())) == expected

@@ -74,7 +74,7 @@ def parse_json(
         )
         return result
     except RecursionError:
-        result.problems.append(_too_deep(text, limits.max_nesting(max_depth)))
+        result.problems.append(too_deep(text, limits.max_nesting(max_depth)))
         return result
     if "\\u" in text and _SURROGATE_ESCAPE.search(text):
         found = _lone_surrogates(text)
@@ -155,7 +155,7 @@ def _repaired(value: Any) -> Any:
     return root[0]
 
 
-def _too_deep(text: str, limit: int) -> LoadProblem:
+def too_deep(text: str, limit: int) -> LoadProblem:
     """The problem of JSON that nests deeper than ``json.loads`` reads: at the bracket that opens
     level ``limit + 1`` (as YAML's is), found by counting brackets up to it -- the text before it
     is JSON that ``json.loads`` read. Nothing is built per level: a position found through the

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.load.limits import lone_surrogate, repaired
+from tpuemb_cli.load.document import MAX_DEPTH
+from tpuemb_cli.load.keras_layer_config import json_type, schedule_partners, top_level_types
+from tpuemb_cli.load.limits import lone_surrogate, max_nesting, nests_deeper, repaired
 from tpuemb_cli.model.paths import FieldPath
 
 if TYPE_CHECKING:
@@ -255,10 +257,22 @@ def _layer(
         tables = []
     for i, table in enumerate(tables):
         _table(reading, (*at, "tables", i), (*config_path, "tables", i), table, target.tables.add())
+    schedule_partners(target, tables)
+    top_level_types(reading, at, config_path, config)
     features = config.get("feature_configs")
-    for key, feature_path, feature in _feature_leaves(features, (*config_path, "feature_configs")):
+    strays: list[tuple[JsonPath, Any]] = []
+    walk = _feature_leaves(features, (*config_path, "feature_configs"), strays)
+    for key, feature_path, feature in walk:
         j = len(target.features)
         _feature(reading, (*at, "features", j), feature_path, key, feature, len(tables), target)
+    for stray_path, stray in strays if isinstance(features, (dict, list)) else ():
+        reading.problem(
+            f"{json_type(stray)} in a DistributedEmbedding's `feature_configs`, where a "
+            "FeatureConfig (an object with a string `name`), a list or an object of them must "
+            "be: its `from_config` raises",
+            (*at, "features"),
+            stray_path,
+        )
     if "table_stacking" in config:
         _stacking(
             reading,
@@ -270,12 +284,14 @@ def _layer(
 
 
 def _feature_leaves(
-    value: Any, json_path: JsonPath
+    value: Any, json_path: JsonPath, strays: list[tuple[JsonPath, Any]] | None = None
 ) -> Iterator[tuple[str, JsonPath, dict[str, Any]]]:
     """The FeatureConfigs of a nested ``feature_configs``, as Keras flattens them (dict keys
     sorted, lists in order): an object whose ``name`` is a string is one (keras-rs's own test
     in ``from_config``). Yields the Keras-RS path (keys joined by ``.``), the JSON path and the
-    object. Walked with a stack: JSON nests as deep as ``json`` reads."""
+    object; adds to ``strays`` each value that is none of these nor a list or object (keras-rs
+    0.4.0's ``from_config`` raises on it: ``TypeError: argument of type 'NoneType' is not
+    iterable``). Walked with a stack: JSON nests as deep as ``json`` reads."""
     waiting: list[tuple[tuple[str, ...], JsonPath, Any]] = [((), json_path, value)]
     while waiting:
         key, path, current = waiting.pop()
@@ -292,6 +308,8 @@ def _feature_leaves(
                 ((*key, str(index)), (*path, index), item) for index, item in enumerate(current)
             ]
         else:
+            if strays is not None:
+                strays.append((path, current))
             continue
         waiting.extend(reversed(children))
 
@@ -399,6 +417,12 @@ def _optimizer(
             schedule = item.get("class_name")
             target.learning_rate_schedule = schedule if isinstance(schedule, str) else "?"
             reading.note((*at, "learning_rate_schedule"), where)
+            # Keras's saving marks an object seen before with `shared_object_id`; a shared
+            # optimizer is marked itself (and loads as one object), a schedule shared by two
+            # optimizers only in the second (and loads as two).
+            if "shared_object_id" in item and "shared_object_id" not in value:
+                target.schedule_shared_with = "?"
+                reading.note((*at, "schedule_shared_with"), (*where, "shared_object_id"))
 
 
 def _feature(
@@ -511,11 +535,21 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
             fatal=True,
         )
         return Document(name, fmt, MESSAGE_TYPE, None, SourceMap(text), [problem], text=text)
-    except (ValueError, RecursionError) as error:  # too deep, or a number too long to read
+    except RecursionError:
+        return Document(
+            name, fmt, MESSAGE_TYPE, None, SourceMap(text), [_too_deep(text)], text=text
+        )
+    except ValueError as error:  # a number too long to read
         from tpuemb_cli.load.problems import LoadProblem
 
         problem = LoadProblem("invalid-syntax", f"config.json cannot be read: {error}", fatal=True)
         return Document(name, fmt, MESSAGE_TYPE, None, SourceMap(text), [problem], text=text)
+    if nests_deeper(value, max_nesting(MAX_DEPTH)):
+        # As deep as every other document may nest (README, Limits): reading the layers'
+        # configurations recurses, and protobuf would refuse a message this deep.
+        return Document(
+            name, fmt, MESSAGE_TYPE, None, SourceMap(text), [_too_deep(text)], text=text
+        )
     reading = read_model(value)
     reading.model.keras_version = keras_version
     problems: list[LoadProblem] = []
@@ -530,6 +564,14 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
 
 
 MESSAGE_TYPE = "KerasModel"
+
+
+def _too_deep(text: str) -> LoadProblem:
+    """The syntax problem of a config.json nested deeper than any document may be, at the bracket
+    that opens the first level too many (as for a spec in JSON)."""
+    from tpuemb_cli.load.json_parser import too_deep
+
+    return too_deep(text, max_nesting(MAX_DEPTH))
 
 
 def _duplicate_keys(text: str) -> list[LoadProblem]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 
 # Nodes that the aliases of one YAML document may add, expanded (a node reached through two
 # aliases counts twice). A spec that reuses an optimizer block for every one of 5,000 tables uses
@@ -32,6 +33,26 @@ def max_nesting(max_depth: int) -> int:
     """How deep JSON or YAML data may nest to hold messages ``max_depth`` deep: a message is a
     mapping, often in a list, in a mapping."""
     return 2 * max_depth + 2
+
+
+def nests_deeper(value: object, limit: int) -> bool:
+    """Whether parsed JSON data nests lists and objects more than ``limit`` deep (a scalar is at
+    no level; the outermost list or object at level 1). Walked with a stack, and stopped at the
+    first level too many: the data may nest as deep as ``json.loads`` reads, past Python's
+    recursion limit for any pass that recurses."""
+    waiting: list[tuple[object, int]] = [(value, 0)]
+    while waiting:
+        current, depth = waiting.pop()
+        if isinstance(current, dict):
+            items: Iterable[object] = current.values()
+        elif isinstance(current, list):
+            items = current
+        else:
+            continue
+        if depth == limit:
+            return True
+        waiting.extend((item, depth + 1) for item in items if isinstance(item, (dict, list)))
+    return False
 
 
 # The longest decimal integer Python converts (3.11+: sys.get_int_max_str_digits; 0: no limit).

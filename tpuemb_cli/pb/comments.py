@@ -60,6 +60,7 @@ COMMENTS: dict[str, str] = {
     'tpuemb.keras.Optimizer.config': "The config's numeric and boolean values by key (booleans as 0 and 1); a null value is not here. `learning_rate` is here when it is a number.",
     'tpuemb.keras.Optimizer.integers': 'The keys of `config` whose values were written as integers (`"gradient_accumulation_steps": 4`), so that messages show them as written, not as 4.0.',
     'tpuemb.keras.Optimizer.learning_rate_schedule': "A learning rate that is no number: a LearningRateSchedule's class name.",
+    'tpuemb.keras.Optimizer.schedule_shared_with': 'The learning-rate schedule is one object with that of an earlier table\'s optimizer (another optimizer object), which the live layer stacks with it: the name of that table, or "?" when a saved file\'s `shared_object_id` (which Keras\'s saving writes on the second and later sightings of one object) says so but no earlier table\'s schedule is written the same.',
     'tpuemb.keras.Table.combiner': '"mean", "sqrtn", "sum"',
     'tpuemb.keras.Table.initializer': 'The initializer\'s class name ("VarianceScaling"), or the name it was given as.',
     'tpuemb.keras.Table.placement': '"auto", "sparsecore", "default_device"',

@@ -458,6 +458,17 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE771", "keras-duplicate-table-name", "keras", ERROR, "no", ("keras",)),
     Entry("TE772", "keras-duplicate-feature-path", "keras", ERROR, "no", ("keras",)),
     Entry("TE773", "keras-tables-not-saved", "keras", WARNING, "no", ("keras",)),
+    Entry("TE776", "keras-shared-schedule-splits-stacks", "keras", ERROR, "no", ("keras",)),
+    # TensorFlow's TableConfig refusing the combiner (TE701) is said by TE775, at the same field.
+    Entry(
+        "TE775",
+        "keras-unsupported-combiner",
+        "keras",
+        ERROR,
+        "no",
+        ("keras",),
+        supersedes=("TE701",),
+    ),
     # Embedding specs (the compiled config is checked by the rules above, too)
     Entry("TE701", "spec-invalid-table", "spec", ERROR, "no", ("spec",), supersedes=("TE403",)),
     Entry(

@@ -94,7 +94,7 @@ class Table(_message.Message):
     def __init__(self, name: _Optional[str] = ..., vocabulary_size: _Optional[int] = ..., embedding_dim: _Optional[int] = ..., initializer: _Optional[str] = ..., optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., combiner: _Optional[str] = ..., placement: _Optional[str] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ...) -> None: ...
 
 class Optimizer(_message.Message):
-    __slots__ = ("class_name", "by_name", "config", "learning_rate_schedule", "booleans", "integers")
+    __slots__ = ("class_name", "by_name", "config", "learning_rate_schedule", "booleans", "integers", "schedule_shared_with")
     class ConfigEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -108,13 +108,15 @@ class Optimizer(_message.Message):
     LEARNING_RATE_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
     BOOLEANS_FIELD_NUMBER: _ClassVar[int]
     INTEGERS_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_SHARED_WITH_FIELD_NUMBER: _ClassVar[int]
     class_name: str
     by_name: bool
     config: _containers.ScalarMap[str, float]
     learning_rate_schedule: str
     booleans: _containers.RepeatedScalarFieldContainer[str]
     integers: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, class_name: _Optional[str] = ..., by_name: bool = ..., config: _Optional[_Mapping[str, float]] = ..., learning_rate_schedule: _Optional[str] = ..., booleans: _Optional[_Iterable[str]] = ..., integers: _Optional[_Iterable[str]] = ...) -> None: ...
+    schedule_shared_with: str
+    def __init__(self, class_name: _Optional[str] = ..., by_name: bool = ..., config: _Optional[_Mapping[str, float]] = ..., learning_rate_schedule: _Optional[str] = ..., booleans: _Optional[_Iterable[str]] = ..., integers: _Optional[_Iterable[str]] = ..., schedule_shared_with: _Optional[str] = ...) -> None: ...
 
 class Feature(_message.Message):
     __slots__ = ("key", "name", "table", "input_shape", "output_shape")
