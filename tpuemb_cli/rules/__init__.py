@@ -280,6 +280,10 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE689", "jax-partition-limit-below-batch", "jax", WARNING, "no", ("jax",)),
     Entry("TE690", "jax-output-dim-mismatch", "jax", ERROR, "no", ("jax", "jax_spec")),
     # JAX SparseCore: jax-tpu-embedding's FeatureSpecs (a spec with a `jax` section)
+    Entry("TE676", "jax-unhashable-optimizer", "jax", ERROR, "no", ("jax_spec",)),
+    Entry("TE677", "jax-stacking-drops-setting", "jax", WARNING, "no", ("jax_spec",)),
+    Entry("TE678", "jax-excess-padding", "jax", WARNING, "no", ("jax_spec",)),
+    Entry("TE679", "jax-batch-mismatch", "jax", ERROR, "no", ("jax", "jax_spec")),
     Entry("TE691", "jax-batch-not-divisible", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE692", "jax-stack-mixed-settings", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE693", "jax-ignored-table-limit", "jax", WARNING, "no", ("jax_spec",)),
