@@ -19,7 +19,7 @@ class SGDOptimizerSpec:
 
 
 class AdagradOptimizerSpec:
-    def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: float = 0.1) -> None:
+    def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: Any = 0.1) -> None:
         self.learning_rate = learning_rate
         self.initial_accumulator_value = initial_accumulator_value
 
