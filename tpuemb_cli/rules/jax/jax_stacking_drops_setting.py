@@ -21,7 +21,8 @@ and combiner, sample count and limits -- without `quantization_config` or
 `prepare_feature_specs_for_training` copies both for a table it leaves alone. The lookup
 (`tpu_sparse_dense_matmul`) and the input preprocessing read them from the `StackedTableSpec`
 only. jax-tpu-embedding 0.1.0, run on CPU, leaves both None after `auto_stack_tables` and
-`stack_tables`, and keeps them without stacking.
+`stack_tables`, and keeps them without stacking. (0.2.0 groups and checks stacks by quantization;
+whether its stacks keep the quantization is not measured here.)
 
 ## Example
 ```pbtxt
