@@ -457,11 +457,18 @@ def _verify_stack_tables(spec: Any) -> None:
     order). ``lint_jax`` reports them as TE692, and the command line
     refuses any spec with errors; the API raises as the library does."""
     from tpuemb_cli.spec.jax_optimizer_key import optimizer_key
-    from tpuemb_cli.spec.jax_stacking import JaxStackingError, excess_refusals, explicit_stacks
+    from tpuemb_cli.spec.jax_stacking import (
+        JaxStackingError,
+        excess_refusals,
+        explicit_stacks,
+        first_use,
+    )
 
+    used, failing = first_use(spec), set(spec.jax.fail_on_excess_padding)
     for name, members in explicit_stacks(spec).items():
         # stack_tables checks the padding first (with fail_on_excess_padding), then the rest.
-        for refused in excess_refusals(spec, name, members, ("tables", members[0], "jax", "stack")):
+        at = ("tables", members[0], "jax", "stack")
+        for refused in excess_refusals(spec, name, members, at, used, failing):
             raise refused
         tables = [spec.tables[index] for index in members]
         if any(table.jax.optimizer.unhashable for table in tables):

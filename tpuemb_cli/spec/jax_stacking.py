@@ -133,9 +133,15 @@ class ExcessPadding(Record):
     values: int  # the stack's values in all: its padded rows x width
 
 
-def excess_padding(spec: Any, members: list[int]) -> ExcessPadding | None:
+def first_use(spec: Any) -> dict[int, int]:
+    """Each table features look up (by index) and its place in their first-use order."""
+    return {index: place for place, index in enumerate(used_tables(spec)[0])}
+
+
+def excess_padding(spec: Any, members: list[int], used: dict[int, int]) -> ExcessPadding | None:
     """``stack_tables``' excess-padding check on the tables ``members`` (indexes, stacking
-    order; those features look up), or None when their padded dimensions agree."""
+    order; those features look up: ``used``, `first_use`), or None when their padded dimensions
+    agree."""
     num_sc = spec.jax.global_device_count * spec.jax.num_sc_per_device
     if not members or num_sc < 1:
         return None
@@ -144,10 +150,9 @@ def excess_padding(spec: Any, members: list[int]) -> ExcessPadding | None:
     if all(dim == width for dim in dims.values()):
         return None
     rows = {index: padded_vocab(spec.tables[index].vocabulary_size, num_sc) for index in members}
-    order, _ = used_tables(spec)
     return ExcessPadding(
         names=[spec.tables[index].name for index in members],
-        padded_dims=[dims[index] for index in order if index in dims],
+        padded_dims=[dims[index] for index in sorted(dims, key=lambda index: used[index])],
         width=width,
         excess=sum((width - dims[index]) * rows[index] for index in members),
         values=sum(rows[index] for index in set(members)) * width,
@@ -155,16 +160,21 @@ def excess_padding(spec: Any, members: list[int]) -> ExcessPadding | None:
 
 
 def excess_refusals(
-    spec: Any, name: str, members: list[int], at: FieldPath
+    spec: Any,
+    name: str,
+    members: list[int],
+    at: FieldPath,
+    used: dict[int, int],
+    failing: set[str],
 ) -> Iterator[JaxStackingError]:
-    """``stack_tables(..., fail_on_excess_padding=True)`` on the stack ``name``: ValueError
-    where its tables' padded dimensions differ."""
-    if name not in spec.jax.fail_on_excess_padding:
+    """``stack_tables(..., fail_on_excess_padding=True)`` on the stack ``name``, when it is one of
+    ``failing`` (`jax.fail_on_excess_padding`): ValueError where its tables' padded dimensions
+    differ (``used``: `first_use`)."""
+    if name not in failing:
         return
-    used = set(used_tables(spec)[0])
     if not all(index in used for index in members):
         return  # stack_tables raises KeyError before (TE696 says so)
-    found = excess_padding(spec, members)
+    found = excess_padding(spec, members, used)
     if found is None:
         return
     yield JaxStackingError(
@@ -374,11 +384,16 @@ def problems(spec: Any, stacked: Stacking | None = None) -> Iterator[JaxStacking
             )
     order, _ = used_tables(spec)
     used = set(order)
-    yield from _refused_calls(spec, {spec.tables[index].name: index for index in order})
+    ranks = {index: place for place, index in enumerate(order)}
+    failing = set(spec.jax.fail_on_excess_padding)
+    yield from _refused_calls(
+        spec, {spec.tables[index].name: index for index in order}, ranks, failing
+    )
     explicit = explicit_stacks(spec)
     for name, members in explicit.items():
         if not spec.jax.auto_stack:
-            yield from excess_refusals(spec, name, members, ("tables", members[0], "jax", "stack"))
+            first: FieldPath = ("tables", members[0], "jax", "stack")
+            yield from excess_refusals(spec, name, members, first, ranks, failing)
         for index in members:
             at: FieldPath = ("tables", index, "jax", "stack")
             if spec.jax.auto_stack:
@@ -495,7 +510,9 @@ def shape_problems(index: int, feature: Any) -> Iterator[JaxStackingError]:
             )
 
 
-def _refused_calls(spec: Any, used: dict[str, int]) -> Iterator[JaxStackingError]:
+def _refused_calls(
+    spec: Any, used: dict[str, int], ranks: dict[int, int], failing: set[str]
+) -> Iterator[JaxStackingError]:
     """What ``stack_tables`` raises on each of `jax.stack_calls` (``used``: the tables features
     look up, by name), in the order it checks: a stack of no table, a table no feature looks up,
     a table already stacked, a table twice."""
@@ -519,7 +536,7 @@ def _refused_calls(spec: Any, used: dict[str, int]) -> Iterator[JaxStackingError
             )
         else:
             members = [used[name] for name in asked.tables]
-            refused = list(excess_refusals(spec, asked.name, members, at))
+            refused = list(excess_refusals(spec, asked.name, members, at, ranks, failing))
             yield from refused or _restacked(spec, call, used)
 
 

@@ -61,7 +61,7 @@ from tpuemb_cli.rules.lib.jax_spec import table_label, table_path
 from tpuemb_cli.spec.facts import SpecFacts
 from tpuemb_cli.spec.jax_memory import SLOTS
 from tpuemb_cli.spec.jax_optimizer_proto import optimizer_proto
-from tpuemb_cli.spec.jax_stacking import FLOAT_BYTES, excess_padding, explicit_stacks, used_tables
+from tpuemb_cli.spec.jax_stacking import FLOAT_BYTES, excess_padding, explicit_stacks, first_use
 
 
 def _arrays(table: Any) -> tuple[int, str]:
@@ -80,11 +80,11 @@ def _arrays(table: Any) -> tuple[int, str]:
 def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
     if spec.jax.auto_stack:
         return  # auto-stacking groups by padded dimension; explicit stacks are TE696's then
-    used = set(used_tables(spec)[0])
+    used, failing = first_use(spec), set(spec.jax.fail_on_excess_padding)
     for name, members in explicit_stacks(spec).items():
-        if name in spec.jax.fail_on_excess_padding or not all(i in used for i in members):
+        if name in failing or not all(i in used for i in members):
             continue  # refused: jax-invalid-stacking
-        found = excess_padding(spec, members)
+        found = excess_padding(spec, members, used)
         if found is None:
             continue
         first = spec.tables[members[0]]
