@@ -13,11 +13,31 @@ class SGDOptimizerSpec:
     def __init__(self, learning_rate: Any = 0.001) -> None:
         self.learning_rate = learning_rate
 
+    # As the library's: a hash of the hyperparameters, which an array learning rate fails.
+    def __hash__(self) -> int:
+        return hash((self.learning_rate,))
+
 
 class AdagradOptimizerSpec:
-    def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: float = 0.1) -> None:
+    def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: Any = 0.1) -> None:
         self.learning_rate = learning_rate
         self.initial_accumulator_value = initial_accumulator_value
+
+    def __hash__(self) -> int:
+        return hash((self.learning_rate, self.initial_accumulator_value))
+
+
+class ArrayRate:
+    """A 0-d array learning rate (``jnp.array(0.1)``): a number by ``float``, unhashable."""
+
+    __hash__ = None  # type: ignore[assignment]
+    shape = ()
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __float__(self) -> float:
+        return self.value
 
 
 @dataclass(eq=False)

@@ -115,7 +115,6 @@ JAX_SPEC: dict[str, Any] = {
             "vocabulary_size": 7,
             "dim": 12,
             "combiner": "sum",
-            "quantization": {"num_buckets": 4, "lower": -1.0, "upper": 1.0},
             "jax": {
                 "optimizer": {
                     "type": "AdagradOptimizerSpec",
@@ -131,6 +130,8 @@ JAX_SPEC: dict[str, Any] = {
             "vocabulary_size": 300,
             "dim": 8,
             "combiner": "mean",
+            # Alone: a stack would drop it (jax-stacking-drops-setting).
+            "quantization": {"num_buckets": 4, "lower": -1.0, "upper": 1.0},
             "jax": {
                 "optimizer": {"type": "SGDOptimizerSpec"},
                 "max_ids_per_partition": 64,
@@ -141,7 +142,7 @@ JAX_SPEC: dict[str, Any] = {
     ],
     "features": [
         {"name": "watched", "table": "video", "input_shape": [64, 1], "output_shape": [64, 16]},
-        {"name": "who", "table": "user", "input_shape": [64, 2], "output_shape": [64, 2, 12]},
+        {"name": "who", "table": "user", "input_shape": [64, 2], "output_shape": [64, 12]},
         {"name": "where", "table": "country", "input_shape": [64, 1], "output_shape": [64, 8]},
         {"name": "seen", "table": "video", "input_shape": [32, 1], "output_shape": [32, 16]},
     ],

@@ -38,7 +38,7 @@ it, never protobuf's bare "Value out of range".
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from numbers import Number
 from typing import Any
 
@@ -126,12 +126,35 @@ def _optimizer(
     target.type = type(source).__name__
     _learning_rate(getattr(source, "learning_rate", None), target.learning_rate, schedules)
     target.custom = _custom(source, customs)
+    target.unhashable.extend(_unhashable(source))
     for name, value in sorted(vars(source).items()):
         if name.startswith("_") or name in _NOT_SETTINGS:
             continue
         number = _number(value)
         if number is not None:
             target.settings[name] = number
+
+
+def _unhashable(source: Any) -> list[str]:
+    """The attributes of an optimizer the library cannot hash (its ``__hash__`` hashes its
+    learning rate and hyperparameters, and ``__eq__`` compares hashes), when hashing it raises
+    TypeError: a ``jax.Array`` or NumPy array learning rate, say. None for one it can hash."""
+    try:
+        hash(source)
+    except TypeError:
+        pass
+    else:
+        return []
+    found = []
+    for name, value in sorted(vars(source).items()):
+        if name.startswith("_"):
+            continue
+        try:
+            hash(value)
+        except TypeError:
+            found.append(name)
+    # An object whose hash fails on something no public attribute holds: say the whole.
+    return found or ["__hash__"]
 
 
 def _stack_of(table: Any, stacks: Mapping[int, str]) -> str:
@@ -224,6 +247,17 @@ def _asked_stacks(
     return asked, position
 
 
+def _failing(stacks: StackNames, fail: bool | Collection[str | None]) -> list[str]:
+    """The stacks whose ``stack_tables`` call passes ``fail_on_excess_padding=True``: all the
+    explicit ``stacks`` (True), or those named (None or "": the one the library names itself)."""
+    if isinstance(fail, bool):
+        chosen = list(stacks) if fail else []
+    else:
+        named = set(fail)
+        chosen = [name for name in stacks if name in named or (not name and named & {None, ""})]
+    return [name or stack_name(list(stacks[name])) for name in chosen]  # type: ignore[index]
+
+
 def spec_from_jax(
     feature_specs: Any,
     *,
@@ -235,6 +269,7 @@ def spec_from_jax(
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
     activation_mem_bytes_limit: int | None = None,
+    fail_on_excess_padding: bool | Collection[str | None] = False,
 ) -> EmbeddingSpec:
     """The spec of jax-tpu-embedding's ``feature_specs`` on ``global_device_count`` devices of
     ``num_sc_per_device`` SparseCores each, stacked as your script asks the library to: the
@@ -243,7 +278,10 @@ def spec_from_jax(
     ``rotation`` you pass them and each stack's ``stack_limits`` (stack name to (max ids, max
     unique ids) per partition: what your ``stack_to_max_ids_per_partition`` and
     ``stack_to_max_unique_ids_per_partition`` return for it), and the
-    ``activation_mem_bytes_limit`` you pass ``auto_stack_tables`` (None: its default). Tables the
+    ``activation_mem_bytes_limit`` you pass ``auto_stack_tables`` (None: its default), and
+    ``fail_on_excess_padding``: True when every ``stack_tables`` call passes it, or the names of
+    the stacks whose call does (the library then raises where their tables' padded dimensions
+    differ, instead of warning). Tables the
     library already stacked bring their stack, rotation and limits (activation limits too, from
     0.2.0's StackedTableSpec) with them (the module's docstring says how); `PreparedSpecError`
     for a stacking one spec cannot say."""
@@ -278,6 +316,7 @@ def spec_from_jax(
     )
     schedules = Schedules(spec)
     asked, position = _asked_stacks(spec, stacks or {}, {table.name for table in tables})
+    spec.jax.fail_on_excess_padding.extend(_failing(stacks or {}, fail_on_excess_padding))
     customs: dict[tuple[int, str], int] = {}
     stacked_by_library = jax_prepared.stacks_of(tables, features)
     for table in tables:
@@ -299,7 +338,9 @@ def spec_from_jax(
             "max_unique_ids_per_partition",
             "suggested_coo_buffer_size_per_device",
         ):
-            value = getattr(stacked if alone else table, field, None)
+            # A suggestion stack_tables dropped stays the table's: the rules say it was dropped.
+            source = stacked if alone and not jax_prepared.dropped(table, field) else table
+            value = getattr(source, field, None)
             if value is not None:
                 setattr(jax, field, _held(int(value), 64, f'table "{table.name}"\'s {field}'))
         jax.stack = asked.get(table.name, "") or _stack_of(table, stacked_by_library)
@@ -341,6 +382,7 @@ def lint_jax(
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
     activation_mem_bytes_limit: int | None = None,
+    fail_on_excess_padding: bool | Collection[str | None] = False,
 ) -> list[Finding]:
     """Findings for the spec ``spec_from_jax`` builds: JAX's rules, not TensorFlow's."""
     from tpuemb_cli.engine import Engine
@@ -356,6 +398,7 @@ def lint_jax(
         rotation=rotation,
         stack_limits=stack_limits,
         activation_mem_bytes_limit=activation_mem_bytes_limit,
+        fail_on_excess_padding=fail_on_excess_padding,
     )
     document = Document("<jax objects>", "binary", "EmbeddingSpec", spec, None)
     return Engine().lint(document)
@@ -372,6 +415,7 @@ def compile_jax(
     rotation: int | None = None,
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
     activation_mem_bytes_limit: int | None = None,
+    fail_on_excess_padding: bool | Collection[str | None] = False,
     version: str = JAX_DEFAULT,
 ) -> EmbeddingSpecProto:
     """The ``EmbeddingSpecProto`` the library writes (``create_proto_from_feature_specs``) once
@@ -382,6 +426,7 @@ def compile_jax(
     0.1.0 or 0.2.0 (`tpuemb_cli.spec.jax_versions`); ValueError for a spec whose 0.2.0
     proto tpuemb cannot write (`version_refusal`)."""
     from tpuemb_cli.spec.jax_compiler import compile_jax_spec, version_refusal
+    from tpuemb_cli.spec.jax_stack_checks import verify_stack_tables
     from tpuemb_cli.spec.jax_versions import VERSIONS
 
     if version not in VERSIONS:
@@ -396,34 +441,10 @@ def compile_jax(
         rotation=rotation,
         stack_limits=stack_limits,
         activation_mem_bytes_limit=activation_mem_bytes_limit,
+        fail_on_excess_padding=fail_on_excess_padding,
     )
     refusal = version_refusal(spec, version)
     if refusal is not None:
         raise ValueError(refusal)
-    _verify_stack_tables(spec)
+    verify_stack_tables(spec)
     return compile_jax_spec(spec, version=version)
-
-
-def _verify_stack_tables(spec: Any) -> None:
-    """What ``stack_tables`` refuses in an explicit stack that the layout does not: tables of
-    different optimizers (compared as the library compares them, by their hash) or combiners
-    (its ``_verify_stack_tables``). ``lint_jax`` reports them as TE692, and the command line
-    refuses any spec with errors; the API raises as the library does."""
-    from tpuemb_cli.spec.jax_optimizer_key import optimizer_key
-    from tpuemb_cli.spec.jax_stacking import JaxStackingError, explicit_stacks
-
-    for name, members in explicit_stacks(spec).items():
-        tables = [spec.tables[index] for index in members]
-        names = [table.name for table in tables]
-        for what, key in (("optimizers", optimizer_key), ("combiners", _combiner)):
-            if any(key(table) != key(tables[0]) for table in tables[1:]):
-                raise JaxStackingError(
-                    ("tables", members[0], "jax", "stack"),
-                    f"Tables {names} in group {name} have different {what}.",
-                    f"give the tables of stack {name!r} one {what[:-1]}, or stack them apart",
-                    rule="TE692",
-                )
-
-
-def _combiner(table: Any) -> str:
-    return str(table.combiner)

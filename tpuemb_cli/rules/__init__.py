@@ -41,7 +41,7 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "26"
+RULESET_VERSION = "27"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
@@ -379,6 +379,18 @@ CATALOG: tuple[Entry, ...] = (
         follows=("embedding_dim", "padded_embedding_dim", "dim", "output_shape"),
     ),
     # JAX SparseCore: jax-tpu-embedding's FeatureSpecs (a spec with a `jax` section)
+    Entry("TE676", "jax-unhashable-optimizer", "jax", ERROR, "no", ("jax_spec",)),
+    Entry("TE677", "jax-stacking-drops-setting", "jax", WARNING, "no", ("jax_spec",)),
+    Entry("TE678", "jax-excess-padding", "jax", WARNING, "no", ("jax_spec",)),
+    Entry(
+        "TE679",
+        "jax-batch-mismatch",
+        "jax",
+        ERROR,
+        "no",
+        ("jax", "jax_spec"),
+        follows=("input_shape", "output_shape"),
+    ),
     Entry(
         "TE691",
         "jax-batch-not-divisible",

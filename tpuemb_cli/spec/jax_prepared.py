@@ -72,7 +72,9 @@ def stacks_of(tables: Sequence[Any], features: Sequence[Any]) -> dict[int, str]:
     table. A stack of one table named after it was made either by ``stack_tables`` (or
     ``auto_stack_tables``), which lays the table's features in flatten order, or by
     ``prepare_feature_specs_for_training`` alone, which lays them by name: the features'
-    ``_id_transformation`` row offsets say which; where both orders agree, so do the layouts."""
+    ``_id_transformation`` row offsets say which, and so does a quantization_config or suggested
+    COO buffer the table has and its stack lacks (only ``stack_tables`` drops them); where both
+    orders agree and nothing was dropped, so do the layouts."""
     found: dict[int, str] = {}
     by_table: dict[int, list[Any]] = {}  # each table's features, in flatten order
     features_order = {id(feature): place for place, feature in enumerate(features)}
@@ -93,9 +95,26 @@ def stacks_of(tables: Sequence[Any], features: Sequence[Any]) -> dict[int, str]:
         by_name = sorted(own, key=lambda feature: str(feature.name))
         if read == _row_offsets(own, own) and read != _row_offsets(own, by_name):
             continue  # stacked on its own, in flatten order: a stack the spec must name
+        if any(dropped(table, field) for table in members for field in DROPPED):
+            continue  # stack_tables made it: prepare_feature_specs_for_training keeps both
         for table in members:
             found[id(table)] = ""
     return found
+
+
+DROPPED = ("quantization_config", "suggested_coo_buffer_size_per_device")
+
+
+def dropped(table: Any, field: str) -> bool:
+    """Whether ``table`` has a ``field`` (one of `DROPPED`) its StackedTableSpec lacks:
+    ``stack_tables`` leaves both out of the stacks it makes, while
+    ``prepare_feature_specs_for_training`` copies them into a table alone's."""
+    stacked = stacked_spec(table)
+    return (
+        stacked is not None
+        and getattr(table, field, None) is not None
+        and getattr(stacked, field, None) is None
+    )
 
 
 def rotation(tables: Sequence[Any], num_sparsecores: int) -> int | None:

@@ -122,6 +122,72 @@ def _first_by_name(tables: Any, fresh: bool = False) -> dict[str, int]:
     return names
 
 
+class ExcessPadding(Record):
+    """A stack whose tables' padded embedding dimensions differ (``stack_tables``' check): each
+    table is padded to the widest, ``excess`` values in all beyond its own padding to 8."""
+
+    names: list[str]  # the stack's tables, in stacking order
+    padded_dims: list[int]  # in the order the features first use them, as the library lists them
+    width: int  # the stack's embedding dimension: the widest padded one
+    excess: int  # (width - a table's padded dimension) x its padded rows, summed
+    values: int  # the stack's values in all: its padded rows x width
+
+
+def first_use(spec: Any) -> dict[int, int]:
+    """Each table features look up (by index) and its place in their first-use order."""
+    return {index: place for place, index in enumerate(used_tables(spec)[0])}
+
+
+def excess_padding(spec: Any, members: list[int], used: dict[int, int]) -> ExcessPadding | None:
+    """``stack_tables``' excess-padding check on the tables ``members`` (indexes, stacking
+    order; those features look up: ``used``, `first_use`), or None when their padded dimensions
+    agree."""
+    num_sc = spec.jax.global_device_count * spec.jax.num_sc_per_device
+    if not members or num_sc < 1:
+        return None
+    dims = {index: padded_dim(spec.tables[index].dim) for index in members}
+    width = max(dims.values())
+    if all(dim == width for dim in dims.values()):
+        return None
+    rows = {index: padded_vocab(spec.tables[index].vocabulary_size, num_sc) for index in members}
+    return ExcessPadding(
+        names=[spec.tables[index].name for index in members],
+        padded_dims=[dims[index] for index in sorted(dims, key=lambda index: used[index])],
+        width=width,
+        excess=sum((width - dims[index]) * rows[index] for index in members),
+        values=sum(rows[index] for index in set(members)) * width,
+    )
+
+
+def excess_refusals(
+    spec: Any,
+    name: str,
+    members: list[int],
+    at: FieldPath,
+    used: dict[int, int],
+    failing: set[str],
+) -> Iterator[JaxStackingError]:
+    """``stack_tables(..., fail_on_excess_padding=True)`` on the stack ``name``, when it is one of
+    ``failing`` (`jax.fail_on_excess_padding`): ValueError where its tables' padded dimensions
+    differ (``used``: `first_use`)."""
+    if name not in failing:
+        return
+    if not all(index in used for index in members):
+        return  # stack_tables raises KeyError before (TE696 says so)
+    found = excess_padding(spec, members, used)
+    if found is None:
+        return
+    yield JaxStackingError(
+        at,
+        f'stack "{name}" pads its tables {found.names} (padded embedding dimensions '
+        f"{found.padded_dims}) to {found.width}, and its stack_tables call passes "
+        'fail_on_excess_padding=True: stack_tables raises ValueError ("Excess padding detected '
+        f'for stacked table {name}. ... Excess padding: {found.excess} values.")',
+        "stack tables whose embedding dimensions round up to the same multiple of 8, or drop "
+        "fail_on_excess_padding to accept the padding",
+    )
+
+
 class JaxStackingError(ValueError):
     """What the library would refuse, or garble, at ``path`` of the spec; ``rule``: the rule
     that reports it (jax-invalid-stacking, unless one of its own says it better)."""
@@ -318,9 +384,16 @@ def problems(spec: Any, stacked: Stacking | None = None) -> Iterator[JaxStacking
             )
     order, _ = used_tables(spec)
     used = set(order)
-    yield from _refused_calls(spec, {spec.tables[index].name: index for index in order})
+    ranks = {index: place for place, index in enumerate(order)}
+    failing = set(spec.jax.fail_on_excess_padding)
+    yield from _refused_calls(
+        spec, {spec.tables[index].name: index for index in order}, ranks, failing
+    )
     explicit = explicit_stacks(spec)
     for name, members in explicit.items():
+        if not spec.jax.auto_stack:
+            first: FieldPath = ("tables", members[0], "jax", "stack")
+            yield from excess_refusals(spec, name, members, first, ranks, failing)
         for index in members:
             at: FieldPath = ("tables", index, "jax", "stack")
             if spec.jax.auto_stack:
@@ -338,6 +411,7 @@ def problems(spec: Any, stacked: Stacking | None = None) -> Iterator[JaxStacking
                     "feature: stack_tables finds no such table among the features (KeyError)",
                     "stack only tables that features look up",
                 )
+    yield from _unhashable(spec, order if spec.jax.auto_stack else explicit)
     if spec.jax.auto_stack:
         yield from _auto_name_clashes(spec, (stacked or stacking(spec)).auto)
         return
@@ -350,6 +424,34 @@ def problems(spec: Any, stacked: Stacking | None = None) -> Iterator[JaxStacking
                 "holds other tables: create_proto_from_feature_specs merges both into one stack",
                 "rename the stack or the table",
             )
+
+
+def _unhashable(spec: Any, stacked: Any) -> Iterator[JaxStackingError]:
+    """Tables whose optimizer the library cannot hash, where it hashes it: ``auto_stack_tables``
+    keys every table's group by its optimizer (``stacked``: the tables features use), and
+    ``stack_tables`` compares a stack's optimizers with ``==``, which compares hashes
+    (``stacked``: the explicit stacks)."""
+    if isinstance(stacked, dict):
+        members = [(index, name) for name, group in stacked.items() for index in group]
+        how = 'stack_tables compares the optimizers of its stack "{}" by their hashes'
+    else:
+        members = [(index, "") for index in stacked]
+        how = "auto_stack_tables groups the tables by optimizer, a dict key"
+    for index, name in members:
+        optimizer = spec.tables[index].jax.optimizer
+        if not optimizer.unhashable:
+            continue
+        what = ", ".join(optimizer.unhashable)
+        yield JaxStackingError(
+            ("tables", index, "jax", "optimizer", "unhashable", 0),
+            f'table "{spec.tables[index].name}"\'s optimizer {optimizer.type or "spec"} holds '
+            f"values Python cannot hash ({what}: an array, e.g. jnp.array(0.1)), and "
+            + how.format(name)
+            + ": it raises TypeError (unhashable type)",
+            "give the optimizer a Python float (float(rate)) or a schedule function instead of an "
+            "array",
+            rule="TE676",  # jax-unhashable-optimizer; compile still refuses it with TE676 off
+        )
 
 
 def _auto_name_clashes(spec: Any, auto: list[tuple[str, list[int]]]) -> Iterator[JaxStackingError]:
@@ -408,7 +510,9 @@ def shape_problems(index: int, feature: Any) -> Iterator[JaxStackingError]:
             )
 
 
-def _refused_calls(spec: Any, used: dict[str, int]) -> Iterator[JaxStackingError]:
+def _refused_calls(
+    spec: Any, used: dict[str, int], ranks: dict[int, int], failing: set[str]
+) -> Iterator[JaxStackingError]:
     """What ``stack_tables`` raises on each of `jax.stack_calls` (``used``: the tables features
     look up, by name), in the order it checks: a stack of no table, a table no feature looks up,
     a table already stacked, a table twice."""
@@ -431,7 +535,9 @@ def _refused_calls(spec: Any, used: dict[str, int]) -> Iterator[JaxStackingError
                 "stack only tables that features look up, by their names",
             )
         else:
-            yield from _restacked(spec, call, used)
+            members = [used[name] for name in asked.tables]
+            refused = list(excess_refusals(spec, asked.name, members, at, ranks, failing))
+            yield from refused or _restacked(spec, call, used)
 
 
 def _restacked(spec: Any, call: int, used: dict[str, int]) -> Iterator[JaxStackingError]:

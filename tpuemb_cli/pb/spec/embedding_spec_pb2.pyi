@@ -24,7 +24,7 @@ class EmbeddingSpec(_message.Message):
     def __init__(self, optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., schedules: _Optional[_Iterable[_Union[Schedule, _Mapping]]] = ..., tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ..., features: _Optional[_Iterable[_Union[Feature, _Mapping]]] = ..., topology: _Optional[_Union[Topology, _Mapping]] = ..., sparse_core: _Optional[_Union[SparseCore, _Mapping]] = ..., jax: _Optional[_Union[Jax, _Mapping]] = ...) -> None: ...
 
 class Jax(_message.Message):
-    __slots__ = ("global_device_count", "num_sc_per_device", "auto_stack", "long_stack_names", "rotation", "stack_max_ids_per_partition", "stack_max_unique_ids_per_partition", "stack_calls", "activation_mem_bytes_limit", "stack_activation_mem_bytes_limit")
+    __slots__ = ("global_device_count", "num_sc_per_device", "auto_stack", "long_stack_names", "rotation", "stack_max_ids_per_partition", "stack_max_unique_ids_per_partition", "stack_calls", "activation_mem_bytes_limit", "stack_activation_mem_bytes_limit", "fail_on_excess_padding")
     class StackMaxIdsPerPartitionEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -56,6 +56,7 @@ class Jax(_message.Message):
     STACK_CALLS_FIELD_NUMBER: _ClassVar[int]
     ACTIVATION_MEM_BYTES_LIMIT_FIELD_NUMBER: _ClassVar[int]
     STACK_ACTIVATION_MEM_BYTES_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    FAIL_ON_EXCESS_PADDING_FIELD_NUMBER: _ClassVar[int]
     global_device_count: int
     num_sc_per_device: int
     auto_stack: bool
@@ -66,7 +67,8 @@ class Jax(_message.Message):
     stack_calls: _containers.RepeatedCompositeFieldContainer[JaxStackCall]
     activation_mem_bytes_limit: int
     stack_activation_mem_bytes_limit: _containers.ScalarMap[str, int]
-    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., auto_stack: bool = ..., long_stack_names: bool = ..., rotation: _Optional[int] = ..., stack_max_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_max_unique_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_calls: _Optional[_Iterable[_Union[JaxStackCall, _Mapping]]] = ..., activation_mem_bytes_limit: _Optional[int] = ..., stack_activation_mem_bytes_limit: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    fail_on_excess_padding: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, global_device_count: _Optional[int] = ..., num_sc_per_device: _Optional[int] = ..., auto_stack: bool = ..., long_stack_names: bool = ..., rotation: _Optional[int] = ..., stack_max_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_max_unique_ids_per_partition: _Optional[_Mapping[str, int]] = ..., stack_calls: _Optional[_Iterable[_Union[JaxStackCall, _Mapping]]] = ..., activation_mem_bytes_limit: _Optional[int] = ..., stack_activation_mem_bytes_limit: _Optional[_Mapping[str, int]] = ..., fail_on_excess_padding: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class JaxStackCall(_message.Message):
     __slots__ = ("name", "tables")
@@ -93,7 +95,7 @@ class JaxTable(_message.Message):
     def __init__(self, optimizer: _Optional[_Union[JaxOptimizer, _Mapping]] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ..., suggested_coo_buffer_size_per_device: _Optional[int] = ..., stack: _Optional[str] = ..., stack_position: _Optional[int] = ...) -> None: ...
 
 class JaxOptimizer(_message.Message):
-    __slots__ = ("type", "learning_rate", "settings", "custom")
+    __slots__ = ("type", "learning_rate", "settings", "custom", "unhashable")
     class SettingsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -105,11 +107,13 @@ class JaxOptimizer(_message.Message):
     LEARNING_RATE_FIELD_NUMBER: _ClassVar[int]
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     CUSTOM_FIELD_NUMBER: _ClassVar[int]
+    UNHASHABLE_FIELD_NUMBER: _ClassVar[int]
     type: str
     learning_rate: LearningRate
     settings: _containers.ScalarMap[str, float]
     custom: str
-    def __init__(self, type: _Optional[str] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., settings: _Optional[_Mapping[str, float]] = ..., custom: _Optional[str] = ...) -> None: ...
+    unhashable: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, type: _Optional[str] = ..., learning_rate: _Optional[_Union[LearningRate, _Mapping]] = ..., settings: _Optional[_Mapping[str, float]] = ..., custom: _Optional[str] = ..., unhashable: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Schedule(_message.Message):
     __slots__ = ("name", "tag", "description")
