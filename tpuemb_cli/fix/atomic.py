@@ -19,10 +19,10 @@ import os
 import signal
 import stat
 import tempfile
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
+
+from tpuemb_cli.model.signals import Signalled, signals_raise
 
 SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP") if hasattr(signal, name)
@@ -30,13 +30,8 @@ SIGNALS = tuple(
 _CHUNK = 1 << 20
 
 
-class Interrupted(BaseException):
-    """A signal arrived during a write (a BaseException, like KeyboardInterrupt: cleanup code
-    that catches only errors must not swallow it)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
+class Interrupted(Signalled):
+    """A signal arrived during a write."""
 
 
 def denied() -> PermissionError:
@@ -187,35 +182,7 @@ def _sync_folder(directory: Path) -> None:
             os.close(fd)
 
 
-@contextlib.contextmanager
-def _signals_interrupt() -> Iterator[None]:
-    """Turns the first SIGTERM, SIGINT or SIGHUP in the block into ``Interrupted``, so the write
-    cleans up; then delivers that signal again with the handler that was there before (the
-    process ends as it would have, e.g. with 128+15 for SIGTERM). A signal ignored before stays
-    ignored; later signals wait for the cleanup."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread can set handlers (and receives signals)
-        return
-    caught: list[int] = []
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        caught.append(signum)
-        if len(caught) == 1:
-            raise Interrupted(signum)
-
-    previous = {}
-    for signum in SIGNALS:
-        handler = signal.getsignal(signum)
-        if handler is not signal.SIG_IGN and handler is not None:
-            previous[signum] = signal.signal(signum, interrupt)
-    try:
-        yield
-    except Interrupted:
-        pass
-    finally:
-        caught.append(0)  # no Interrupted from here on
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-    if caught[0]:
-        signal.raise_signal(caught[0])
-        raise OSError(errno.EINTR, "interrupted")  # the old handler did not end the process
+def _signals_interrupt() -> contextlib.AbstractContextManager[None]:
+    """The first SIGTERM, SIGINT or SIGHUP in the block is ``Interrupted``, so the write cleans
+    up; then the process ends as the signal says (EINTR if its old handler did not end it)."""
+    return signals_raise(SIGNALS, Interrupted, lambda: OSError(errno.EINTR, "interrupted"))

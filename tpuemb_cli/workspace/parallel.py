@@ -19,9 +19,10 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from types import FrameType
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+from tpuemb_cli.model.signals import Signalled, signals_raise
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -86,51 +87,20 @@ def map_in_workers(
     return results
 
 
-class _Ended(BaseException):
-    """SIGTERM or SIGHUP while workers run (a BaseException: code that catches errors must not
-    swallow it)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
+class _Ended(Signalled):
+    """SIGTERM or SIGHUP while workers run."""
 
 
 _ENDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-@contextlib.contextmanager
-def _signals_end_workers() -> Iterator[None]:
+def _signals_end_workers() -> contextlib.AbstractContextManager[None]:
     """SIGTERM and SIGHUP in the block raise ``_Ended``, so the workers are ended as for an
-    exception; then the signal is delivered again with the handler that was there before (the
-    process ends as it would have: 128+15 for SIGTERM). SIGINT needs nothing: Python raises
-    KeyboardInterrupt for it. A signal ignored before stays ignored. The workers inherit the
-    handler: a SIGTERM sent to the whole group ends each one through its ``os._exit``."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread can set handlers (and receives signals)
-        return
-    caught: list[int] = []
-
-    def end(signum: int, frame: FrameType | None) -> None:
-        caught.append(signum)
-        if len(caught) == 1:
-            raise _Ended(signum)
-
-    previous = {}
-    for signum in _ENDING:
-        handler = signal.getsignal(signum)
-        if handler is not signal.SIG_IGN and handler is not None:
-            previous[signum] = signal.signal(signum, end)
-    try:
-        yield
-    except _Ended:
-        pass
-    finally:
-        caught.append(0)  # no _Ended from here on
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-    if caught[0]:
-        signal.raise_signal(caught[0])
-        raise KeyboardInterrupt  # the old handler did not end the process: stop as for Ctrl-C
+    exception; then the process ends as the signal says (as for Ctrl-C if its old handler did
+    not end it). SIGINT needs nothing: Python raises KeyboardInterrupt for it. The workers
+    inherit the handler: a SIGTERM sent to the whole group ends each one through its
+    ``os._exit``."""
+    return signals_raise(_ENDING, _Ended, KeyboardInterrupt)
 
 
 def _fork(function: Callable[[Item], Result], share: Sequence[Item]) -> tuple[int, int]:
