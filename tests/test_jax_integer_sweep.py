@@ -5,7 +5,7 @@ tpuemb itself refuses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,22 +54,25 @@ def _proto() -> EmbeddingSpecProto:
     return text_format.Parse((DATA / "stacked.pbtxt").read_text(), EmbeddingSpecProto())
 
 
-def _integer_places(message: Message, at: Place = ()) -> Iterator[tuple[Place, int]]:
-    """Each integer a message holds or could hold in its present submessages: (place, type)."""
+def number_places(
+    message: Message, kinds: Collection[int], at: Place = ()
+) -> Iterator[tuple[Place, int]]:
+    """Each number of a type in ``kinds`` (FieldDescriptor types) a message holds or could hold
+    in its present submessages: (place, type)."""
     descriptor: Any = message.DESCRIPTOR  # the C and Python descriptors' types differ
     for field in descriptor.fields:
         if field.message_type is not None and field.message_type.GetOptions().map_entry:
             value_field = field.message_type.fields_by_name["value"]
-            if value_field.type in RANGES:
+            if value_field.type in kinds:
                 for key in getattr(message, field.name):
                     yield (*at, field.name, key), value_field.type
         elif field.type == FieldDescriptor.TYPE_MESSAGE:
             if is_repeated(field):
                 for index, item in enumerate(getattr(message, field.name)):
-                    yield from _integer_places(item, (*at, field.name, index))
+                    yield from number_places(item, kinds, (*at, field.name, index))
             elif message.HasField(field.name):
-                yield from _integer_places(getattr(message, field.name), (*at, field.name))
-        elif field.type in RANGES:
+                yield from number_places(getattr(message, field.name), kinds, (*at, field.name))
+        elif field.type in kinds:
             if is_repeated(field):
                 for index in range(len(getattr(message, field.name))):
                     yield (*at, field.name, index), field.type
@@ -90,7 +93,7 @@ def _set(message: Message, place: Place, value: float) -> None:
 
 def _cases(base: Message) -> list[tuple[str, str]]:
     cases = []
-    for place, kind in _integer_places(base):
+    for place, kind in number_places(base, RANGES):
         low, high = RANGES[kind]
         for value in VALUES:
             mutated = type(base)()

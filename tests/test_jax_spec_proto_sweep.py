@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from google.protobuf import text_format
 from google.protobuf.descriptor import FieldDescriptor
-from google.protobuf.message import Message
 
-from tests.test_jax_integer_sweep import RANGES, Place, _set
+from tests.test_jax_integer_sweep import RANGES, Place, _set, number_places
 from tpuemb_cli.cli import main
-from tpuemb_cli.model.pbcompat import is_repeated
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 
 SOURCE = Path(__file__).parent / "data" / "jax" / "compile" / "explicit.library-0.2.0.pbtxt"
@@ -47,30 +43,6 @@ def _proto() -> EmbeddingSpecProto:
     return copy
 
 
-def _places(message: Message, at: Place = ()) -> Iterator[tuple[Place, int]]:
-    """Each number the message holds or could hold in its present submessages: (place, type)."""
-    descriptor: Any = message.DESCRIPTOR
-    for field in descriptor.fields:
-        numeric = (*RANGES, *FLOATS)
-        if field.message_type is not None and field.message_type.GetOptions().map_entry:
-            value_field = field.message_type.fields_by_name["value"]
-            if value_field.type in numeric:
-                for key in getattr(message, field.name):
-                    yield (*at, field.name, key), value_field.type
-        elif field.type == FieldDescriptor.TYPE_MESSAGE:
-            if is_repeated(field):
-                for index, item in enumerate(getattr(message, field.name)):
-                    yield from _places(item, (*at, field.name, index))
-            elif message.HasField(field.name):
-                yield from _places(getattr(message, field.name), (*at, field.name))
-        elif field.type in numeric:
-            if is_repeated(field):
-                for index in range(len(getattr(message, field.name))):
-                    yield (*at, field.name, index), field.type
-            else:
-                yield (*at, field.name), field.type
-
-
 def _texts(place: Place, kind: int) -> list[tuple[str, str]]:
     """(value as written, the proto's text) for each value of the field's sweep."""
     texts = []
@@ -86,7 +58,7 @@ def _texts(place: Place, kind: int) -> list[tuple[str, str]]:
     return texts
 
 
-PLACES = list(_places(_proto()))
+PLACES = list(number_places(_proto(), (*RANGES, *FLOATS)))
 IDS = [".".join(map(str, place)) for place, _ in PLACES]
 
 
@@ -113,12 +85,12 @@ def _sweep(place: Place, kind: int, tmp_path: Path, chips: tuple[str, ...]) -> N
         paths.append(path)
         values.append(value)
     alone = _check(paths)
-    for path, value in zip(paths, values):
+    for path, value in zip(paths, values, strict=True):
         if kind not in FLOATS and value == str(2**63):
             assert any(code == "TE005" for code, *_ in alone[str(path)]), (place, value)
     for chip in chips:
         named = _check(paths, "--tpu", chip)
-        for path, value in zip(paths, values):
+        for path, value in zip(paths, values, strict=True):
             changed = set(alone[str(path)]) ^ set(named[str(path)])
             differ = {finding[0] for finding in changed}
             assert differ <= CHIP_RULES, (place, value, chip, changed)
