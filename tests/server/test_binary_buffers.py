@@ -47,9 +47,7 @@ BINARY = [
 ]
 
 
-def test_a_binary_file_open_in_the_editor_is_left_alone(
-    client: RawClient, tmp_path: Path
-) -> None:
+def test_a_binary_file_open_in_the_editor_is_left_alone(client: RawClient, tmp_path: Path) -> None:
     # One server opens them all, one after another, as an editor's tabs (a server each cost a
     # second of the suite).
     for number, (source, name) in enumerate(BINARY):
