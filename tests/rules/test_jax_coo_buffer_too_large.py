@@ -63,3 +63,64 @@ def test_the_librarys_limits_pass(tmp_path: Path) -> None:
         0,
         "All checks passed (1 file checked).\n",
     )
+
+
+# A spec with a `jax` section says its SparseCores a device: the stacks compile --target jax
+# writes are judged exactly, the same with or without --tpu (tests/data/jax/compile/
+# explicit.spec.textproto: 8 devices x 2 SparseCores; "a" and "c" stacked as "shared", "b" alone).
+SPEC = (
+    Path(__file__).resolve().parent.parent / "data" / "jax" / "compile" / "explicit.spec.textproto"
+)
+
+
+def _spec_check(tmp_path: Path, text: str, *tpu: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from tpuemb_cli.cli import main
+
+    path = tmp_path / "spec.textproto"
+    path.write_text(text)
+    result = CliRunner().invoke(
+        main, ["check", "--isolated", "--format", "concise", "--select", "TE671", str(path), *tpu]
+    )
+    return result.exit_code, result.stdout.replace(str(path), "PATH")
+
+
+def _alone_limit(value: int) -> str:
+    text = SPEC.read_text()
+    b = text.index('name: "b"')
+    at = text.index("max_ids_per_partition: 256", b)
+    return (
+        text[:at]
+        + f"max_ids_per_partition: {value}"
+        + text[at + len("max_ids_per_partition: 256") :]
+    )
+
+
+@pytest.mark.parametrize("tpu", [(), ("--tpu", "v5p-8"), ("--tpu", "v6e-8")])
+def test_a_spec_whose_compiled_stack_cannot_be_sized(tmp_path: Path, tpu: tuple[str, ...]) -> None:
+    # 2^31 - 1 rounds up to 2^31: x 16 SparseCores x 2 a device, far above INT_MAX.
+    exit_code, stdout = _spec_check(tmp_path, _alone_limit(2**31 - 1), *tpu)
+    assert exit_code == 1, stdout
+    assert (
+        'TE671 [error] table "b"\'s COO buffer takes 68,719,476,736 elements a device ' in stdout
+    )
+    assert "x 16 SparseCores, x 2 SparseCores a device" in stdout
+    exit_code, stdout = _spec_check(tmp_path, _alone_limit(2**31), *tpu)
+    assert exit_code == 1 and "more than a 32-bit int holds" in stdout, stdout
+    # 2^26 x 32 = 2^31: too large; 2^25 x 32 below.
+    assert _spec_check(tmp_path, _alone_limit(2**26), *tpu)[0] == 1
+    assert _spec_check(tmp_path, _alone_limit(2**25), *tpu) == (
+        0,
+        "All checks passed (1 file checked).\n",
+    )
+
+
+def test_a_spec_whose_stack_limit_cannot_be_sized(tmp_path: Path) -> None:
+    text = SPEC.read_text().replace(
+        'key: "shared"\n    value: 512', 'key: "shared"\n    value: 2147483648'
+    )
+    assert "2147483648" in text
+    exit_code, stdout = _spec_check(tmp_path, text)
+    assert exit_code == 1, stdout
+    assert 'TE671 [error] stack "shared" has max_ids_per_partition 2,147,483,648' in stdout

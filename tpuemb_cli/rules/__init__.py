@@ -279,8 +279,14 @@ CATALOG: tuple[Entry, ...] = (
         "jax",
         ERROR,
         "no",
-        ("jax", "memory"),
-        follows=("max_ids_per_partition", "num_sparsecores"),
+        ("jax", "jax_spec", "memory"),
+        follows=(
+            "max_ids_per_partition",
+            "num_sparsecores",
+            "stack_max_ids_per_partition",
+            "global_device_count",
+            "num_sc_per_device",
+        ),
     ),
     Entry("TE672", "jax-non-finite-optimizer-setting", "jax", ERROR, "no", ("jax", "jax_spec")),
     Entry("TE681", "jax-no-sparsecores", "jax", ERROR, "no", ("jax",)),
@@ -381,7 +387,15 @@ CATALOG: tuple[Entry, ...] = (
     # JAX SparseCore: jax-tpu-embedding's FeatureSpecs (a spec with a `jax` section)
     Entry("TE676", "jax-unhashable-optimizer", "jax", ERROR, "no", ("jax_spec",)),
     Entry("TE677", "jax-stacking-drops-setting", "jax", WARNING, "no", ("jax_spec",)),
-    Entry("TE678", "jax-excess-padding", "jax", WARNING, "no", ("jax_spec",)),
+    Entry(
+        "TE678",
+        "jax-excess-padding",
+        "jax",
+        WARNING,
+        "no",
+        ("jax_spec",),
+        follows=("dim", "vocabulary_size", "global_device_count", "num_sc_per_device"),
+    ),
     Entry(
         "TE679",
         "jax-batch-mismatch",

@@ -1,8 +1,9 @@
 """A JAX stack whose input buffer the library cannot size: `max_ids_per_partition` too large.
 
 ## What it does
-Reports a stack of jax-tpu-embedding's `EmbeddingSpecProto` whose `max_ids_per_partition` does
-not fit a 32-bit integer, or whose theoretical maximum COO buffer --
+Reports a stack of jax-tpu-embedding's `EmbeddingSpecProto` (or of a spec with a `jax` section:
+the stacks `compile --target jax` writes, whose SparseCores a device the spec says) whose
+`max_ids_per_partition` does not fit a 32-bit integer, or whose theoretical maximum COO buffer --
 `round_up(max_ids_per_partition, 8) x SparseCores a device x num_sparsecores` elements a device
 -- is `INT_MAX` (2,147,483,647) or more. Without a TPU named, a device has at least one
 SparseCore, so the rule reports the stacks whose buffer is too large whatever the chip; with
@@ -52,7 +53,9 @@ from typing import Any
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.base import Config, Fit
+from tpuemb_cli.rules.lib.jax_spec import stacks, table_label, table_path
 from tpuemb_cli.rules.lib.jax_stacks import stack_label, stack_path
+from tpuemb_cli.spec.facts import SpecFacts
 from tpuemb_cli.spec.jax_memory import INT_MAX
 from tpuemb_cli.spec.jax_stacking import ALIGNMENT, round_up
 
@@ -83,6 +86,49 @@ def check_jax(spec: Any) -> Iterator[Violation]:
                 f"(max_ids_per_partition {limit:,} rounded up to 8, x {cores:,} SparseCores, x "
                 f"at least 1 SparseCore a device), not below INT_MAX ({INT_MAX:,}): the library "
                 "aborts the process (CHECK in ComputeCooBufferSizePerDevice)",
+                _FIX,
+            )
+
+
+def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
+    # A spec says its SparseCores a device, so its verdict is exact, with or without --tpu: the
+    # limit of each stack compile --target jax would write (a stack of one table takes the
+    # table's, a stack of several the spec's stack_max_ids_per_partition; a table alone its own).
+    jax = spec.jax
+    per_device, devices = jax.num_sc_per_device, jax.global_device_count
+    if devices < 1 or per_device < 1:
+        return  # TE681 and the like say so
+    cores = devices * per_device
+    limits: list[tuple[tuple[str | int, ...], int, str]] = []
+    stacked: set[int] = set()
+    for name, members in stacks(facts).items():
+        stacked.update(members)
+        if len(members) == 1:
+            stacked.discard(members[0])  # takes its table's own limit, as one alone does
+        elif name in jax.stack_max_ids_per_partition:
+            limit = jax.stack_max_ids_per_partition[name]
+            limits.append((("jax", "stack_max_ids_per_partition", name), limit, _label(0, name)))
+    for index, table in enumerate(spec.tables):
+        if index not in stacked and table.jax.HasField("max_ids_per_partition"):
+            path = (*table_path(index), "jax", "max_ids_per_partition")
+            limits.append((path, table.jax.max_ids_per_partition, table_label(index, table)))
+    for path, limit, where in limits:
+        size = round_up(limit, ALIGNMENT) * cores * per_device
+        if limit > INT_MAX:
+            yield Violation(
+                path,
+                f"{where} has max_ids_per_partition {limit:,}, more than a 32-bit int holds "
+                f"({INT_MAX:,}): the library's input preprocessing takes it as one, and raises "
+                "TypeError",
+                _FIX,
+            )
+        elif limit >= 1 and size >= INT_MAX:
+            yield Violation(
+                path,
+                f"{where}'s COO buffer takes {size:,} elements a device (max_ids_per_partition "
+                f"{limit:,} rounded up to 8, x {cores:,} SparseCores, x {per_device} SparseCores "
+                f"a device), not below INT_MAX ({INT_MAX:,}): the library aborts the process "
+                "(CHECK in ComputeCooBufferSizePerDevice)",
                 _FIX,
             )
 
