@@ -102,9 +102,7 @@ def test_a_spec_whose_compiled_stack_cannot_be_sized(tmp_path: Path, tpu: tuple[
     # 2^31 - 1 rounds up to 2^31: x 16 SparseCores x 2 a device, far above INT_MAX.
     exit_code, stdout = _spec_check(tmp_path, _alone_limit(2**31 - 1), *tpu)
     assert exit_code == 1, stdout
-    assert (
-        'TE671 [error] table "b"\'s COO buffer takes 68,719,476,736 elements a device ' in stdout
-    )
+    assert 'TE671 [error] table "b"\'s COO buffer takes 68,719,476,736 elements a device ' in stdout
     assert "x 16 SparseCores, x 2 SparseCores a device" in stdout
     exit_code, stdout = _spec_check(tmp_path, _alone_limit(2**31), *tpu)
     assert exit_code == 1 and "more than a 32-bit int holds" in stdout, stdout
