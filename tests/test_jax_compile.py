@@ -446,8 +446,8 @@ def test_jax_version_020_refuses_what_it_cannot_write(tmp_path: Path) -> None:
     assert result.stderr == (
         # 0.1.0's stacking drops the quantization (jax-stacking-drops-setting, a warning).
         f'{quantized}:6:3: TE677 [warning] table "query" is quantized, but auto_stack_tables puts '
-        'it in stack "query_history" with no quantization_config: its lookups and training are in '
-        "full precision, without a word\n"
+        'it in stack "query_history" with no quantization_config (jax-tpu-embedding 0.1.0; 0.2.0 '
+        "keeps it): its lookups and training are in full precision, without a word\n"
         "Found 1 warning in 1 file (1 file checked).\n"
         f"tpuemb: error: {quantized}: not compiled: a stacked spec with a quantized table: "
         "jax-tpu-embedding 0.2.0 also stacks by quantization, which tpuemb does not model; "

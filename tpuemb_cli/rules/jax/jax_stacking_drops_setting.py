@@ -21,8 +21,10 @@ and combiner, sample count and limits -- without `quantization_config` or
 `prepare_feature_specs_for_training` copies both for a table it leaves alone. The lookup
 (`tpu_sparse_dense_matmul`) and the input preprocessing read them from the `StackedTableSpec`
 only. jax-tpu-embedding 0.1.0, run on CPU, leaves both None after `auto_stack_tables` and
-`stack_tables`, and keeps them without stacking. (0.2.0 groups and checks stacks by quantization;
-whether its stacks keep the quantization is not measured here.)
+`stack_tables`, and keeps them without stacking. 0.2.0, run on CPU, keeps a stack's
+`quantization_config` and still drops its `suggested_coo_buffer_size_per_device`; tpuemb judges
+as 0.1.0, its default release (`compile --jax-version 0.2.0` refuses a quantized table), and the
+quantization finding names the release.
 
 ## Example
 ```pbtxt
@@ -72,8 +74,8 @@ def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
                 yield Violation(
                     (*table_path(index), "quantization"),
                     f'{label} is quantized, but {how} puts it in stack "{name}"{alone} with no '
-                    "quantization_config: its lookups and training are in full precision, "
-                    "without a word",
+                    "quantization_config (jax-tpu-embedding 0.1.0; 0.2.0 keeps it): its lookups "
+                    "and training are in full precision, without a word",
                     "leave the table out of stacking (prepare_feature_specs_for_training keeps "
                     "its quantization), or drop the quantization",
                 )
