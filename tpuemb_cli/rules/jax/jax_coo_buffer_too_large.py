@@ -67,18 +67,21 @@ def _least(stack: Any) -> int:
     return int(round_up(stack.max_ids_per_partition, ALIGNMENT) * stack.num_sparsecores)
 
 
+def _past_32_bits(path: tuple[str | int, ...], where: str, limit: int) -> Violation:
+    return Violation(
+        path,
+        f"{where} has max_ids_per_partition {limit:,}, more than a 32-bit int holds "
+        f"({INT_MAX:,}): the library's input preprocessing takes it as one, and raises TypeError",
+        _FIX,
+    )
+
+
 def check_jax(spec: Any) -> Iterator[Violation]:
     for s, stack in enumerate(spec.stacked_table_specs):
         limit, cores = stack.max_ids_per_partition, stack.num_sparsecores
         where, path = stack_label(s, stack), (*stack_path(s), "max_ids_per_partition")
         if limit > INT_MAX:
-            yield Violation(
-                path,
-                f"{where} has max_ids_per_partition {limit:,}, more than a 32-bit int holds "
-                f"({INT_MAX:,}): the library's input preprocessing takes it as one, and raises "
-                "TypeError",
-                _FIX,
-            )
+            yield _past_32_bits(path, where, limit)
         elif limit >= 1 and cores >= 1 and _least(stack) >= INT_MAX:
             yield Violation(
                 path,
@@ -115,13 +118,7 @@ def check_jax_spec(spec: Any, facts: SpecFacts) -> Iterator[Violation]:
     for path, limit, where in limits:
         size = round_up(limit, ALIGNMENT) * cores * per_device
         if limit > INT_MAX:
-            yield Violation(
-                path,
-                f"{where} has max_ids_per_partition {limit:,}, more than a 32-bit int holds "
-                f"({INT_MAX:,}): the library's input preprocessing takes it as one, and raises "
-                "TypeError",
-                _FIX,
-            )
+            yield _past_32_bits(path, where, limit)
         elif limit >= 1 and size >= INT_MAX:
             yield Violation(
                 path,
