@@ -43,10 +43,36 @@ def model(folder: Path, edit: Edit | None = None) -> str:
     assert layer is not None
     if edit is not None:
         edit(layer)
+        _inputs_follow(config)
     folder.mkdir()
     path = folder / "config.json"
     path.write_text(json.dumps(config))
     return str(path)
+
+
+def _mirror(features: Any, leaf: Callable[[dict[str, Any]], Any]) -> Any:
+    if isinstance(features, dict) and isinstance(features.get("name"), str):
+        return leaf(features)
+    if isinstance(features, dict):
+        return {key: _mirror(value, leaf) for key, value in features.items()}
+    return [_mirror(value, leaf) for value in features]
+
+
+def _inputs_follow(value: Any) -> None:
+    """The inputs the model saved the layer with, remade in the structure of its features as
+    edited (a model whose inputs differ from its features does not load: TE007)."""
+    if isinstance(value, dict):
+        if value.get("class_name") == "DistributedEmbedding":
+            features = value["config"]["feature_configs"]
+            value["build_config"]["input_shape"] = _mirror(features, lambda f: f["input_shape"])
+            tensor = {"class_name": "__keras_tensor__", "config": {"shape": [16, 1]}}
+            for node in value["inbound_nodes"]:
+                node["args"][0] = _mirror(features, lambda f: tensor)
+            return
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            _inputs_follow(item)
 
 
 def _table(which: str, **values: Any) -> Edit:

@@ -146,7 +146,7 @@ def test_absent_feature_configs_and_other_values_of_the_wrong_type(tmp_path: Pat
 
 @pytest.mark.parametrize(
     ("stray", "kind"),
-    [(None, "null"), (5, "a number"), ("x", "a string"), ({"name": 5}, "a number")],
+    [(None, "null"), (5, "a number"), ("x", "a string"), ({"n": [5]}, "a number")],
 )
 def test_a_stray_value_among_the_feature_configs(tmp_path: Path, stray: Any, kind: str) -> None:
     model = copy.deepcopy(BASE)
@@ -252,3 +252,53 @@ def test_diff_refuses_a_model_from_config_cannot_load_or_no_path_runs(tmp_path: 
         assert result.stdout.endswith(
             f"No changes; {rule} (0 file pairs compared; 1 file pair could not be compared).\n"
         )
+
+
+# --- feature_configs against the inputs the model saved the layer with ---
+
+from tests.keras_input_cases import CASES, write_case  # noqa: E402
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_feature_configs_not_matching_the_saved_inputs_are_one_te007(
+    name: str, tmp_path: Path
+) -> None:
+    _, loads, said = CASES[name]
+    result = invoke("check", "--format", "json", str(write_case(name, tmp_path)))
+    found = json.loads(result.stdout)["findings"]
+    if loads:
+        assert result.exit_code == 0 and found == [], result.stdout
+        return
+    assert result.exit_code == 1
+    assert [(f["rule"], f["field"]) for f in found] == [("TE007", "layers[0].features")]
+    message = found[0]["message"]
+    assert "do not match the inputs the model saved it with" in message and said in message
+    assert "raises ValueError" in message
+
+
+def test_tables_null_is_one_finding_without_one_a_feature(tmp_path: Path) -> None:
+    model: dict[str, Any] = copy.deepcopy(BASE)
+    _layer_config(model)["tables"] = None
+    result = invoke("check", "--format", "json", str(_folder(tmp_path, model)))
+    found = json.loads(result.stdout)["findings"]
+    assert [(f["rule"], f["field"]) for f in found] == [("TE007", "layers[0].tables")], found
+
+
+@pytest.mark.parametrize(
+    "feature",
+    [
+        {"table": 0, "input_shape": [32, 1], "output_shape": [32, 8]},
+        {"name": 5, "table": 0, "input_shape": [32, 1], "output_shape": [32, 8]},
+        {"input_shape": [32, 1, 7, 7, 7]},
+    ],
+)
+def test_a_feature_config_without_a_string_name_is_one_finding(
+    feature: dict[str, Any], tmp_path: Path
+) -> None:
+    model: dict[str, Any] = copy.deepcopy(BASE)
+    _layer_config(model)["feature_configs"]["h"] = feature
+    result = invoke("check", "--format", "json", str(_folder(tmp_path, model)))
+    found = json.loads(result.stdout)["findings"]
+    assert [(f["rule"], f["field"]) for f in found] == [("TE007", "layers[0].features")], found
+    assert "without a string `name`" in found[0]["message"]
+    assert found[0]["help"]

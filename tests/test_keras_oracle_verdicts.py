@@ -35,6 +35,7 @@ import keras
 from click.testing import CliRunner
 
 from tests import keras_probe
+from tests.keras_input_cases import CASES as INPUT_CASES
 from tests.keras_layers import case, feature, layer, optimizer, table
 from tpuemb_cli.cli import main
 from tpuemb_cli.keras import specs_from_file
@@ -355,9 +356,9 @@ def test_config_values_from_config_refuses_are_te007(key: str, value: Any) -> No
     (folder / "config.json").write_text(json.dumps(config))
     found = _check(folder / "config.json", "--tpu", "v5p-8")
     print("tpuemb:", [(f["rule"], f["field"], f["message"]) for f in found])
-    # One finding a refused value (an object with a numeric `name` holds two: its `name` and
-    # its `table`), and nothing else.
-    assert {f["rule"] for f in found} == {"TE007"}
+    # One finding a refused value (an object with a numeric `name` is one FeatureConfig
+    # without its name), and nothing else.
+    assert [f["rule"] for f in found] == ["TE007"]
 
 
 def test_combiner_max_fails_on_cpu_and_passes_the_sparsecore_path_as_sum() -> None:
@@ -479,3 +480,24 @@ def test_a_deep_table_stacking_is_the_syntax_finding() -> None:
     assert [(f["rule"], f["message"]) for f in found] == [
         ("TE001", "the JSON nests deeper than 202 levels")
     ]
+
+
+@pytest.mark.parametrize("name", sorted(INPUT_CASES))
+def test_feature_configs_against_the_saved_inputs_load_as_tpuemb_says(name: str) -> None:
+    """A saved model whose layer's `feature_configs` differ from the inputs it was saved with
+    (`build_config.input_shape`, `inbound_nodes`): `load_model` raises exactly where tpuemb
+    reports TE007, and loads where it says nothing."""
+    from tests.keras_input_cases import write_case
+
+    folder = Path(tempfile.mkdtemp())
+    path = write_case(name, folder)
+    try:
+        keras.saving.load_model(path)
+        loads = True
+    except ValueError as error:
+        print("keras:", str(error)[:300])
+        loads = False
+    assert loads == INPUT_CASES[name][1]
+    found = _check(path)
+    assert bool(found) == (not loads), found
+    assert all(f["rule"] == "TE007" for f in found)

@@ -81,7 +81,7 @@ def _failed_fields(document: Document) -> tuple[FieldPath, ...]:
     for problem in document.problems:
         if problem.failed is not None:
             failed.append(problem.failed)
-        elif problem.rule in _VALUE_PROBLEMS and problem.path:
+        elif problem.rule in _VALUE_PROBLEMS and problem.path and not problem.read:
             failed.append(problem.path)
     return tuple(failed)
 

@@ -153,7 +153,7 @@ class KerasReading:
         self.places: dict[FieldPath, JsonPath] = {}
         # Problems with the JSON path of their value: the codec, which knows the text, places
         # them (``problems``).
-        self.pending: list[tuple[str, FieldPath, JsonPath, str, str]] = []
+        self.pending: list[tuple[str, FieldPath, JsonPath, str, str, bool]] = []
 
     def note(self, path: FieldPath, json_path: JsonPath) -> None:
         self.places[path] = json_path
@@ -165,8 +165,11 @@ class KerasReading:
         json_path: JsonPath,
         fix: str = "",
         rule: str = "invalid-value",
+        fails: bool = True,
     ) -> None:
-        self.pending.append((message, at, json_path, fix, rule))
+        """``fails``: whether the value at ``at`` could not be read (the rules on it give way);
+        False for a problem of how the fields read fit together."""
+        self.pending.append((message, at, json_path, fix, rule, fails))
 
     def problems(self, spans: dict[JsonPath, tuple[int, int]]) -> list[LoadProblem]:
         """The problems found, each at the span of its value in the text (``spans``: by JSON
@@ -174,13 +177,14 @@ class KerasReading:
         from tpuemb_cli.load.problems import LoadProblem  # only for a problem
 
         found = []
-        for message, at, json_path, fix, rule in self.pending:
+        for message, at, json_path, fix, rule, fails in self.pending:
             span = None
             for cut in range(len(json_path), -1, -1):
                 span = spans.get(json_path[:cut])
                 if span is not None:
                     break
-            found.append(LoadProblem(rule, message, at, span, fix, failed=at))
+            failed = at if fails else None
+            found.append(LoadProblem(rule, message, at, span, fix, failed=failed, read=not fails))
         return found
 
 
@@ -195,8 +199,35 @@ def read_model(value: Any) -> KerasReading:
             path=repaired(place), weights_path=repaired(saved_at.get(json_path, ""))
         )
         config = _without_lone_surrogates(reading, layer["config"], (*json_path, "config"))
-        _layer(reading, ("layers", index), json_path, config, target)
+        if _layer(reading, ("layers", index), json_path, config, target):
+            # The features were read as from_config reads them: held to the saved inputs.
+            _inputs(reading, ("layers", index), json_path, {**layer, "config": config})
     return reading
+
+
+def _inputs(
+    reading: KerasReading, at: FieldPath, json_path: JsonPath, layer: dict[str, Any]
+) -> None:
+    """A problem where the layer's ``feature_configs`` differ from the inputs the model saved
+    it with (``keras_inputs``)."""
+    from tpuemb_cli.load.keras_inputs import inputs_mismatch
+
+    found = inputs_mismatch(layer)
+    if found is None:
+        return
+    inside, held_to, what = found
+    where = ".".join(str(part) for part in held_to)
+    reading.problem(
+        f"the layer's `feature_configs` do not match the inputs the model saved it with "
+        f"(`{where}`): {what}; Keras's `load_model` raises ValueError when it builds or calls "
+        "the layer",
+        (*at, "features"),
+        (*json_path, "config", "feature_configs", *inside),
+        "give `feature_configs` the structure of the layer's inputs (the same keys, lists of "
+        "the same length), or the model's inputs that of the features",
+        # Each feature was read: what the rules say of it holds whichever structure wins.
+        fails=False,
+    )
 
 
 def _without_lone_surrogates(reading: KerasReading, value: Any, json_path: JsonPath) -> Any:
@@ -240,7 +271,9 @@ def _layer(
     json_path: JsonPath,
     config: dict[str, Any],
     target: DistributedEmbeddingLayer,
-) -> None:
+) -> bool:
+    """Reads one layer's config; whether its ``feature_configs`` are what ``from_config``
+    takes (no stray value among them)."""
     config_path = (*json_path, "config")
     reading.note(at, json_path)
     name = config.get("name")
@@ -248,6 +281,7 @@ def _layer(
         target.name = name
         reading.note((*at, "name"), (*config_path, "name"))
     tables = config.get("tables")
+    known = isinstance(tables, list)  # else reported here once, not again for each feature
     if not isinstance(tables, list):
         reading.problem(
             "a DistributedEmbedding's `tables` must be a list of table configs",
@@ -264,8 +298,19 @@ def _layer(
     walk = _feature_leaves(features, (*config_path, "feature_configs"), strays)
     for key, feature_path, feature in walk:
         j = len(target.features)
-        _feature(reading, (*at, "features", j), feature_path, key, feature, len(tables), target)
+        count = len(tables) if known else None
+        _feature(reading, (*at, "features", j), feature_path, key, feature, count, target)
     for stray_path, stray in strays if isinstance(features, (dict, list)) else ():
+        if isinstance(stray, dict):
+            reading.problem(
+                "a FeatureConfig in a DistributedEmbedding's `feature_configs` without a "
+                "string `name`: keras-rs tells a FeatureConfig by its name, walks into this "
+                "object as a nesting of features and raises on its first value",
+                (*at, "features"),
+                stray_path,
+                "give the feature its `name` (a string, e.g. the key it is under)",
+            )
+            continue
         reading.problem(
             f"{json_type(stray)} in a DistributedEmbedding's `feature_configs`, where a "
             "FeatureConfig (an object with a string `name`), a list or an object of them must "
@@ -281,6 +326,11 @@ def _layer(
             config["table_stacking"],
             target,
         )
+    return isinstance(features, (dict, list)) and not strays
+
+
+# What `FeatureConfig.get_config` writes (keras-rs 0.4.0, embedding/embedding_config.py).
+_FEATURE_KEYS = frozenset({"name", "table", "input_shape", "output_shape"})
 
 
 def _feature_leaves(
@@ -298,6 +348,12 @@ def _feature_leaves(
         if isinstance(current, dict):
             if isinstance(current.get("name"), str):
                 yield ".".join(key), path, current
+                continue
+            if _FEATURE_KEYS.intersection(current):
+                # A FeatureConfig without its name: keras-rs walks into it as a nesting and
+                # raises on its first value; one problem for the object, not one a value.
+                if strays is not None:
+                    strays.append((path, current))
                 continue
             children = [
                 ((*key, str(name)), (*path, name), current[name])
@@ -431,13 +487,18 @@ def _feature(
     json_path: JsonPath,
     key: str,
     value: dict[str, Any],
-    table_count: int,
+    table_count: int | None,
     layer: DistributedEmbeddingLayer,
 ) -> None:
+    """One FeatureConfig; ``table_count`` None when the layer's ``tables`` could not be read
+    (reported there: every index would be wrong beside it)."""
     target = layer.features.add(key=key, name=value["name"])
     reading.note(at, json_path)
     reading.note((*at, "name"), (*json_path, "name"))
     table = _int(value.get("table"))
+    if table_count is None:
+        target.table = -1
+        return
     if table is None or not 0 <= table < table_count:
         reading.problem(
             f"feature {value['name']!r}'s `table` must be the index of one of the layer's "

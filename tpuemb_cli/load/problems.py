@@ -35,6 +35,9 @@ class LoadProblem(NamedTuple):
     # the field meant for a misspelt name that has a close match. Findings that only follow
     # from its absence give way to this problem (the engine drops them).
     failed: FieldPath | None = None
+    # Whether the value at ``path`` was read, and the problem is how it fits the rest (a
+    # Keras layer's features against its saved inputs): nothing gives way to it.
+    read: bool = False
 
 
 # The messages both parsers (text format, and the JSON/YAML mapping) give for the same mistake,
