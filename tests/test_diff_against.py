@@ -216,8 +216,7 @@ def test_a_config_that_now_holds_garbage_or_bad_yaml_cannot_be_compared(
         else "configs/model.pbtxt:1:1: TE001 [error] expected a field name, found `@`\n"
         "configs/model.spec.yaml:2:3: TE001 [error] not valid YAML: expected the node content, "
         "but found '-'\n"
-        "No changes; 2 invalid-syntax (0 file pairs compared; 2 file pairs could not be "
-        "compared).\n"
+        "Nothing compared; 2 invalid-syntax (2 file pairs could not be compared).\n"
     )
 
 

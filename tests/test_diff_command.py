@@ -267,9 +267,8 @@ def test_an_input_that_cannot_be_compared_exits_2(args: list[str], stderr: str) 
     # errors, reported.
     assert result.stdout == {
         "broken.pbtxt": "broken.pbtxt:2:1: TE001 [error] expected a value for `name`, found end "
-        "of input\nNo changes; 1 invalid-syntax (0 file pairs compared; 1 file pair could not be "
-        "compared).\n",
-    }.get(args[1], "No changes (0 file pairs compared; 1 file pair could not be compared).\n")
+        "of input\nNothing compared; 1 invalid-syntax (1 file pair could not be compared).\n",
+    }.get(args[1], "Nothing compared (1 file pair could not be compared).\n")
 
 
 @pytest.mark.usefixtures("pair")

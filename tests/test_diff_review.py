@@ -73,7 +73,7 @@ def test_two_sparsecore_specs_that_differ_cannot_be_compared_yet(here: Path) -> 
     result = invoke("diff", str(spec), str(smaller))
     assert (result.exit_code, result.stdout) == (
         2,
-        "No changes (0 file pairs compared; 1 file pair could not be compared).\n",
+        "Nothing compared (1 file pair could not be compared).\n",
     )
     assert result.stderr == (
         f"tpuemb: error: {smaller}: cannot compare: a SparseCore spec: TPUEmbeddingV2 "

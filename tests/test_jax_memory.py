@@ -190,3 +190,40 @@ def test_a_stack_on_no_sparsecore_is_not_sized_nor_said_to_fit(tmp_path: Path) -
         _, document, _ = _explain(tmp_path, text, "--tpu", "v6e", "--format", "json")
         report = json.loads(document)
         assert report["per_device_bytes"] is None and "fits" not in report["tpu"]
+
+
+def test_a_coo_buffer_the_library_refuses_is_not_counted_nor_sized(tmp_path: Path) -> None:
+    # Issue 36 review: a limit past 32 bits (TypeError) or a COO buffer of INT_MAX elements or
+    # more (CHECK abort) allocates nothing; TE601 was sized from it (768 GiB a device).
+    for limit in (2**31, 2**31 - 1):
+        text = _limits(limit)
+        exit_code, stdout, _, _ = check(tmp_path, text, "--tpu", "v5p")
+        rules = [line.split(": ")[1].split(" ")[0] for line in stdout.splitlines()[:-1]]
+        assert (exit_code, rules) == (1, ["TE671", "TE671"]), stdout
+        _, shown, _ = _explain(tmp_path, text, "--tpu", "v5p")
+        lines = shown.splitlines()
+        assert [line.split()[-1] for line in lines[5:7]] == ["refused", "refused"]
+        assert "allocates nothing; not counted below" in shown
+        assert "input buffers 0 B" in shown and lines[-1] == "fits"
+        _, document, _ = _explain(tmp_path, text, "--tpu", "v5p", "--format", "json")
+        stacks = json.loads(document)["stacks"]
+        assert [(s["coo_buffer_refused"], s["buffers_per_device_bytes"]) for s in stacks] == [
+            (True, 0),
+            (True, 0),
+        ]
+
+
+def test_the_memory_rules_say_which_refused_buffers_they_do_not_count() -> None:
+    # One stack refused: a device's bytes are the other's, and the rules' words say so. (No
+    # v6e spec of two stacks exceeds its HBM with one refused: a buffer below INT_MAX elements
+    # is at most 24 GiB; the words are checked on the model.)
+    from tpuemb_cli.rules.lib.fit import jax_taken
+
+    text = STACKED.replace("max_ids_per_partition: 256\n", "max_ids_per_partition: 300000000\n", 1)
+    memory = model(_spec(text), 2)
+    assert [stack.refused(2) for stack in memory.stacks] == [True, False]
+    assert memory.buffers_per_device == memory.stacks[1].buffers(2) == 49_216
+    assert jax_taken(memory, "X").endswith(
+        "(jax-tpu-embedding: 4 devices of 2 SparseCores; the COO buffers the library refuses "
+        "(1 stack) not counted)"
+    )

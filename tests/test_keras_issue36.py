@@ -250,7 +250,7 @@ def test_diff_refuses_a_model_from_config_cannot_load_or_no_path_runs(tmp_path: 
             f"tpuemb: error: {path}: cannot compare: it has errors (reported below)\n"
         )
         assert result.stdout.endswith(
-            f"No changes; {rule} (0 file pairs compared; 1 file pair could not be compared).\n"
+            f"Nothing compared; {rule} (1 file pair could not be compared).\n"
         )
 
 

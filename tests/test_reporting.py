@@ -127,3 +127,15 @@ def test_output_file_with_diff_or_add_suppressions_is_a_usage_error(mistakes: Pa
         assert f"--output-file writes a report, which {flag} does not print" in result.stderr
         assert not Path("r.sarif").exists()
     assert mistakes.read_text() == MISTAKES
+
+
+def test_a_diff_summary_never_says_no_changes_over_a_pair_not_compared() -> None:
+    # Issue 36 review: "No changes (0 file pairs compared; 1 ... could not be compared)" on exit 2.
+    from tpuemb_cli.formatters import Report, summary
+
+    def said(compared: int, uncompared: int) -> str:
+        return summary(Report([], compared, unreadable=uncompared, command="diff"))
+
+    assert said(0, 1) == "Nothing compared (1 file pair could not be compared)."
+    assert said(2, 1) == "No changes (2 file pairs compared; 1 file pair could not be compared)."
+    assert said(3, 0) == "No changes (3 file pairs compared)."

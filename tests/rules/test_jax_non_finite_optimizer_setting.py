@@ -57,3 +57,32 @@ def test_an_infinite_rate_and_a_negative_infinite_setting_in_a_spec(tmp_path: Pa
 @pytest.mark.parametrize("text", [PROTO, SPEC])
 def test_finite_settings_pass(tmp_path: Path, text: str) -> None:
     assert _check(tmp_path / "x.textproto", text) == (0, "All checks passed (1 file checked).\n")
+
+
+@pytest.mark.parametrize(("yaml", "shown"), [(".nan", "nan"), (".inf", "inf"), ("-.INF", "-inf")])
+def test_yaml_s_own_non_finite_numbers_are_read_and_judged(
+    tmp_path: Path, yaml: str, shown: str
+) -> None:
+    # Issue 36 review: YAML's `.nan` was refused as "a bare JSON number" (TE007, JSON's words).
+    source = tmp_path / "spec.textproto"
+    source.write_text(SPEC)
+    converted = CliRunner().invoke(main, ["convert", "--to", "yaml", str(source)])
+    text = converted.stdout.replace("constant: 0.1\n", f"constant: {yaml}\n", 1)
+    exit_code, stdout = _check(tmp_path / "jax.yaml", text)
+    assert exit_code == 1
+    assert stdout.splitlines() == [
+        f'PATH:10:9: TE672 [error] table "a": the constant learning rate {shown} is not a finite '
+        "number; every embedding it updates becomes NaN",
+        "Found 1 error in 1 file (1 file checked).",
+    ]
+
+
+def test_a_bare_non_finite_json_number_is_still_json_s_finding(tmp_path: Path) -> None:
+    source = tmp_path / "spec.textproto"
+    source.write_text(SPEC)
+    converted = CliRunner().invoke(main, ["convert", "--to", "json", str(source)])
+    text = converted.stdout.replace('"constant": 0.1', '"constant": NaN', 1)
+    path = tmp_path / "jax.json"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["check", "--select", "TE007", str(path)])
+    assert "as a bare JSON number" in result.stdout

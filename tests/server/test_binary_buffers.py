@@ -80,3 +80,21 @@ def test_a_model_folders_config_json_is_linted_from_the_buffer(
         (code, line, column, message.replace(str(edited), str(path)))
         for code, line, column, message in check_findings(edited)
     ]
+
+
+def test_a_file_check_skips_by_its_name_is_left_alone(client: RawClient, tmp_path: Path) -> None:
+    # Issue 36 review: a `.h5` holding a spec's JSON (an editor opens it as JSON) was linted,
+    # where `tpuemb check` skips it ("tpuemb reads no .h5 files"). The same text in a `.json`
+    # is linted, and an untitled buffer (no name to go by) is judged by its content.
+    text = (DATA / "jax" / "stacked.json").read_text().replace('"stackName"', '"stack_nam"', 1)
+    for name, language in (("weights.h5", "json"), ("NOTES.md", "markdown")):
+        path = tmp_path / name
+        path.write_text(text)
+        assert check_findings(path) == []
+        client.open(path.as_uri(), text, language)
+        assert client.diagnostics(path.as_uri()) == [], name
+    path = tmp_path / "stacked.json"
+    path.write_text(text)
+    client.open(path.as_uri(), text, "json")
+    assert found(client.diagnostics(path.as_uri())) == check_findings(path) != []
+    still_linting(client, tmp_path)

@@ -107,10 +107,16 @@ def _changes_summary(report: Report) -> str:
     for finding in report.findings:
         key = (finding.change is None, finding.rule, finding.name)
         counts[key] = counts.get(key, 0) + 1
-    if not report.findings:
-        return f"No changes ({compared})."
     changes = sum(count for (other, _, _), count in counts.items() if not other)
     listed = ", ".join(f"{count(n)} {name}" for (_, _, name), n in sorted(counts.items()))
+    if not changes and report.unreadable and not report.files_checked:
+        # Not "No changes" when no pair was compared (exit 2): a gate reading the line must not
+        # take it for a pass.
+        said = f"; {listed}" if report.findings else ""
+        uncompared = f"{plural(report.unreadable, 'file pair')} could not be compared"
+        return f"Nothing compared{said} ({uncompared})."
+    if not report.findings:
+        return f"No changes ({compared})."
     if not changes:
         return f"No changes; {listed} ({compared})."
     return f"Found {plural(changes, 'change')}: {listed} ({compared})."

@@ -132,7 +132,11 @@ def explain_jax_memory(name: str, memory: JaxMemory, chip: Chip | None) -> str:
             f"{stack.coo_per_sparse_core:,} ids",
         ]
         if per_device:
-            row += [size(stack.variables(per_device)), size(stack.buffers(per_device))]
+            refused = stack.refused(per_device)
+            row += [
+                size(stack.variables(per_device)),
+                "refused" if refused else size(stack.buffers(per_device)),
+            ]
         rows.append(row)
     lines = [
         f"{header}: each stack on each of {plural(memory.num_sparsecores, 'SparseCore')} (rows x "
@@ -156,7 +160,8 @@ def explain_jax_memory(name: str, memory: JaxMemory, chip: Chip | None) -> str:
         lines.append(
             f"COO buffer of {printable(stack.name)}: {stack.coo_size(per_device):,} elements, not "
             f"below INT_MAX ({INT_MAX:,}): the library refuses it (CHECK in "
-            "ComputeCooBufferSizePerDevice)"
+            "ComputeCooBufferSizePerDevice; a limit past 32 bits: TypeError) and allocates "
+            "nothing; not counted below"
         )
     lines += [
         f"total: {size(memory.per_device_bytes)} a device ({memory.devices:,} devices x "
@@ -191,6 +196,7 @@ def jax_memory_json(name: str, memory: JaxMemory, chip: Chip | None) -> str:
                 "coo_buffer_size_per_device": stack.coo_size(per_device),
                 "variables_per_device_bytes": stack.variables(per_device),
                 "buffers_per_device_bytes": stack.buffers(per_device),
+                "coo_buffer_refused": stack.refused(per_device),
             }
         stacks.append(entry)
     document: dict[str, Any] = {

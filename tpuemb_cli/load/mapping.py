@@ -133,7 +133,7 @@ class _Converter(ScalarConverter):
             given = json_type(item)
             hint = self.hints.get(child_type.full_name)
             if hint is None:
-                message, fix = f"`{field.name}` must be a JSON object, not {given}", ""
+                message, fix = f"`{field.name}` must be {self.an_object}, not {given}", ""
             else:
                 message, fix = hint(given)
             self.problem("invalid-value", message, path, fix)
@@ -146,7 +146,7 @@ class _Converter(ScalarConverter):
     ) -> None:
         if not isinstance(item, dict):
             self.problem(
-                "invalid-value", f"`{field.name}` is a map and must be a JSON object", path
+                "invalid-value", f"`{field.name}` is a map and must be {self.an_object}", path
             )
             return
         container = getattr(message, field.name)
@@ -178,7 +178,7 @@ class _Converter(ScalarConverter):
         if not isinstance(item, list):
             self.problem(
                 "invalid-value",
-                f"`{field.name}` is repeated and must be a JSON array, not {json_type(item)}",
+                f"`{field.name}` is repeated and must be {self.an_array}, not {json_type(item)}",
                 path,
                 f"wrap the value in [ ]: `[{written(item)}]`"
                 if not isinstance(item, dict)
@@ -196,7 +196,7 @@ class _Converter(ScalarConverter):
                 if not isinstance(element, dict):
                     self.problem(
                         "invalid-value",
-                        f"each `{field.name}` must be a JSON object, not {json_type(element)}",
+                        f"each `{field.name}` must be {self.an_object}, not {json_type(element)}",
                         path + (index,),
                     )
                     continue

@@ -87,6 +87,10 @@ class ScalarConverter:
     def __init__(self, problems: list[LoadProblem], strict: bool) -> None:
         self.problems = problems
         self.strict = strict
+        # The words of the encoding the user wrote, in messages.
+        self.an_object = "a YAML mapping" if strict else "a JSON object"
+        self.an_array = "a YAML sequence (a list)" if strict else "a JSON array"
+        self.a_string = "a YAML string" if strict else "a JSON string"
         self.failed: list[FieldPath] = []  # fields whose integers were too long to read
 
     def problem(self, rule: str, message: str, path: FieldPath, fix: str = "") -> None:
@@ -133,7 +137,7 @@ class ScalarConverter:
             if isinstance(item, str):
                 return item
             self.problem(
-                "invalid-value", f"`{name}` must be a JSON string, not {json_type(item)}", path
+                "invalid-value", f"`{name}` must be {self.a_string}, not {json_type(item)}", path
             )
             return INVALID
         if field_type == FieldDescriptor.TYPE_BYTES:
@@ -144,7 +148,7 @@ class ScalarConverter:
                     return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
                 except (ValueError, binascii.Error):
                     pass
-            self.problem("invalid-value", f"`{name}` must be base64 bytes in a JSON string", path)
+            self.problem("invalid-value", f"`{name}` must be base64 bytes in {self.a_string}", path)
             return INVALID
         self.problem("invalid-value", f"`{name}` has a type tpuemb does not read from JSON", path)
         return INVALID
@@ -152,6 +156,7 @@ class ScalarConverter:
     def floating(self, item: Any, field: FieldDescriptor, path: FieldPath) -> Any:
         # As json_format._ConvertFloat: a JSON number must be finite (NaN and Infinity are
         # written as the strings "NaN", "Infinity", "-Infinity"); a string is read by float().
+        # YAML (``strict``) has its own non-finite numbers.
         name = field.name
         value: float | None = None
         if isinstance(item, (int, float)) and not isinstance(item, bool):
@@ -165,7 +170,9 @@ class ScalarConverter:
                     f"give `{name}` a smaller number",
                 )
                 return INVALID
-            if not math.isfinite(value):
+            if not math.isfinite(value) and not self.strict:
+                # YAML writes them as numbers (`.nan`, `.inf`, `-.inf`): read as written, so
+                # the rules judge the value (a NaN learning rate) as in any other encoding.
                 self.problem(
                     "invalid-value",
                     f"`{name}` is {item} as a bare JSON number; protobuf's JSON reads NaN and "

@@ -41,7 +41,7 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "27"
+RULESET_VERSION = "28"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
@@ -394,7 +394,14 @@ CATALOG: tuple[Entry, ...] = (
         WARNING,
         "no",
         ("jax_spec",),
-        follows=("dim", "vocabulary_size", "global_device_count", "num_sc_per_device"),
+        # fail_on_excess_padding: whether the library warns or raises, which TE678 words.
+        follows=(
+            "dim",
+            "vocabulary_size",
+            "global_device_count",
+            "num_sc_per_device",
+            "fail_on_excess_padding",
+        ),
     ),
     Entry(
         "TE679",

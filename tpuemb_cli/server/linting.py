@@ -30,7 +30,7 @@ from tpuemb_cli.cli.inputs import DEFAULT_MAX_BYTES
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document
-from tpuemb_cli.load.encodings import detect, for_name
+from tpuemb_cli.load.encodings import detect, for_name, unread_extension
 from tpuemb_cli.load.limits import has_surrogates
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.workspace import Workspace
@@ -115,6 +115,11 @@ class Linter:
         encoding = for_name(name)
         if encoding is not None and not encoding.text:
             return _not_text(name, text, encoding.name)
+        unread = unread_extension(name) if path_of(uri) is not None else None
+        if unread is not None:
+            # As `check` skips a file by its name (a `.h5` holding JSON is still no document).
+            why = f"tpuemb reads no {unread} files"
+            return Linted(name, text, None, [], skipped=why)
         if has_surrogates(text):
             return self.unencodable(uri, text)
         data = text.encode("utf-8")

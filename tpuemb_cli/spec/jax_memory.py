@@ -90,8 +90,17 @@ class JaxStackMemory(NamedTuple):
         """``compute_theoretical_max_coo_buffer_size`` for ``per_device`` SparseCores a device."""
         return self.coo_per_sparse_core * per_device
 
+    def refused(self, per_device: int) -> bool:
+        """Whether the library refuses this stack's COO buffer (a limit past 32 bits raises
+        TypeError, a buffer of ``INT_MAX`` elements or more aborts): it allocates nothing."""
+        return self.max_ids_per_partition > INT_MAX or self.coo_size(per_device) >= INT_MAX
+
     def buffers(self, per_device: int) -> int:
-        """Bytes of a device's input buffers for this stack: the COO arrays and row pointers."""
+        """Bytes of a device's input buffers for this stack: the COO arrays and row pointers;
+        none for a buffer the library refuses (TE671 says so: a size it never allocates would
+        only hide what the rest takes)."""
+        if self.refused(per_device):
+            return 0
         row_pointers = max(self.num_sparsecores, ALIGNMENT) * per_device
         return (len(COO_ARRAYS) * self.coo_size(per_device) + row_pointers) * FLOAT_BYTES
 
@@ -146,10 +155,10 @@ class JaxMemory(NamedTuple):
         )  # fmt: skip
 
     def too_large(self) -> list[JaxStackMemory]:
-        """Stacks whose COO buffer size the library refuses (``INT_MAX`` or more)."""
+        """Stacks whose COO buffer the library refuses (``JaxStackMemory.refused``)."""
         if self.per_device is None:
             return []
-        return [s for s in self.stacks if s.coo_size(self.per_device) >= INT_MAX]
+        return [s for s in self.stacks if s.refused(self.per_device)]
 
 
 def _optimizer(stack: Any) -> str:

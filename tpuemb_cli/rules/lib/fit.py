@@ -96,10 +96,16 @@ def jax_taken(memory: JaxMemory, shown: str) -> str:
     (jax-tpu-embedding: 8 devices of 4 SparseCores)``."""
     assert memory.per_device is not None  # the engine builds a Fit only with it known
     slots = "slot variables" if memory.optimizers_known else "parameters (no optimizer recorded)"
+    refused = len(memory.too_large())
+    unsaid = (
+        f"; the COO buffers the library refuses ({plural(refused, 'stack')}) not counted"
+        if refused
+        else ""
+    )
     return (
         f"the stacked tables' {slots} and input buffers take {shown} on each device "
         f"(jax-tpu-embedding: {plural(memory.devices or 0, 'device')} of {memory.per_device} "
-        "SparseCores)"
+        f"SparseCores{unsaid})"
     )
 
 
