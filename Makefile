@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples dist test-wheel
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -211,3 +211,24 @@ bench:
 
 examples:
 	$(PYTHON) -m tpuemb_cli check examples/
+
+# The package users install: the sdist and the wheel, checked as PyPI would render them; then the
+# wheel in a fresh environment (no editable install, no repository on sys.path) on the shipped
+# examples, which must print what the clone prints.
+DIST_VENV = build/venv-dist
+dist:
+	$(PYTHON) -m venv $(DIST_VENV)
+	$(DIST_VENV)/bin/python -m pip install -q build twine
+	rm -rf build/dist
+	$(DIST_VENV)/bin/python -m build -q -o build/dist .
+	$(DIST_VENV)/bin/python -m twine check --strict build/dist/*
+
+test-wheel: dist
+	rm -rf build/venv-wheel
+	$(PYTHON) -m venv build/venv-wheel
+	build/venv-wheel/bin/python -m pip install -q build/dist/*.whl
+	build/venv-wheel/bin/tpuemb --version
+	build/venv-wheel/bin/tpuemb check examples/ --format json > build/wheel-examples.json || test $$? -eq 1
+	$(PYTHON) -m tpuemb_cli check examples/ --format json > build/clone-examples.json || test $$? -eq 1
+	cmp build/wheel-examples.json build/clone-examples.json
+	@echo "the wheel's check of examples/ is the clone's"
