@@ -167,22 +167,15 @@ def test_sarif_is_valid_and_has_a_rule_per_kind() -> None:
     jsonschema.validate(log, json.loads((DATA / "sarif-schema-2.1.0.json").read_text()))
     run = log["runs"][0]
     rules = run["tool"]["driver"]["rules"]
-    # The kinds of change and the rules every command reports (tpuemb's failure, suppressions).
-    assert [(rule["id"], rule["name"]) for rule in rules] == [
-        ("TE010", "internal-error"),
-        ("TE901", "invalid-suppression"),
-        ("TE902", "unused-suppression"),
-        ("TE951", "restore-error"),
-        ("TE952", "silent-reinit"),
-        ("TE953", "orphaned-state"),
-        ("TE954", "training-change"),
-        ("TE955", "topology-change"),
-        ("TE956", "cosmetic"),
-        ("TE957", "unsaved-state"),
-    ]
+    # The kinds of change found, each once, each with its documentation (issue 38: not every
+    # rule's, which made the log of a few changes hundreds of kilobytes).
+    found = sorted({result["ruleId"] for result in run["results"]})
+    assert [rule["id"] for rule in rules] == found and "TE951" in found
+    assert all(rule["help"]["markdown"] for rule in rules)
     assert run["automationDetails"] == {"id": "tpuemb-diff/"}
     first = run["results"][0]
-    assert (first["ruleId"], first["ruleIndex"], first["level"]) == ("TE951", 3, "error")
+    assert (first["ruleId"], first["level"]) == ("TE951", "error")
+    assert rules[first["ruleIndex"]]["id"] == "TE951"
     assert first["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 4,
         "startColumn": 3,

@@ -82,10 +82,11 @@ def test_sarif_validates_and_is_what_github_reads(repo: Path) -> None:
     driver = run["tool"]["driver"]
     assert (driver["name"], driver["version"]) == ("tpuemb", __version__)
     assert driver["properties"]["rulesetVersion"] == RULESET_VERSION
-    # Every rule check reports; diff's kinds of change are in diff's SARIF.
-    checks = [rule.code for rule in all_rules() if not rule.module.startswith(DIFF_RULES)]
-    assert [rule["id"] for rule in driver["rules"]] == checks
-    rule = driver["rules"][checks.index("TE407")]
+    # The rules with results, in the catalog's order (issue 38: each rule's documentation is
+    # in the log; all of them made a few findings' log hundreds of kilobytes).
+    found = [rule.code for rule in all_rules() if rule.code in {"TE406", "TE105", "TE407", "TE201"}]
+    assert [rule["id"] for rule in driver["rules"]] == found
+    rule = driver["rules"][found.index("TE407")]
     assert rule["name"] == "table-id-out-of-range"
     assert rule["shortDescription"]["text"] == "A feature's table_id does not name a table."
     assert rule["help"]["markdown"].startswith("A feature's table_id does not name a table.")

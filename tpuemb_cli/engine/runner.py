@@ -304,7 +304,15 @@ class Engine:
 
     def _settle(self, document: Document, findings: list[Finding]) -> list[Finding]:
         """``findings`` of ``document`` as the settings leave them: the selected ones, placed,
-        without what suppressions cover, with the problems of the suppressions, sorted."""
+        without what suppressions cover, with the problems of the suppressions, sorted; those
+        in an archive's member say which."""
+        settled = self._kept(document, findings)
+        if not document.member:
+            return settled
+        name, member = document.name, document.member
+        return [f._replace(member=member) if f.file == name else f for f in settled]
+
+    def _kept(self, document: Document, findings: list[Finding]) -> list[Finding]:
         source_map = document.source_map
         off = (
             self.settings.ignored_for(

@@ -2,6 +2,9 @@
 
     ::error file=a.pbtxt,line=3,col=5,endLine=3,endColumn=9,title=TE407 table-id-out-of-range::...
 
+A finding in an archive's member (``m.keras!config.json``) is annotated on the archive, with the
+member and its line and column at the head of the message.
+
 Picked automatically when ``GITHUB_ACTIONS=true`` and no format is given. Errors come first.
 GitHub shows at most 10 error and 10 warning annotations per step; when there are more, a final
 notice says how many were not shown. Control characters in names and messages are escaped
@@ -28,9 +31,11 @@ def escape_property(text: str) -> str:
 
 
 def annotation(finding: Finding) -> str:
-    properties = [f"file={escape_property(printable(finding.file))}"]
+    # A member of an archive (a `.keras` file's config.json) is annotated on the archive, the
+    # file the repository holds; its lines are not the archive's, so the place goes in the text.
+    properties = [f"file={escape_property(printable(finding.archive))}"]
     position = finding.position
-    if position is not None:
+    if position is not None and not finding.member:
         properties += [
             f"line={position.line}",
             f"col={position.column}",
@@ -39,6 +44,9 @@ def annotation(finding: Finding) -> str:
         ]
     properties.append(f"title={escape_property(f'{finding.rule} {finding.name}')}")
     message = printable(finding.message)
+    if finding.member:
+        at = f":{position.line}:{position.column}" if position is not None else ""
+        message = f"{printable(finding.member)}{at}: {message}"
     if finding.field:
         changed = f": {printable(transition(finding))}" if finding.change is not None else ""
         message += f" ({printable(finding.field)}{changed})"

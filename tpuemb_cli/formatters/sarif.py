@@ -1,12 +1,16 @@
 """SARIF 2.1.0, as GitHub code scanning reads it.
 
-``tool.driver`` carries the tool version, the rule-set version and every rule (id, name, short and
-full description, markdown help from the rule's documentation, the link to its section of
-docs/rules.md, default level). Each result has its
-rule, level, message, a physical location with the full region (``endColumn`` is the column after
-the last character; columns count Unicode code points, as ``columnKind`` says), the field path as
-a logical location, and a partial fingerprint that survives lines moving. Paths are relative to the
-repository root (the nearest folder above the working directory holding ``.git``).
+``tool.driver`` carries the tool version, the rule-set version and each rule that has a result
+(id, name, short and full description, the rule's documentation as help text and markdown, which
+code scanning shows without a link, and default level); a rule's link (``helpUri``) and the
+tool's (``informationUri``) only when the package declares where they are (``[project.urls]``:
+``Documentation``, ``Homepage``). Each result has its rule, level, message, a physical location
+with the full region (``endColumn`` is the column after the last character; columns count
+Unicode code points, as ``columnKind`` says), the field path as a logical location, and a partial
+fingerprint that survives lines moving. Paths are relative to the repository root (the nearest
+folder above the working directory holding ``.git``). A finding in an archive's member (a
+``.keras`` file's config.json) is located at the archive, the only file there is; the message
+names the member and the place in it.
 """
 
 from __future__ import annotations
@@ -21,11 +25,10 @@ from urllib.parse import quote
 from tpuemb_cli import __version__
 from tpuemb_cli.formatters import Report, transition
 from tpuemb_cli.model.findings import Finding, Position, Severity
-from tpuemb_cli.rules import RULESET_VERSION, all_rules, command_codes
-from tpuemb_cli.rules.docs import url
+from tpuemb_cli.rules import RULESET_VERSION, all_rules
+from tpuemb_cli.rules.docs import homepage, url
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/tpuemb/tpuemb"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -57,16 +60,19 @@ def _rule(rule: Any) -> dict[str, Any]:
         if len(body) > 1
         else ""
     )
-    return {
+    described: dict[str, Any] = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": " ".join(full.split()) or rule.summary},
         "help": {"text": rule.doc.strip(), "markdown": rule.doc.strip()},
-        "helpUri": url(rule.code, rule.name),
-        "defaultConfiguration": {"level": LEVELS[rule.severity]},
-        "properties": {"tags": ["tpu-embedding"]},
     }
+    link = url(rule.code, rule.name)
+    if link is not None:
+        described["helpUri"] = link
+    described["defaultConfiguration"] = {"level": LEVELS[rule.severity]}
+    described["properties"] = {"tags": ["tpu-embedding"]}
+    return described
 
 
 def fingerprint(*parts: str) -> str:
@@ -97,10 +103,15 @@ def location(file: str, position: Position | None, field: str, root: Path) -> di
 
 
 def _result(finding: Finding, index: dict[str, int], root: Path) -> dict[str, Any]:
-    placed = location(finding.file, finding.position, finding.field, root)
+    # A member's lines are not the archive's: the place in it goes into the message.
+    position = finding.position if not finding.member else None
+    placed = location(finding.archive, position, finding.field, root)
     uri = placed["physicalLocation"]["artifactLocation"]["uri"]
     changed = f": {transition(finding)}" if finding.change is not None else ""
     text = finding.message + (f" ({finding.field}{changed})" if finding.field else "")
+    if finding.member:
+        at = finding.position
+        text = f"{finding.member}{f':{at.line}:{at.column}' if at else ''}: {text}"
     if finding.fix:
         text += f". Fix: {finding.fix}"
     return {
@@ -117,9 +128,9 @@ def _result(finding: Finding, index: dict[str, int], root: Path) -> dict[str, An
 
 def format_report(report: Report, color: bool) -> str:
     root = repo_root(Path.cwd())
-    # The rules of the command that made the report (check's, or diff's kinds of change), and
-    # any other its findings have (the errors of a file diff could not compare).
-    reported = command_codes(report.command) | {finding.rule for finding in report.findings}
+    # The rules that have results: each carries its documentation, and all 130 would make the
+    # log of a few findings hundreds of kilobytes.
+    reported = {finding.rule for finding in report.findings}
     rules = tuple(rule for rule in all_rules() if rule.code in reported)
     index = {rule.code: number for number, rule in enumerate(rules)}
     run: dict[str, Any] = {
@@ -128,12 +139,14 @@ def format_report(report: Report, color: bool) -> str:
                 "name": "tpuemb",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "informationUri": INFORMATION_URI,
                 "rules": [_rule(rule) for rule in rules],
                 "properties": {"rulesetVersion": RULESET_VERSION},
             }
         },
     }
+    information = homepage()
+    if information is not None:
+        run["tool"]["driver"]["informationUri"] = information
     if report.command != "check":
         # Code scanning keeps one set of alerts per category: diff's apart from check's.
         run["automationDetails"] = {"id": f"tpuemb-{report.command}/"}

@@ -82,6 +82,16 @@ class Finding(Record):
     position: Position | None = None
     autofix: Fix | None = None
     change: Transition | None = None
+    # The archive member the position is in (``config.json`` of a ``.keras``): ``file`` is then
+    # ``<archive>!<member>``; formats that point at files on disk point at ``archive``.
+    member: str = ""
+
+    @property
+    def archive(self) -> str:
+        """The file on disk: ``file``, or the archive of a member."""
+        if self.member and self.file.endswith(f"!{self.member}"):
+            return self.file[: -len(self.member) - 1]
+        return self.file
 
     @property
     def field(self) -> str:

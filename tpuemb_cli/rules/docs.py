@@ -6,21 +6,52 @@ python -m tpuemb_cli.rules.docs > docs/rules.md
 from __future__ import annotations
 
 import sys
+from functools import cache
 
 from tpuemb_cli.rules import RULESET_VERSION, all_rules
 
-# Where docs/rules.md is published: a rule's link (SARIF's helpUri, the language server's
-# codeDescription) is this page and the rule's heading.
-PAGE = "https://github.com/tpuemb/tpuemb/blob/main/docs/rules.md"
+# docs/rules.md's page under the published documentation (the site's address for docs/X.md is
+# X/, as MkDocs writes it).
+RULES_PAGE = "rules/"
+
+
+@cache
+def project_urls() -> dict[str, str]:
+    """The addresses the package declares (``[project.urls]`` in pyproject.toml: label ->
+    address), read from the installed package's metadata; none when it declares none. The one
+    place links come from: tpuemb invents no address (a link to a site that does not exist is
+    worse than none)."""
+    from importlib import metadata  # only when an output carries links
+
+    try:
+        declared = metadata.metadata("tpuemb").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return {}
+    urls = {}
+    for entry in declared:
+        label, _, address = entry.partition(",")
+        if address.strip():
+            urls[label.strip().lower()] = address.strip()
+    return urls
 
 
 def _anchor(rule_code: str, name: str) -> str:
     return f"{rule_code.lower()}-{name}"
 
 
-def url(rule_code: str, name: str) -> str:
-    """The address of a rule's section of the published docs/rules.md."""
-    return f"{PAGE}#{_anchor(rule_code, name)}"
+def url(rule_code: str, name: str) -> str | None:
+    """The address of a rule's section of the published rules page, if the package declares
+    where its documentation is (``Documentation`` in ``[project.urls]``)."""
+    documentation = project_urls().get("documentation")
+    if documentation is None:
+        return None
+    return f"{documentation.rstrip('/')}/{RULES_PAGE}#{_anchor(rule_code, name)}"
+
+
+def homepage() -> str | None:
+    """The project's own address (``Homepage``, else ``Repository`` or ``Source``), if declared."""
+    urls = project_urls()
+    return urls.get("homepage") or urls.get("repository") or urls.get("source")
 
 
 def render() -> str:

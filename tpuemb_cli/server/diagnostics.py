@@ -28,12 +28,13 @@ def diagnostic(finding: Finding, lines: TextLines) -> lsp.Diagnostic:
     if finding.fix:
         message += f"\nhelp: {finding.fix}"
     tags = [lsp.DiagnosticTag.Unnecessary] if finding.name == "unused-suppression" else None
+    link = url(finding.rule, finding.name)  # none unless the package declares its docs
     return lsp.Diagnostic(
         range=lsp.Range(lsp.Position(*start), lsp.Position(*end)),
         message=message,
         severity=SEVERITIES[finding.severity],
         code=finding.rule,
-        code_description=lsp.CodeDescription(href=url(finding.rule, finding.name)),
+        code_description=lsp.CodeDescription(href=link) if link is not None else None,
         source="tpuemb",
         tags=tags,
         data={"rule": finding.rule, "field": field},

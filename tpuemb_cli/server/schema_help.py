@@ -213,4 +213,6 @@ def rule_hover(key: str) -> str | None:
         return None
     rule = load(entry.code)
     head = f"**{rule.code} {rule.name}** ({rule.severity}, fix: {rule.fixable})"
-    return f"{head}\n\n{rule.doc.strip()}\n\n[docs/rules.md]({url(rule.code, rule.name)})"
+    link = url(rule.code, rule.name)
+    tail = f"\n\n[the rule's page]({link})" if link is not None else ""
+    return f"{head}\n\n{rule.doc.strip()}{tail}"
