@@ -377,3 +377,27 @@ def test_python_dash_m_and_no_traceback_on_internal_error(bad: Path) -> None:
     )
     assert result.returncode == 1 and result.stderr == ""
     assert json.loads(result.stdout)["summary"]["errors"] == 6
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("chek", "check"), ("explian", "explain"), ("difff", "diff"), ("serve", "server")],
+)
+def test_a_mistyped_command_gets_a_did_you_mean(typed: str, meant: str) -> None:
+    # Issue 38: `tpuemb chek` suggested nothing, where a mistyped option does.
+    result = CliRunner().invoke(main, [typed, "x"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: No such command '{typed}'. Did you mean '{meant}'?"
+    )
+
+
+def test_a_command_like_nothing_known_gets_no_suggestion() -> None:
+    result = CliRunner().invoke(main, ["xyz"])
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
+        2,
+        "Error: No such command 'xyz'.",
+    )
+    # What was typed is shown escaped, suggestion or not.
+    result = CliRunner().invoke(main, ["chek\x1b[2J"])
+    assert "\x1b" not in result.stderr and "chek\\x1b[2J" in result.stderr

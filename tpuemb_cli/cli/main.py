@@ -40,6 +40,23 @@ class _Commands(click.Group):
         command: click.Command = getattr(importlib.import_module(row[0]), row[1])
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click's, with the command a mistyped name most likely means (as click does for a
+        mistyped option): ``No such command 'chek'. Did you mean 'check'?``."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            from tpuemb_cli.model.nearest import nearest
+
+            meant = nearest(args[0], self.list_commands(ctx)) if args else None
+            if meant is None or args[0].startswith("-"):
+                raise
+            raise click.UsageError(
+                f"No such command '{args[0]}'. Did you mean '{meant}'?", ctx
+            ) from None
+
     # click's own usage errors quote what was typed (an extra argument, a command's name, a
     # callback's message naming a value): escaped as ``tpuemb: error:`` lines are, so that a file
     # name cannot forge a line or colour the terminal there either (issue 36, point 11).
