@@ -19,12 +19,15 @@ What is checked:
 - front-ends are independent of each other and of the top layer: a module of one front-end
   (``FRONTENDS``) imports no module of another, nor ``cli``, ``server`` or the API;
 - no dynamic import of a name that is not a literal string (``importlib.import_module(f"..{x}")``,
-  ``import_module("a." + name)``, ``__import__(x)``, under any alias), and no ``exec``/``eval``:
-  the guard reads the modules a literal names, and a computed name hides its target. Registries
+  ``import_module("a." + name)``, ``__import__(x)``, under any alias), no importing function
+  taken out of a call, no code run from text or loaded from a path (``exec``, ``eval``,
+  ``runpy.run_path``, ``spec_from_file_location``, ``exec_module``): the guard reads the
+  modules a literal names, and a computed name hides its target. Registries
   that import a module named in a row (a literal string the guard reads) are listed in
   ``DYNAMIC_IMPORTS``, each with its reason;
 - no private name (``_name``) of another module of ours, imported (``from m import _x``) or
-  reached through the module (``m._x``, ``pkg.m._x``, ``getattr(m, "_x")``);
+  reached through the module (``m._x``, ``pkg.m._x``, ``getattr(m, "_x")``, ``vars(m)["_x"]``,
+  ``m.__dict__["_x"]``, a name the module was assigned to, ``sys.modules["m"]._x``);
 - no cycle between modules, counting every import that runs (top-level and in functions; not
   ``TYPE_CHECKING`` imports, which never run, nor registry strings, which are data a package
   keeps about its own modules);
@@ -378,15 +381,21 @@ def _refused(
 
 # Calls that import the module their first argument names: `importlib.import_module(name)` (under
 # any alias of importlib), `import_module(name)` (however it was imported), `__import__(name)`,
-# `runpy.run_module(name)`; and `exec`/`eval`, whose code text can import anything.
+# `runpy.run_module(name)`. Refused whatever their argument: code run by its text (`exec`,
+# `eval`) or loaded from a path (`runpy.run_path`, `spec_from_file_location`, `exec_module`,
+# `load_module`), which names no module the guard can read; and an importing function taken
+# out of a call (`load = importlib.import_module`, `getattr(importlib, "import_module")`), which
+# hides the calls made through it.
 _IMPORTING_ATTRIBUTES = frozenset({"import_module", "__import__", "run_module"})
 _CODE_RUNNERS = frozenset({"exec", "eval"})
+_PATH_LOADERS = frozenset({"run_path", "spec_from_file_location", "exec_module", "load_module"})
 
 
 @cache
 def _dynamic_imports(text: str) -> tuple[tuple[int, str], ...]:
     """Each call in ``text`` that imports a module by a name that is not a literal string (or
-    runs code text): its line and the argument's source."""
+    runs code text, or loads it from a path), and each importing function taken out of a call:
+    its line and the source of what hides the name."""
     nodes = [node for node, _ in _nodes(text)]
     importers = {"__import__"}  # names bound to an importing function
     for node in nodes:
@@ -396,18 +405,29 @@ def _dynamic_imports(text: str) -> tuple[tuple[int, str], ...]:
                 for alias in node.names
                 if alias.name in _IMPORTING_ATTRIBUTES
             )
+    called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
     found: list[tuple[int, str]] = []
     for node in nodes:
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in called:
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if name in importers or name in _IMPORTING_ATTRIBUTES:
+                found.append((node.lineno, ast.unparse(node)))
+            continue
         if not isinstance(node, ast.Call):
             continue
         function = node.func
-        if isinstance(function, ast.Name) and function.id in _CODE_RUNNERS:
+        name = function.id if isinstance(function, ast.Name) else ""
+        attribute = function.attr if isinstance(function, ast.Attribute) else ""
+        taken = (
+            name == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in _IMPORTING_ATTRIBUTES
+        )
+        if name in _CODE_RUNNERS or attribute in _PATH_LOADERS or taken:
             found.append((node.lineno, ast.unparse(node)))
             continue
-        importing = (isinstance(function, ast.Name) and function.id in importers) or (
-            isinstance(function, ast.Attribute) and function.attr in _IMPORTING_ATTRIBUTES
-        )
-        if not importing:
+        if not (name in importers or attribute in _IMPORTING_ATTRIBUTES):
             continue
         argument = node.args[0] if node.args else None
         for keyword in node.keywords:
@@ -450,14 +470,33 @@ def _private_attributes(
                     bound[alias.asname or alias.name] = f"{base}.{alias.name}".lstrip(".")
 
     def target(node: ast.expr) -> str | None:
-        """The module of ours ``node`` (a name or a chain of attributes) stands for."""
+        """The module of ours ``node`` stands for: a name bound to it, a chain of attributes,
+        ``importlib.import_module("...")`` or ``sys.modules["..."]``."""
         if isinstance(node, ast.Name):
             return bound.get(node.id)
         if isinstance(node, ast.Attribute):
             parent = target(node.value)
             if parent is not None and f"{parent}.{node.attr}" in known:
                 return f"{parent}.{node.attr}"
+        named: ast.expr | None = None
+        if isinstance(node, ast.Call) and node.args:
+            function = node.func
+            name = function.attr if isinstance(function, ast.Attribute) else ""
+            name = function.id if isinstance(function, ast.Name) else name
+            if name in _IMPORTING_ATTRIBUTES:
+                named = node.args[0]
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "sys.modules":
+            named = node.slice
+        if isinstance(named, ast.Constant) and named.value in known:
+            return str(named.value)
         return None
+
+    # A module passed on by assignment (`m = recognise`): bound too (in the order written).
+    for node in nodes:
+        if isinstance(node, ast.Assign) and (module_of := target(node.value)) is not None:
+            for name_node in node.targets:
+                if isinstance(name_node, ast.Name):
+                    bound[name_node.id] = module_of
 
     found: list[tuple[int, str, str]] = []
     for node in nodes:
@@ -473,6 +512,17 @@ def _private_attributes(
             and isinstance(node.args[1].value, str)
         ):
             reached = (node.args[0], node.args[1].value)
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            # `vars(m)["_x"]`, `m.__dict__["_x"]`
+            holder = node.value
+            if isinstance(holder, ast.Call) and ast.unparse(holder.func) == "vars" and holder.args:
+                reached = (holder.args[0], node.slice.value)
+            elif isinstance(holder, ast.Attribute) and holder.attr == "__dict__":
+                reached = (holder.value, node.slice.value)
         if reached is None:
             continue
         owner, name = reached

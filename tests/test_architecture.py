@@ -206,6 +206,32 @@ PLANTED = {
         'exec("import tpuemb_cli.cli")\n',
         "imports a module whose name is not a literal (exec('import tpuemb_cli.cli'))",
     ),
+    "an importing function taken out of a call": (
+        RULE,
+        'import importlib\nload = importlib.import_module\nload("tpuemb_cli.cli.check")\n',
+        "imports a module whose name is not a literal (importlib.import_module)",
+    ),
+    "import_module fetched by getattr": (
+        RULE,
+        'import importlib\ngetattr(importlib, "import_module")("tpuemb_cli.cli.check")\n',
+        "not a literal (getattr(importlib, 'import_module'))",
+    ),
+    "runpy.run_path of a literal path": (
+        RULE,
+        'import runpy\nrunpy.run_path("tpuemb_cli/cli/check.py")\n',
+        "not a literal (runpy.run_path('tpuemb_cli/cli/check.py'))",
+    ),
+    "a module loaded from a file": (
+        RULE,
+        "import importlib.util\n"
+        'spec = importlib.util.spec_from_file_location("check", "cli/check.py")\n',
+        "not a literal (importlib.util.spec_from_file_location('check', 'cli/check.py'))",
+    ),
+    "eval of an import": (
+        RULE,
+        "eval(\"__import__('tpuemb_cli.cli')\")\n",
+        "not a literal (eval(\"__import__('tpuemb_cli.cli')\"))",
+    ),
     # Private names reached through a module.
     "a private name through a module attribute": (
         ENGINE,
@@ -236,6 +262,31 @@ PLANTED = {
         ENGINE,
         "from tpuemb_cli.load.recognise import _text as text\n",
         "imports the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through a module passed on": (
+        ENGINE,
+        "from tpuemb_cli.load import recognise\nm = recognise\nm._text\n",
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through vars()": (
+        ENGINE,
+        'from tpuemb_cli.load import recognise\nvars(recognise)["_text"]\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through __dict__": (
+        ENGINE,
+        'from tpuemb_cli.load import recognise\nrecognise.__dict__["_text"]\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name of a module import_module returns": (
+        ENGINE,
+        'import importlib\nimportlib.import_module("tpuemb_cli.load.recognise")._text\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through sys.modules": (
+        ENGINE,
+        'import sys\nsys.modules["tpuemb_cli.load.recognise"]._text\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
     ),
     # More ways up the chain.
     "upward, a plain import": (RULE, "import tpuemb_cli.cli.check\n", "up the chain"),
