@@ -6,7 +6,8 @@
 A refactor must leave every output byte-identical. ``record`` runs tpuemb on every example and
 test fixture (examples/, tests/data/, tests/golden/ and, when it exists, the shared fixtures
 directory next to the checkouts -- discovered, not listed) through ``check`` (full, concise, json,
-and once with ``--tpu v5p``), ``explain``, ``explain --memory`` (text and json), ``convert`` to
+and once with ``--tpu v5p``), ``explain``, ``explain --memory`` (text and json, and with
+``--tpu v5p-8``), ``convert`` to
 every format, ``compile`` to every target (specs), ``diff`` of each document with itself and of
 the pairs the fixtures hold (``old``/``new``, ``changes/X.next.Y`` against ``X.Y``), ``diff
 --against-checkpoint`` of each checkpoint with the configs beside it, and ``check`` of the
@@ -139,6 +140,8 @@ def _single_file(name: str) -> Iterator[Invocation]:
     yield ("explain", name)
     yield ("explain", "--memory", name)
     yield ("explain", "--memory", "--format", "json", name)
+    yield ("explain", "--memory", "--tpu", "v5p-8", name)
+    yield ("explain", "--memory", "--tpu", "v5p-8", "--format", "json", name)
     for target in ("text", "json", "binary", "yaml"):
         yield ("convert", "--to", target, name)
     yield ("diff", "--isolated", name, name)
@@ -361,6 +364,7 @@ def _differences(before: dict[str, Any], after: dict[str, Any]) -> Iterable[str]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    global SHARED_FIXTURES
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=("record", "compare"))
     parser.add_argument("corpus", type=Path)
@@ -369,7 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--fixtures",
         type=Path,
         default=SHARED_FIXTURES,
-        help="record: the shared fixtures folder (default: %(default)s, when it exists)",
+        help="the shared fixtures folder, written <fixtures> (default: %(default)s; record: "
+        "recorded when it exists)",
     )
     parser.add_argument(
         "--only",
@@ -379,6 +384,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="record: only these fixture files (as the corpus names them); repeatable",
     )
     options = parser.parse_args(argv)
+    SHARED_FIXTURES = options.fixtures.resolve()  # what <fixtures> stands for, in the workers too
     if options.action == "record":
         return record(options.corpus, options.jobs, options.fixtures, options.only)
     return compare(options.corpus, options.jobs)
