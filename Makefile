@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples dist test-wheel
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples dist test-wheel corpus-record corpus-compare
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -232,3 +232,13 @@ test-wheel: dist
 	$(PYTHON) -m tpuemb_cli check examples/ --format json > build/clone-examples.json || test $$? -eq 1
 	cmp build/wheel-examples.json build/clone-examples.json
 	@echo "the wheel's check of examples/ is the clone's"
+
+# The recorded corpus of outputs (tools/output_corpus.py): every command that reads one file on
+# every example and fixture. A refactor records it before (on main) and compares after: every
+# stdout, stderr and exit code must be the same.
+CORPUS ?= build/output-corpus.json
+corpus-record:
+	$(PYTHON) tools/output_corpus.py record $(CORPUS)
+
+corpus-compare:
+	$(PYTHON) tools/output_corpus.py compare $(CORPUS)

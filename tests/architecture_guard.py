@@ -11,16 +11,33 @@ registry row).
 
 What is checked:
 - no module imports a layer above its own, nor (below ``cli``) a sibling package of its layer;
+- the top layer's packages are independent of each other: ``cli`` (with ``__main__``, the
+  console script), ``server`` and the public API (``api``, ``tf``, ``jax``, ``keras``,
+  ``guards`` and the package facade) import none of the others -- each is a way in to the
+  layers below, and the command line and the language server go through the workspace, not
+  through the API's facades;
+- front-ends are independent of each other and of the top layer: a module of one front-end
+  (``FRONTENDS``) imports no module of another, nor ``cli``, ``server`` or the API;
+- no dynamic import of a name that is not a literal string (``importlib.import_module(f"..{x}")``,
+  ``import_module("a." + name)``, ``__import__(x)``, under any alias), no importing function
+  taken out of a call, no code run from text or loaded from a path (``exec``, ``eval``,
+  ``runpy.run_path``, ``spec_from_file_location``, ``exec_module``): the guard reads the
+  modules a literal names, and a computed name hides its target. Registries
+  that import a module named in a row (a literal string the guard reads) are listed in
+  ``DYNAMIC_IMPORTS``, each with its reason;
+- no private name (``_name``) of another module of ours, imported (``from m import _x``) or
+  reached through the module (``m._x``, ``pkg.m._x``, ``getattr(m, "_x")``, ``vars(m)["_x"]``,
+  ``m.__dict__["_x"]``, a name the module was assigned to, ``sys.modules["m"]._x``);
 - no cycle between modules, counting every import that runs (top-level and in functions; not
   ``TYPE_CHECKING`` imports, which never run, nor registry strings, which are data a package
   keeps about its own modules);
-- no private name (``_name``) imported from another module;
-- the allow-list below, each entry with its reason, and no entry that allows nothing.
+- the allow-lists below, each entry with its reason, and no entry that allows nothing.
 """
 
 from __future__ import annotations
 
 import ast
+import fnmatch
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -65,10 +82,94 @@ FACADE_NAMES = {
     "Severity": "tpuemb_cli.model.findings",
 }
 
+# The top layer: each package (a key of LAYERS at the top level) and the group it belongs to. A
+# module imports no module of another group.
+TOP_GROUPS: dict[str, str] = {
+    "cli": "cli",
+    "__main__": "cli",  # the console script: `cli.console.run`
+    "server": "server",
+    "api": "api",
+    "tf": "api",
+    "jax": "api",
+    "keras": "api",
+    "guards": "api",
+    "": "api",  # the package facade: the API's names, loaded lazily
+}
+
+# The front-ends: one ecosystem each, and the modules that are its own (fnmatch patterns of
+# module names; a pattern names the module and, for a package, what is under it). Until the
+# front-ends are packages, these are the modules that carry an ecosystem's name: its public
+# facade, its rules and its spec modules. Every package under tpuemb_cli/frontends/ is a
+# front-end too (`frontends`), named by its folder: once they land, that folder is the one place.
+FRONTENDS: dict[str, tuple[str, ...]] = {
+    "tensorflow": ("tpuemb_cli.tf",),
+    "jax": ("tpuemb_cli.jax", "tpuemb_cli.rules.jax", "tpuemb_cli.spec.jax_*"),
+    "keras": (
+        "tpuemb_cli.keras",
+        "tpuemb_cli.rules.keras",
+        "tpuemb_cli.spec.keras_*",
+        "tpuemb_cli.load.keras_*",
+        "tpuemb_cli.model.keras_*",
+    ),
+}
+FRONTENDS_PACKAGE = "frontends"
+
 # Imports the rules above would refuse, each allowed for the reason given: (importer, imported).
-# Empty: every exception that once stood here was fixed in the code instead. An entry that no
-# longer allows anything is itself reported.
-ALLOWED: dict[tuple[str, str], str] = {}
+# An entry that no longer allows anything is itself reported.
+ALLOWED: dict[tuple[str, str], str] = {
+    ("tpuemb_cli.cli.server", "tpuemb_cli.server.handshake"): (
+        "`tpuemb server` starts the language server: the command line's one way into it, "
+        "imported once the `server` extra is found, the only import between the two"
+    ),
+    ("tpuemb_cli.spec.keras_plan", "tpuemb_cli.spec.jax_compiler"): (
+        "Keras-RS on the JAX backend stacks its SparseCore tables with jax-tpu-embedding's "
+        "stacking: the Keras front-end plans with the JAX front-end's, until the stacking "
+        "shared by both moves below them (issue 37, point 1)"
+    ),
+    ("tpuemb_cli.spec.keras_plan", "tpuemb_cli.spec.jax_layout"): (
+        "as keras_plan -> jax_compiler: Keras-RS's JAX backend is jax-tpu-embedding's layout"
+    ),
+    ("tpuemb_cli.spec.keras_plan", "tpuemb_cli.spec.jax_stacking"): (
+        "as keras_plan -> jax_compiler: Keras-RS's JAX backend is jax-tpu-embedding's stacking"
+    ),
+    ("tpuemb_cli.spec.keras_spec", "tpuemb_cli.spec.jax_stacking"): (
+        "as keras_plan -> jax_compiler: a Keras-RS layer's spec is stacked as jax-tpu-embedding "
+        "stacks it"
+    ),
+}
+
+# Dynamic imports of a name that is not a literal, each allowed for the reason given:
+# (importer, the argument's source). A registry whose rows name modules by literal strings is
+# read by the guard through those strings; the call that imports a row's module is listed here.
+DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
+    ("tpuemb_cli.cli.main", "row[0]"): (
+        "COMMANDS: each command's module is a literal string in its row, imported when the "
+        "command runs (start-up pays only for the command used)"
+    ),
+    ("tpuemb_cli.formatters", "FORMATS[ALIASES.get(name, name)]"): (
+        "FORMATS: each output format's module is a literal string in its row (or registered "
+        "by name), imported when the format is asked for"
+    ),
+    ("tpuemb_cli.rules", "entry.module"): (
+        "CATALOG: each rule's module is a literal string in its catalog row, imported when "
+        "the rule runs"
+    ),
+    ("tpuemb_cli.model.schema", "row.module"): (
+        "the schema rows: each message type's generated module (tpuemb_cli.pb) is a literal "
+        "string in its row, imported when a document of the type is read"
+    ),
+    ("tpuemb_cli.load.encodings", "self.codec"): (
+        "ENCODINGS: each encoding's codec module is a literal string in its row, imported "
+        "when a file of the encoding is read"
+    ),
+    ("tpuemb_cli.load.encodings.json", "f'tpuemb_cli.load.{reader}'"): (
+        "a message type's own JSON reader (a Keras model's config.json: load.keras_config), "
+        "named by the schema row's `json_reader`. The one computed name left: the row (model) "
+        "cannot name a module of load by its full name without pointing up the layers, so the "
+        "loader completes it inside its own package; to go when identification owns the "
+        "readers (issue 37, point 4)"
+    ),
+}
 
 
 class Edge(NamedTuple):
@@ -105,6 +206,12 @@ def layer(module: str) -> tuple[str, int]:
     return top, LAYERS[top]
 
 
+@cache  # each module's text is parsed and walked once, for every check and every scratch copy
+def _nodes(text: str) -> tuple[tuple[ast.AST, bool], ...]:
+    """Every node of ``text``, with whether its code runs (see ``_walk``)."""
+    return tuple(_walk(ast.parse(text)))
+
+
 def _type_checking(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
@@ -126,7 +233,6 @@ def edges(known: frozenset[str], module: str, path: Path) -> tuple[Edge, ...]:
 
 @cache  # the planted-violation tests read 200 unchanged copies of each module
 def _edges(known: frozenset[str], module: str, is_package: bool, text: str) -> tuple[Edge, ...]:
-    tree = ast.parse(text)
     package = module if is_package else module.rpartition(".")[0]
     found: list[Edge] = []
 
@@ -134,7 +240,7 @@ def _edges(known: frozenset[str], module: str, is_package: bool, text: str) -> t
         if target != module:
             found.append(Edge(module, target, line, runs, names))
 
-    for node, runs in _walk(tree):
+    for node, runs in _nodes(text):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == PACKAGE:
@@ -169,38 +275,263 @@ def _edges(known: frozenset[str], module: str, is_package: bool, text: str) -> t
     return tuple(found)
 
 
+def frontends(root: Path) -> dict[str, tuple[str, ...]]:
+    """Each front-end and the patterns of its modules: ``FRONTENDS``, and each package under
+    ``frontends/`` (its registration module, ``frontends/__init__.py``, is none of them)."""
+    found = dict(FRONTENDS)
+    folder = root / FRONTENDS_PACKAGE
+    if folder.is_dir():
+        for package in sorted(folder.iterdir()):
+            if (package / "__init__.py").is_file():
+                found[package.name] = (f"{PACKAGE}.{FRONTENDS_PACKAGE}.{package.name}",)
+    return found
+
+
+def frontend_of(module: str, patterns: dict[str, tuple[str, ...]]) -> str | None:
+    """The front-end ``module`` belongs to, if any."""
+    for name, owned in patterns.items():
+        for pattern in owned:
+            if fnmatch.fnmatchcase(module, pattern) or module.startswith(f"{pattern}."):
+                return name
+    return None
+
+
+def top_group(module: str) -> str | None:
+    """The group of the top layer ``module`` belongs to (cli, server, api), if any."""
+    top = module.split(".")[1] if "." in module else ""
+    return TOP_GROUPS.get(top)
+
+
 def violations(root: Path) -> list[str]:
     """What breaks the rules in the package under ``root``, one message each."""
     known = modules(root)
     names = frozenset(known)
+    owned = frontends(root)
     problems: list[str] = []
     used: set[tuple[str, str]] = set()
+    used_dynamic: set[tuple[str, str]] = set()
     graph: dict[str, set[str]] = {module: set() for module in known}
     for module, path in known.items():
         own, level = layer(module)
-        for edge in edges(names, module, path):
+        group, frontend = top_group(module), frontend_of(module, owned)
+        text = path.read_text(encoding="utf-8")
+        is_package = path.name == "__init__.py"
+        for edge in _edges(names, module, is_package, text):
             if edge.imported.startswith(f"{PACKAGE}.pb"):
                 continue
             if edge.runs and edge.imported in known:
                 graph[module].add(edge.imported)
-            other, other_level = layer(edge.imported)
             where = f"{module}:{edge.line}"
             for name in edge.names:
                 if name.startswith("_") and not name.startswith("__"):
                     problems.append(f"{where} imports the private name {name} of {edge.imported}")
-            wrong = other_level > level or (
-                other_level == level and other != own and level < LAYERS["cli"]
-            )
-            if not wrong:
+            wrong = _refused(edge.imported, own, level, group, frontend, owned)
+            if wrong is None:
                 continue
             if (module, edge.imported) in ALLOWED:
                 used.add((module, edge.imported))
                 continue
-            how = "up the chain" if other_level > level else "from its sibling layer"
-            problems.append(f"{where} ({own}) imports {edge.imported} ({other}) {how}")
+            problems.append(f"{where} ({own}) imports {edge.imported} {wrong}")
+        for line, argument in _dynamic_imports(text):
+            if (module, argument) in DYNAMIC_IMPORTS:
+                used_dynamic.add((module, argument))
+                continue
+            problems.append(
+                f"{module}:{line} imports a module whose name is not a literal ({argument}): "
+                "name it in a literal string (or list the registry in DYNAMIC_IMPORTS)"
+            )
+        for line, target, name in _private_attributes(names, module, is_package, text):
+            problems.append(f"{module}:{line} reaches the private name {name} of {target}")
     problems.extend(f"allowed, but no such import: {pair}" for pair in set(ALLOWED) - used)
+    problems.extend(
+        f"allowed, but no such dynamic import: {pair}"
+        for pair in sorted(set(DYNAMIC_IMPORTS) - used_dynamic)
+    )
     problems.extend(_cycles(graph))
     return problems
+
+
+def _refused(
+    imported: str,
+    own: str,
+    level: int,
+    group: str | None,
+    frontend: str | None,
+    owned: dict[str, tuple[str, ...]],
+) -> str | None:
+    """Why importing ``imported`` is refused to a module of package ``own`` at ``level`` (in
+    the top layer's ``group``, of ``frontend``), or None when it is allowed."""
+    other, other_level = layer(imported)
+    other_group = top_group(imported)
+    # The front-end rule first: it says more than "up the chain" about a front-end's import.
+    if frontend is not None:
+        other_frontend = frontend_of(imported, owned)
+        if other_frontend is not None and other_frontend != frontend:
+            return f"({other}): the {frontend} front-end imports the {other_frontend} front-end"
+        if other_group is not None and other_group != group:
+            return f"({other}): the {frontend} front-end imports the top layer ({other_group})"
+    if other_level > level:
+        return f"({other}) up the chain"
+    if other_level == level and other != own and level < LAYERS["cli"]:
+        return f"({other}) from its sibling layer"
+    if group is not None and other_group is not None and other_group != group:
+        return f"({other}): {group} and {other_group} are independent packages of the top layer"
+    return None
+
+
+# Calls that import the module their first argument names: `importlib.import_module(name)` (under
+# any alias of importlib), `import_module(name)` (however it was imported), `__import__(name)`,
+# `runpy.run_module(name)`. Refused whatever their argument: code run by its text (`exec`,
+# `eval`) or loaded from a path (`runpy.run_path`, `spec_from_file_location`, `exec_module`,
+# `load_module`), which names no module the guard can read; and an importing function taken
+# out of a call (`load = importlib.import_module`, `getattr(importlib, "import_module")`), which
+# hides the calls made through it.
+_IMPORTING_ATTRIBUTES = frozenset({"import_module", "__import__", "run_module"})
+_CODE_RUNNERS = frozenset({"exec", "eval"})
+_PATH_LOADERS = frozenset({"run_path", "spec_from_file_location", "exec_module", "load_module"})
+
+
+@cache
+def _dynamic_imports(text: str) -> tuple[tuple[int, str], ...]:
+    """Each call in ``text`` that imports a module by a name that is not a literal string (or
+    runs code text, or loads it from a path), and each importing function taken out of a call:
+    its line and the source of what hides the name."""
+    nodes = [node for node, _ in _nodes(text)]
+    importers = {"__import__"}  # names bound to an importing function
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module in ("importlib", "builtins", "runpy"):
+            importers.update(
+                alias.asname or alias.name
+                for alias in node.names
+                if alias.name in _IMPORTING_ATTRIBUTES
+            )
+    called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
+    found: list[tuple[int, str]] = []
+    for node in nodes:
+        if isinstance(node, ast.Name | ast.Attribute) and id(node) not in called:
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if name in importers or name in _IMPORTING_ATTRIBUTES:
+                found.append((node.lineno, ast.unparse(node)))
+            continue
+        if not isinstance(node, ast.Call):
+            continue
+        function = node.func
+        name = function.id if isinstance(function, ast.Name) else ""
+        attribute = function.attr if isinstance(function, ast.Attribute) else ""
+        taken = (
+            name == "getattr"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in _IMPORTING_ATTRIBUTES
+        )
+        if name in _CODE_RUNNERS or attribute in _PATH_LOADERS or taken:
+            found.append((node.lineno, ast.unparse(node)))
+            continue
+        if not (name in importers or attribute in _IMPORTING_ATTRIBUTES):
+            continue
+        argument = node.args[0] if node.args else None
+        for keyword in node.keywords:
+            if keyword.arg in ("name", "mod_name"):
+                argument = keyword.value
+        if argument is None or not (
+            isinstance(argument, ast.Constant) and isinstance(argument.value, str)
+        ):
+            found.append((node.lineno, "" if argument is None else ast.unparse(argument)))
+    return tuple(found)
+
+
+@cache
+def _private_attributes(
+    known: frozenset[str], module: str, is_package: bool, text: str
+) -> tuple[tuple[int, str, str], ...]:
+    """Each private name of another module of ours that ``text`` reaches through the module:
+    ``m._x`` where ``m`` is bound to a module of ours (``import a.b as m``, ``from a import
+    b``, relative or not), ``a.b._x`` after ``import a.b``, and ``getattr(m, "_x")``."""
+    nodes = [node for node, _ in _nodes(text)]
+    package = module if is_package else module.rpartition(".")[0]
+    bound: dict[str, str] = {}  # a local name -> the module of ours it is bound to
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] != PACKAGE:
+                    continue
+                if alias.asname:
+                    bound[alias.asname] = alias.name
+                else:
+                    bound[PACKAGE] = PACKAGE
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                if f"{base}.{alias.name}" in known or (base == "" and alias.name == PACKAGE):
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}".lstrip(".")
+
+    def target(node: ast.expr) -> str | None:
+        """The module of ours ``node`` stands for: a name bound to it, a chain of attributes,
+        ``importlib.import_module("...")`` or ``sys.modules["..."]``."""
+        if isinstance(node, ast.Name):
+            return bound.get(node.id)
+        if isinstance(node, ast.Attribute):
+            parent = target(node.value)
+            if parent is not None and f"{parent}.{node.attr}" in known:
+                return f"{parent}.{node.attr}"
+        named: ast.expr | None = None
+        if isinstance(node, ast.Call) and node.args:
+            function = node.func
+            name = function.attr if isinstance(function, ast.Attribute) else ""
+            name = function.id if isinstance(function, ast.Name) else name
+            if name in _IMPORTING_ATTRIBUTES:
+                named = node.args[0]
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "sys.modules":
+            named = node.slice
+        if isinstance(named, ast.Constant) and named.value in known:
+            return str(named.value)
+        return None
+
+    # A module passed on by assignment (`m = recognise`): bound too (in the order written).
+    for node in nodes:
+        if isinstance(node, ast.Assign) and (module_of := target(node.value)) is not None:
+            for name_node in node.targets:
+                if isinstance(name_node, ast.Name):
+                    bound[name_node.id] = module_of
+
+    found: list[tuple[int, str, str]] = []
+    for node in nodes:
+        reached: tuple[ast.expr, str] | None = None
+        if isinstance(node, ast.Attribute):
+            reached = (node.value, node.attr)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            reached = (node.args[0], node.args[1].value)
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            # `vars(m)["_x"]`, `m.__dict__["_x"]`
+            holder = node.value
+            if isinstance(holder, ast.Call) and ast.unparse(holder.func) == "vars" and holder.args:
+                reached = (holder.args[0], node.slice.value)
+            elif isinstance(holder, ast.Attribute) and holder.attr == "__dict__":
+                reached = (holder.value, node.slice.value)
+        if reached is None:
+            continue
+        owner, name = reached
+        if not name.startswith("_") or name.startswith("__"):
+            continue
+        where = target(owner)
+        if where is not None and where != module and where in known | {PACKAGE}:
+            found.append((owner.lineno, where, name))
+    return tuple(found)
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[str]:

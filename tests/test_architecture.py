@@ -1,11 +1,12 @@
 """The package tree is the flow: model < load < spec < rules, compat < engine < workspace, fix,
-formatters < cli, server, api.
+formatters < cli, server, api -- and the top layer's three packages independent of each other.
 
 tests/architecture_guard.py reads every import (top-level, in functions, under TYPE_CHECKING,
 relative, through the package facade, and modules named in strings for importlib) and checks it
-against the layer order, with no cycle between modules and no private name taken from another
-module. A guard that cannot fail is no guard: each kind of violation is planted in a scratch
-copy of the package, and the guard must name it.
+against the layer order and the independence of the top layer's packages and of the front-ends,
+with no cycle between modules, no dynamic import of a computed name and no private name of
+another module (imported or reached through the module). A guard that cannot fail is no guard:
+each kind of violation is planted in a scratch copy of the package, and the guard must name it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from .architecture_guard import ALLOWED, LAYERS, modules, violations
+from .architecture_guard import (
+    ALLOWED,
+    DYNAMIC_IMPORTS,
+    FRONTENDS,
+    LAYERS,
+    frontend_of,
+    frontends,
+    modules,
+    violations,
+)
 
 ROOT = Path(__file__).parent.parent / "tpuemb_cli"
 
@@ -32,6 +42,14 @@ def test_every_package_has_a_layer() -> None:
 
 def test_every_allowance_says_why() -> None:
     assert all(reason.strip() for reason in ALLOWED.values())
+    assert all(reason.strip() for reason in DYNAMIC_IMPORTS.values())
+
+
+def test_every_front_end_pattern_names_a_module() -> None:
+    known = modules(ROOT)
+    for name, patterns in FRONTENDS.items():
+        for pattern in patterns:
+            assert any(frontend_of(module, {name: (pattern,)}) for module in known), pattern
 
 
 def _copy(copy: Path) -> None:
@@ -41,6 +59,9 @@ def _copy(copy: Path) -> None:
 
 RULE = "rules/config/unused_table.py"
 ENGINE = "engine/runner.py"
+CLI = "cli/check.py"
+SERVER = "server/linting.py"
+JAX_RULE = "rules/jax/jax_batch_mismatch.py"
 
 # Each planted violation: the file it goes in, what is appended, and what the guard must say.
 PLANTED = {
@@ -81,6 +102,210 @@ PLANTED = {
         "from tpuemb_cli.load.recognise import _text\n",
         "imports the private name _text of tpuemb_cli.load.recognise",
     ),
+    # The top layer's packages are independent of each other.
+    "cli -> server": (
+        CLI,
+        "from tpuemb_cli.server import linting\n",
+        "imports tpuemb_cli.server.linting (server): cli and server are independent",
+    ),
+    "server -> cli": (
+        SERVER,
+        "from tpuemb_cli.cli import inputs\n",
+        "imports tpuemb_cli.cli.inputs (cli): server and cli are independent",
+    ),
+    "api -> cli": (
+        "api.py",
+        "from tpuemb_cli.cli.common import EXIT_ERROR\n",
+        "imports tpuemb_cli.cli.common (cli): api and cli are independent",
+    ),
+    "api -> server, in a function": (
+        "api.py",
+        "def f() -> None:\n    from tpuemb_cli.server import session\n",
+        "imports tpuemb_cli.server.session (server): api and server are independent",
+    ),
+    "a facade of the api -> cli": (
+        "guards.py",
+        "import tpuemb_cli.cli.main\n",
+        "imports tpuemb_cli.cli.main (cli): api and cli are independent",
+    ),
+    "server -> the api, through the package facade": (
+        SERVER,
+        "from tpuemb_cli import lint_file\n",
+        "imports tpuemb_cli.api (api): server and api are independent",
+    ),
+    "cli -> the api, by an importlib string": (
+        CLI,
+        'import importlib\nimportlib.import_module("tpuemb_cli.api")\n',
+        "imports tpuemb_cli.api (api): cli and api are independent",
+    ),
+    "the console script -> server": (
+        "__main__.py",
+        "from tpuemb_cli.server import handshake\n",
+        "imports tpuemb_cli.server.handshake (server): cli and server are independent",
+    ),
+    # Front-ends: independent of each other and of the top layer.
+    "a front-end module -> the server": (
+        JAX_RULE,
+        "from tpuemb_cli.server import session\n",
+        "imports tpuemb_cli.server.session (server): the jax front-end imports the top layer",
+    ),
+    "a front-end's facade -> the server": (
+        "keras.py",
+        "def f() -> None:\n    from tpuemb_cli.server import session\n",
+        "imports tpuemb_cli.server.session (server): the keras front-end imports the top layer",
+    ),
+    "a front-end's spec -> the cli": (
+        "spec/jax_compiler.py",
+        "from tpuemb_cli.cli import explain\n",
+        "imports tpuemb_cli.cli.explain (cli): the jax front-end imports the top layer",
+    ),
+    "a front-end -> another front-end": (
+        JAX_RULE,
+        "from tpuemb_cli.rules.keras import keras_dropped_optimizer_option\n",
+        "(rules): the jax front-end imports the keras front-end",
+    ),
+    "a front-end's facade -> another's": (
+        "tf.py",
+        "from tpuemb_cli import jax\n",
+        "imports tpuemb_cli.jax (jax): the tensorflow front-end imports the jax front-end",
+    ),
+    # Dynamic imports of a computed name, however importlib is reached.
+    "import_module with an f-string": (
+        RULE,
+        'import importlib\nname = "x"\nimportlib.import_module(f"tpuemb_cli.cli.{name}")\n',
+        "imports a module whose name is not a literal (f'tpuemb_cli.cli.{name}')",
+    ),
+    "import_module with a concatenated name": (
+        RULE,
+        "from importlib import import_module\n"
+        'name = "x"\nimport_module("tpuemb_cli.cli." + name)\n',
+        "imports a module whose name is not a literal ('tpuemb_cli.cli.' + name)",
+    ),
+    "import_module under an alias": (
+        RULE,
+        'from importlib import import_module as im\nname = "x"\nim("tpuemb_cli." + name)\n',
+        "imports a module whose name is not a literal ('tpuemb_cli.' + name)",
+    ),
+    "importlib under an alias": (
+        RULE,
+        'import importlib as il\nname = "x"\nil.import_module(name=name)\n',
+        "imports a module whose name is not a literal (name)",
+    ),
+    "__import__ of a variable": (
+        RULE,
+        'name = "tpuemb_cli.cli"\n__import__(name)\n',
+        "imports a module whose name is not a literal (name)",
+    ),
+    "builtins.__import__ of a variable": (
+        RULE,
+        'import builtins\nname = "x"\nbuiltins.__import__(name.upper())\n',
+        "imports a module whose name is not a literal (name.upper())",
+    ),
+    "exec of an import": (
+        RULE,
+        'exec("import tpuemb_cli.cli")\n',
+        "imports a module whose name is not a literal (exec('import tpuemb_cli.cli'))",
+    ),
+    "an importing function taken out of a call": (
+        RULE,
+        'import importlib\nload = importlib.import_module\nload("tpuemb_cli.cli.check")\n',
+        "imports a module whose name is not a literal (importlib.import_module)",
+    ),
+    "import_module fetched by getattr": (
+        RULE,
+        'import importlib\ngetattr(importlib, "import_module")("tpuemb_cli.cli.check")\n',
+        "not a literal (getattr(importlib, 'import_module'))",
+    ),
+    "runpy.run_path of a literal path": (
+        RULE,
+        'import runpy\nrunpy.run_path("tpuemb_cli/cli/check.py")\n',
+        "not a literal (runpy.run_path('tpuemb_cli/cli/check.py'))",
+    ),
+    "a module loaded from a file": (
+        RULE,
+        "import importlib.util\n"
+        'spec = importlib.util.spec_from_file_location("check", "cli/check.py")\n',
+        "not a literal (importlib.util.spec_from_file_location('check', 'cli/check.py'))",
+    ),
+    "eval of an import": (
+        RULE,
+        "eval(\"__import__('tpuemb_cli.cli')\")\n",
+        "not a literal (eval(\"__import__('tpuemb_cli.cli')\"))",
+    ),
+    # Private names reached through a module.
+    "a private name through a module attribute": (
+        ENGINE,
+        "from tpuemb_cli.load import recognise\nrecognise._text(b'')\n",
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through an aliased module": (
+        ENGINE,
+        "import tpuemb_cli.load.recognise as r\nr._text\n",
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through the dotted module path": (
+        ENGINE,
+        "import tpuemb_cli.load.recognise\ntpuemb_cli.load.recognise._text\n",
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through a relative import": (
+        ENGINE,
+        "def f() -> None:\n    from ..load import recognise\n    recognise._text(b'')\n",
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name by getattr": (
+        ENGINE,
+        'from tpuemb_cli.load import recognise\ngetattr(recognise, "_text")\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name imported under an alias": (
+        ENGINE,
+        "from tpuemb_cli.load.recognise import _text as text\n",
+        "imports the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through a module passed on": (
+        ENGINE,
+        "from tpuemb_cli.load import recognise\nm = recognise\nm._text\n",
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through vars()": (
+        ENGINE,
+        'from tpuemb_cli.load import recognise\nvars(recognise)["_text"]\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through __dict__": (
+        ENGINE,
+        'from tpuemb_cli.load import recognise\nrecognise.__dict__["_text"]\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name of a module import_module returns": (
+        ENGINE,
+        'import importlib\nimportlib.import_module("tpuemb_cli.load.recognise")._text\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    "a private name through sys.modules": (
+        ENGINE,
+        'import sys\nsys.modules["tpuemb_cli.load.recognise"]._text\n',
+        "reaches the private name _text of tpuemb_cli.load.recognise",
+    ),
+    # More ways up the chain.
+    "upward, a plain import": (RULE, "import tpuemb_cli.cli.check\n", "up the chain"),
+    "upward, a star import": (
+        RULE,
+        "from tpuemb_cli.cli.check import *\n",
+        "imports tpuemb_cli.cli.check (cli) up the chain",
+    ),
+    "upward, in a class body under try": (
+        RULE,
+        "class A:\n    try:\n        import tpuemb_cli.workspace\n    except ImportError:\n"
+        "        pass\n",
+        "imports tpuemb_cli.workspace (workspace) up the chain",
+    ),
+    "upward, a sys.modules lookup": (
+        RULE,
+        'import sys\nsys.modules["tpuemb_cli.formatters.concise"]\n',
+        "imports tpuemb_cli.formatters.concise (formatters) up the chain",
+    ),
     "a cycle through a lazy import": (
         "model/words.py",
         "def f() -> None:\n    from tpuemb_cli.model import paths\n",
@@ -89,7 +314,26 @@ PLANTED = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(PLANTED))
+# The seven plants issue 37 found the guard passing run in `make test`; the others, each a copy
+# of the package (0.5-1 s), in `make test-slow` (CI runs both).
+ISSUE_37 = {
+    "cli -> server",
+    "server -> cli",
+    "api -> cli",
+    "a front-end module -> the server",
+    "import_module with an f-string",
+    "import_module with a concatenated name",
+    "a private name through a module attribute",
+}
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        kind if kind in ISSUE_37 else pytest.param(kind, marks=pytest.mark.slow)
+        for kind in sorted(PLANTED)
+    ],
+)
 def test_the_guard_catches_each_kind_of_violation(tmp_path: Path, kind: str) -> None:
     copy = tmp_path / "tpuemb_cli"
     _copy(copy)
@@ -102,6 +346,62 @@ def test_the_guard_catches_each_kind_of_violation(tmp_path: Path, kind: str) -> 
         expected = "import cycle between tpuemb_cli.model.paths, tpuemb_cli.model.words"
     found = violations(copy)
     assert any(expected in problem for problem in found), found
+
+
+def test_the_current_exceptions_are_the_listed_ones() -> None:
+    # Each listed dynamic import is still there (a stale one is reported).
+    assert not [p for p in violations(ROOT) if "no such dynamic import" in p]
+
+
+def test_a_stale_dynamic_import_allowance_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(DYNAMIC_IMPORTS, ("tpuemb_cli.rules", "gone"), "a stale reason")
+    assert violations(ROOT) == ["allowed, but no such dynamic import: ('tpuemb_cli.rules', 'gone')"]
+
+
+def test_a_literal_dynamic_import_is_read_not_refused(tmp_path: Path) -> None:
+    # A literal names its module: the guard reads it as an import (here, an allowed one).
+    copy = tmp_path / "tpuemb_cli"
+    _copy(copy)
+    with (copy / ENGINE).open("a", encoding="utf-8") as handle:
+        handle.write('\nimport importlib\nimportlib.import_module("tpuemb_cli.rules.base")\n')
+        handle.write('__import__("tpuemb_cli.load")\n')
+    assert violations(copy) == []
+
+
+def test_a_public_name_through_a_module_attribute_is_no_violation(tmp_path: Path) -> None:
+    copy = tmp_path / "tpuemb_cli"
+    _copy(copy)
+    with (copy / ENGINE).open("a", encoding="utf-8") as handle:
+        handle.write("\nfrom tpuemb_cli.load import limits\nlimits.DEFAULT_MAX_BYTES\n")
+        handle.write("limits.__name__\n")
+    assert violations(copy) == []
+
+
+def test_a_front_end_package_is_a_front_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Once tpuemb_cli/frontends/<name>/ packages land, each is a front-end by its folder: one
+    # importing another is refused; the registration module (frontends/__init__) may name all.
+    copy = tmp_path / "tpuemb_cli"
+    _copy(copy)
+    monkeypatch.setitem(LAYERS, "frontends", LAYERS["rules"])
+    (copy / "frontends/toy").mkdir(parents=True)
+    (copy / "frontends/other").mkdir()
+    (copy / "frontends/__init__.py").write_text(
+        "from tpuemb_cli.frontends import other, toy\n", encoding="utf-8"
+    )
+    (copy / "frontends/other/__init__.py").write_text("", encoding="utf-8")
+    (copy / "frontends/toy/__init__.py").write_text("", encoding="utf-8")
+    assert set(frontends(copy)) == {*FRONTENDS, "toy", "other"}
+    assert violations(copy) == []
+    (copy / "frontends/toy/rows.py").write_text(
+        "from tpuemb_cli.frontends.other import __name__ as x\n"
+        "from tpuemb_cli.spec import jax_layout\n",
+        encoding="utf-8",
+    )
+    found = violations(copy)
+    assert any("the toy front-end imports the other front-end" in p for p in found), found
+    assert any("the toy front-end imports the jax front-end" in p for p in found), found
 
 
 def test_a_type_checking_import_is_no_cycle(tmp_path: Path) -> None:

@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from tpuemb_cli.load.encodings import discovered, for_headed_name, for_name
+from tpuemb_cli.load.limits import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # the commands' default
 from tpuemb_cli.model.records import Record
 
 STDIN = "-"
-# Inputs above this size are refused before they are read (override: --max-file-size).
-DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
 
 class InputError(Exception):

@@ -138,6 +138,10 @@ def integer_text(number: int) -> str:
     return f"{'-' if number < 0 else ''}an integer of {number.bit_length():,} bits"
 
 
+# The largest input read (bytes): larger ones are refused before they are read. The command
+# line's --max-file-size default, and the language server's limit on a file it reads from disk.
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+
 # The most an archive's member may take decompressed (a `.keras`'s config.json): the command
 # line's --max-file-size, set once per run by the CLI before any input is read (kept here, which
 # every run imports, rather than in the archive reader, which only archives need).

@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from tpuemb_cli.cli.inputs import DEFAULT_MAX_BYTES
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.encodings import detect, for_name, unread_extension
-from tpuemb_cli.load.limits import has_surrogates
+from tpuemb_cli.load.limits import DEFAULT_MAX_BYTES, has_surrogates
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.workspace import Workspace
 
