@@ -71,6 +71,7 @@ class CheckOptions(NamedTuple):
     spec: str | None = None
     jobs: int = 0  # processes to lint in; 0: one per available CPU (see parallel.py)
     show_files: bool = False
+    show_settings: bool = False  # print the settings of each input; lint nothing
     quiet: bool = False  # findings only: no summary, no notes on what was skipped or fixed
     # Named files that are not TPU embedding documents are skipped, as walked ones are (a
     # pre-commit hook names every staged file with a matching extension).
@@ -91,6 +92,10 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     )
     if workspace is None:
         return EXIT_ERROR
+    if options.show_settings:
+        from tpuemb_cli.cli.show_settings import show
+
+        return show(workspace, options.paths, streams)
     fail_level = Severity.parse(options.fail_level) if options.fail_level else None
 
     findings: list[Finding] = []
@@ -295,6 +300,12 @@ def _check_help() -> str:
     "with why; report nothing else.",
 )
 @click.option(
+    "--show-settings",
+    is_flag=True,
+    help="Print the settings each input is checked with (the configuration file found, every "
+    "key resolved with the command line's); check nothing.",
+)
+@click.option(
     "--spec",
     "spec",
     metavar="SPEC",
@@ -337,6 +348,7 @@ def command(
     quiet: bool,
     show_files: bool,
     documents_only: bool,
+    show_settings: bool,
     spec: str | None,
     jobs: int,
 ) -> None:
@@ -379,5 +391,6 @@ def command(
         jobs=jobs,
         show_files=show_files,
         documents_only=documents_only,
+        show_settings=show_settings,
     )
     run(execute, options, Streams.standard())

@@ -54,6 +54,7 @@ def report_options(function: F) -> F:
     )(function)
     return click.option(
         "--format",
+        "--output-format",  # ruff's current name for it
         "formats",
         multiple=True,
         type=choices.formats(),
