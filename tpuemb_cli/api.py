@@ -9,8 +9,11 @@ configuration that governs a file (the nearest ``.tpuemb.toml`` or ``pyproject.t
 ``[tool.tpuemb]`` above it) applies, with its selection, severities, per-file ignores and
 suppressions; ``isolated=True`` reads none. A string or message named with a path (``name=``)
 is governed by that path's configuration, as ``--stdin-filename`` makes it for ``check -``; one
-with the default name by none. Raises ``ValueError`` for an unknown chip and ``SettingsError``
-(``tpuemb_cli.engine.settings``) for a configuration that cannot be used.
+with the default name by none. Live objects (``tpuemb_cli.tf.lint_tf``, ``tpuemb_cli.jax.lint_jax``,
+``tpuemb_cli.keras.lint_keras``, through ``lint_objects``) are governed by the working
+directory's configuration, as ``check -`` reads stdin, and take ``tpu`` and ``isolated`` as here.
+Raises ``ValueError`` for an unknown chip and ``SettingsError`` (``tpuemb_cli.engine.settings``)
+for a configuration that cannot be used.
 """
 
 from __future__ import annotations
@@ -92,6 +95,14 @@ def lint_message(
     no line numbers.
     """
     return _lint_loaded(load_message(message, name), tpu, isolated)
+
+
+def lint_objects(document: Document, tpu: str | None, isolated: bool) -> list[Finding]:
+    """Findings for a document built from a library's live objects (``lint_tf``, ``lint_jax``,
+    ``lint_keras``): no file names it, so the working directory's configuration governs it (none
+    when ``isolated``), as it governs ``check -``; ``tpu`` as for ``lint_file``."""
+    workspace = _workspace(tpu, isolated)
+    return _findings(workspace.lint_loaded(document, on_disk=False))
 
 
 def _lint_loaded(document: Document, tpu: str | None, isolated: bool) -> list[Finding]:

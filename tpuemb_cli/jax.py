@@ -383,9 +383,13 @@ def lint_jax(
     stack_limits: Mapping[str, tuple[int, int]] | None = None,
     activation_mem_bytes_limit: int | None = None,
     fail_on_excess_padding: bool | Collection[str | None] = False,
+    tpu: str | None = None,
+    isolated: bool = False,
 ) -> list[Finding]:
-    """Findings for the spec ``spec_from_jax`` builds: JAX's rules, not TensorFlow's."""
-    from tpuemb_cli.engine import Engine
+    """Findings for the spec ``spec_from_jax`` builds: JAX's rules, not TensorFlow's, with the
+    working directory's configuration (``.tpuemb.toml``; none when ``isolated``) and ``tpu``, as
+    ``tpuemb_cli.lint_file`` takes them."""
+    from tpuemb_cli.api import lint_objects
     from tpuemb_cli.load import Document
 
     spec = spec_from_jax(
@@ -401,7 +405,7 @@ def lint_jax(
         fail_on_excess_padding=fail_on_excess_padding,
     )
     document = Document("<jax objects>", "binary", "EmbeddingSpec", spec, None)
-    return Engine().lint(document)
+    return lint_objects(document, tpu, isolated)
 
 
 def compile_jax(

@@ -328,14 +328,18 @@ def lint_keras(
     global_device_count: int = 0,
     num_sc_per_device: int = 0,
     accelerator: str | None = None,
+    tpu: str | None = None,
+    isolated: bool = False,
 ) -> list[Finding]:
     """Findings for the layers ``layer_or_feature_configs`` is or holds: the Keras rules, and
     the rules of the backend's library on each layer's spec, at the layers' field paths
-    (``layers[0].tables[1].optimizer.config.clipnorm``)."""
-    from tpuemb_cli.engine import Engine
+    (``layers[0].tables[1].optimizer.config.clipnorm``), with the working directory's
+    configuration (``.tpuemb.toml``; none when ``isolated``) and ``tpu``, as
+    ``tpuemb_cli.lint_file`` takes them."""
+    from tpuemb_cli.api import lint_objects
     from tpuemb_cli.load import Document
 
     model = _model(layer_or_feature_configs)
     _target(model, backend, global_device_count, num_sc_per_device, accelerator)
     document = Document("<keras objects>", "binary", "KerasModel", model, None)
-    return Engine().lint(document)
+    return lint_objects(document, tpu, isolated)

@@ -250,11 +250,20 @@ def _dims(shape: Any) -> list[int] | None:
     return [int(d) for d in dims]
 
 
-def lint_tf(feature_config: Any, optimizer: Any = None, **topology: Any) -> list[Finding]:
-    """Findings for the spec ``spec_from_tf`` builds: the spec rules and the compiled config's."""
-    from tpuemb_cli.engine import Engine
+def lint_tf(
+    feature_config: Any,
+    optimizer: Any = None,
+    *,
+    tpu: str | None = None,
+    isolated: bool = False,
+    **topology: Any,
+) -> list[Finding]:
+    """Findings for the spec ``spec_from_tf`` builds: the spec rules and the compiled config's,
+    with the working directory's configuration (``.tpuemb.toml``; none when ``isolated``) and
+    ``tpu`` the chip the memory rules check, as ``tpuemb_cli.lint_file`` takes them."""
+    from tpuemb_cli.api import lint_objects
     from tpuemb_cli.load import Document
 
     spec = spec_from_tf(feature_config, optimizer, **topology)
     document = Document("<tensorflow objects>", "binary", "EmbeddingSpec", spec, None)
-    return Engine().lint(document)
+    return lint_objects(document, tpu, isolated)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -20,7 +20,10 @@ from tpuemb_cli.cli.common import (
     type_option,
     write_output,
 )
-from tpuemb_cli.model.findings import Severity
+from tpuemb_cli.model.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load import Document
 
 
 class ConvertOptions(NamedTuple):
@@ -33,7 +36,6 @@ class ConvertOptions(NamedTuple):
 
 
 def execute(options: ConvertOptions, streams: Streams) -> int:
-    from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import encodings, load_bytes
     from tpuemb_cli.model.schema import DEFAULT_TYPE, header_name
 
@@ -45,7 +47,7 @@ def execute(options: ConvertOptions, streams: Streams) -> int:
     document = load_bytes(data, item.name, None, message_type)
     if document.problems or document.message is None:
         # A file that does not parse cleanly would convert with fields missing.
-        parse_findings = [f for f in Engine().lint(document) if f.severity is Severity.ERROR]
+        parse_findings = [f for f in _lint(document) if f.severity is Severity.ERROR]
         report = formatters.Report(parse_findings, 1)
         streams.err.write(formatters.get("concise")(report, False))
         error(streams, f"{item.name}: not converted: the input does not parse cleanly")
@@ -61,6 +63,15 @@ def execute(options: ConvertOptions, streams: Streams) -> int:
         header = f"# proto-message: {header_name(document.message_type)}\n"
         output = header.encode("utf-8") + output
     return write_output(output, options.output, streams)
+
+
+def _lint(document: Document) -> list[Finding]:
+    """The findings of a document that did not parse cleanly, through the workspace's engine
+    step: every rule with tpuemb's defaults (no configuration: ``convert`` reports why it
+    refuses, and a configuration's selection would hide it)."""
+    from tpuemb_cli.workspace import Workspace
+
+    return Workspace(isolated=True).lint_loaded(document, on_disk=False).findings
 
 
 def _mapping_type(data: bytes, name: str) -> str | None:

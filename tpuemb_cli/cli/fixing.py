@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from tpuemb_cli.cli.common import Streams, note, why
 from tpuemb_cli.engine import baseline
 from tpuemb_cli.engine.settings import absolute
-from tpuemb_cli.fix.apply import FixPolicy, fix_document
+from tpuemb_cli.fix.apply import FixPolicy, fix_document, relint, reload
 from tpuemb_cli.fix.atomic import write_atomic
 from tpuemb_cli.fix.write import Changed, unchanged_since, unified_diff, write_text
-from tpuemb_cli.load import Document, load_bytes
+from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.model.paths import render
 from tpuemb_cli.model.words import plural
@@ -135,10 +135,8 @@ class FileChanges:
             new_text = baseline.with_comments(document, wanted)
             if not self._write(item, data, stamp, new_text):
                 return document, findings
-            fixed = load_bytes(
-                new_text.encode("utf-8"), document.name, "text", document.message_type
-            )
-            return fixed, engine.lint(fixed)
+            fixed = reload(document, new_text)
+            return fixed, relint(fixed, engine)
         # JSON, YAML and binary: entries in the configuration that governs the file (the one
         # `check` found for it), or, with none, in one new .tpuemb.toml at the project's root,
         # which the next run finds for every file below it.

@@ -46,7 +46,7 @@ class Plan(Record):
 
 def plan(options: CheckOptions, workspace: Workspace) -> Plan:
     """Which files, with which settings, in order (cheap, and errors in order)."""
-    from tpuemb_cli.engine.settings import SettingsError
+    from tpuemb_cli.workspace.linting import Unsettled
 
     tasks: list[Task] = []
     config_errors: dict[str, None] = {}
@@ -54,15 +54,13 @@ def plan(options: CheckOptions, workspace: Workspace) -> Plan:
         if isinstance(item, inputs.InputError):
             tasks.append(str(item))
             continue
-        try:
-            settings = workspace.settings_for(
-                item.name if item.path is not None or options.stdin_filename else None
-            )
-        except SettingsError as problem:
-            config_errors[str(problem)] = None
-            continue
-        except OSError as problem:  # the working directory is gone
-            tasks.append(f"{item.name}: cannot look for configuration: {problem.strerror}")
+        on_disk = item.path is not None or bool(options.stdin_filename)
+        settings = workspace.settings_or_why(item.name, on_disk)
+        if isinstance(settings, Unsettled):
+            if settings.config:
+                config_errors[settings.message] = None
+            else:
+                tasks.append(settings.message)
             continue
         if settings.excluded(item.name):
             continue

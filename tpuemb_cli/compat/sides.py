@@ -69,16 +69,17 @@ class NotComparable(Exception):
 def side_of(document: Document, facts: SpecFacts | None = None) -> Side:
     """The side ``document`` is; raises NotComparable for a document of another kind. The
     document must have parsed (``document.message`` is set); ``facts``: a spec's, compiled
-    once for its lint and its comparison (else compiled here)."""
+    once for its lint and its comparison (None: the caller has none, and the document's are
+    made by ``facts_of``, the one constructor; another spec's raise ValueError)."""
     message = document.message
     assert message is not None
     kind = schema.kind_of(message)
     compiled, spec_tables = None, None
     if isinstance(message, EmbeddingSpec) and kind == "spec":
-        if facts is None or facts.spec is not message:
-            from tpuemb_cli.spec.facts import SpecFacts
+        from tpuemb_cli.spec.facts import facts_for
 
-            facts = SpecFacts(message)
+        facts = facts_for(document, facts)
+        assert facts is not None  # a spec's
         compiled = facts.compiled
         config = compiled.config
         # (name as written, vocabulary_size before padding) of the spec table behind each table

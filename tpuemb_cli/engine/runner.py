@@ -215,10 +215,14 @@ class Engine:
     ) -> list[Finding]:
         """Findings for ``document``; with ``expected`` (a compiled spec), drift findings too.
         ``facts``: what a spec compiles to, computed once for the document's every reader (the
-        workspace passes the ones it keeps for the front end; else the engine makes them).
+        workspace passes the ones it keeps for the front end); a caller that has none gets the
+        document's from ``facts_of``, here, once; facts of another spec raise ValueError.
 
         An unexpected exception in a rule (or in running the rules) is an `internal-error`
         finding, which no selection or suppression hides; ``crashes`` keeps the exceptions."""
+        from tpuemb_cli.spec.facts import facts_for
+
+        facts = facts_for(document, facts)
         self.crashes = []
         kept = self._lint(document, expected, facts)
         if self.crashes:
@@ -402,6 +406,7 @@ class Engine:
     def _run_spec(
         self, spec: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
     ) -> None:
+        assert facts is not None  # a spec's, made by ``lint`` when its caller had none
         if spec.HasField("jax"):
             # jax-tpu-embedding's objects: JAX's rules; TensorFlow's (the spec's, and the config's
             # it would compile to) judge what TensorFlow does, which JAX does not.
@@ -490,7 +495,10 @@ class Engine:
                 layer_facts = SpecFacts(converted.spec, converted.stacking)
                 self._lint_jax_spec(converted.spec, placed, layer_facts)
             else:
-                self._lint_spec(converted.spec, placed, None)
+                from tpuemb_cli.spec.facts import SpecFacts
+
+                # The layer's spec is a document of its own: its facts, made once here.
+                self._lint_spec(converted.spec, placed, SpecFacts(converted.spec))
 
     def keras_topology(self, model: Any) -> Any:
         """What a Keras-RS model's layers convert for: the model's ``target`` when its caller
@@ -565,23 +573,17 @@ class Engine:
 
             self._lint_config(config, nested, self.accelerator())
 
-    def _lint_jax_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts | None) -> None:
-        if facts is None or facts.spec is not spec:
-            from tpuemb_cli.spec.facts import SpecFacts
-
-            # One set of facts per spec: stacked once, for every rule.
-            facts = SpecFacts(spec)
+    def _lint_jax_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts) -> None:
+        # One set of facts per spec, its caller's: stacked once, for every rule.
+        assert facts.spec is spec
         for rule in self._rules("jax_spec"):
             assert rule.check_jax_spec is not None
             for violation in self._checked(rule, rule.check_jax_spec, spec, facts):
                 emit(rule, (), violation)
 
-    def _lint_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts | None) -> None:
-        if facts is None or facts.spec is not spec:
-            from tpuemb_cli.spec.facts import SpecFacts
-
-            # One set of facts per spec: compiled (and laid out) once, for every rule.
-            facts = SpecFacts(spec)
+    def _lint_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts) -> None:
+        # One set of facts per spec, its caller's: compiled (and laid out) once, for every rule.
+        assert facts.spec is spec
         for rule in self._rules("spec"):
             assert rule.check_spec is not None
             for violation in self._checked(rule, rule.check_spec, spec, facts):

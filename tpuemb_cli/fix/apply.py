@@ -65,6 +65,20 @@ def apply_edits(text: str, edits: Sequence[TextEdit]) -> str | None:
     return text
 
 
+def reload(document: Document, text: str) -> Document:
+    """``text`` (``document``'s, edited) read as ``document`` was: its name, encoding and type."""
+    return load_bytes(text.encode("utf-8"), document.name, document.format, document.message_type)
+
+
+def relint(document: Document, engine: Engine) -> list[Finding]:
+    """The findings of an edited document, as the workspace lints one: its facts made once
+    (``facts_of``) and passed. Every re-lint of changed text -- a fix's pass here, a baseline's
+    comments in ``cli.fixing`` -- is this one."""
+    from tpuemb_cli.spec.facts import facts_of
+
+    return engine.lint(document, None, facts_of(document))
+
+
 def _errors(findings: Sequence[Finding]) -> set[tuple[str, str, str]]:
     return {(f.rule, f.field, f.message) for f in findings if f.severity is Severity.ERROR}
 
@@ -129,13 +143,10 @@ class _Fixer:
         candidate = apply_edits(self.document.text, edits)
         if candidate is None or candidate == self.document.text:
             return None
-        document = self.document
-        fixed = load_bytes(
-            candidate.encode("utf-8"), document.name, document.format, document.message_type
-        )
-        if fixed.message is None or not _problems(fixed) <= _problems(document):
+        fixed = reload(self.document, candidate)
+        if fixed.message is None or not _problems(fixed) <= _problems(self.document):
             return None  # the fix would break the file
-        new_findings = self.engine.lint(fixed)
+        new_findings = relint(fixed, self.engine)
         if not _errors(new_findings) <= _errors(self.findings):
             return None  # the fix would introduce an error
         return fixed, new_findings

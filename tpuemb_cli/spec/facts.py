@@ -1,16 +1,19 @@
 """What rules derive from one spec, each computed once per document and only when a rule first
 asks: the config TensorFlow would build from it (``compiled``), for a SparseCore spec its layout
-(``plan``), and for a JAX spec its stacking (``jax_stacking``). The engine makes one ``SpecFacts``
-per spec and hands it to every spec rule (and JAX rule) and to the config rules that judge what it
-compiles to, so that a spec is compiled or stacked once however many rules read it (no rule
-compiles, and nothing is remembered between documents)."""
+(``plan``), and for a JAX spec its stacking (``jax_stacking``). One ``SpecFacts`` is made per
+document (``facts_of``, the one constructor from a document; the workspace calls it when it loads
+one) and passed to everything that reads it: the engine's spec and JAX rules, the config rules
+that judge what it compiles to, ``diff``'s comparison and the front end's views. So a spec is
+compiled or stacked once however many read it; no reader rebuilds the facts it was not given (no
+rule compiles, and nothing is remembered between documents)."""
 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
+    from tpuemb_cli.load import Document
     from tpuemb_cli.model.pyhash import HashContext
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.compiler import Compiled
@@ -95,3 +98,25 @@ class SpecFacts:
         from tpuemb_cli.spec.sparsecore_memory import model
 
         return model(self.spec, laid_out)
+
+
+def facts_of(document: Document) -> SpecFacts | None:
+    """The facts of ``document`` when it is a spec (None for every other kind): the one place a
+    document's facts are made, for a caller that was handed none."""
+    from tpuemb_cli.model.schema import kind_of
+
+    message = document.message
+    # The kind, not an isinstance: a config's run does not import the spec's gencode.
+    if message is None or kind_of(message) != "spec":
+        return None
+    return SpecFacts(cast("EmbeddingSpec", message))
+
+
+def facts_for(document: Document, facts: SpecFacts | None) -> SpecFacts | None:
+    """``facts`` when its caller had them, else the document's own (``facts_of``). Facts of
+    another message are a caller's bug, refused rather than silently replaced."""
+    if facts is None:
+        return facts_of(document)
+    if facts.spec is not document.message:
+        raise ValueError(f"{document.name}: the facts passed are another spec's")
+    return facts

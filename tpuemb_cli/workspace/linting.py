@@ -17,11 +17,13 @@ from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document, Skipped
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.model.schema import kind_of
+from tpuemb_cli.spec.facts import facts_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
+
+__all__ = ["Linted", "Unsettled", "Workspace", "debug_tracebacks", "facts_of"]
 
 # Where a crash's traceback goes: the CLI prints it only with TPUEMB_DEBUG, the server logs it.
 CrashReporter = Callable[[str, BaseException], None]
@@ -55,6 +57,15 @@ class Linted(Record):
     error: str | None = None
     # A spec's compiled config and SparseCore layout, as its rules saw them (None for others).
     facts: SpecFacts | None = None
+
+
+class Unsettled(Record):
+    """Why a document has no settings (exit 2): ``config``, a configuration that cannot be used
+    (one error however many documents it governs); else the folder cannot be searched (the
+    working directory is gone)."""
+
+    message: str
+    config: bool
 
 
 class Workspace:
@@ -150,16 +161,24 @@ class Workspace:
     def resolve(self, name: str, on_disk: bool, exclude: bool) -> Settings | Linted:
         """The settings of ``name``, or why it is not linted (a Linted with ``error`` or
         ``skipped``)."""
-        try:
-            settings = self.settings_for(name if on_disk else None)
-        except SettingsError as problem:
-            return Linted(name, None, [], error=str(problem))
-        except OSError as problem:  # the folder is gone
-            why = problem.strerror or str(problem)
-            return Linted(name, None, [], error=f"{name}: cannot look for configuration: {why}")
+        settings = self.settings_or_why(name, on_disk)
+        if isinstance(settings, Unsettled):
+            return Linted(name, None, [], error=settings.message)
         if exclude and on_disk and settings.excluded(name):
             return Linted(name, None, [], skipped="excluded by the configuration")
         return settings
+
+    def settings_or_why(self, name: str, on_disk: bool) -> Settings | Unsettled:
+        """The settings of ``name`` (``on_disk``: found from its path, else from the working
+        directory), or why there are none: the one place that says it, for ``resolve`` and
+        for ``check``'s plan (which says each configuration's error once)."""
+        try:
+            return self.settings_for(name if on_disk else None)
+        except SettingsError as problem:
+            return Unsettled(str(problem), config=True)
+        except OSError as problem:  # the folder is gone
+            why = problem.strerror or str(problem)
+            return Unsettled(f"{name}: cannot look for configuration: {why}", config=False)
 
     def _lint(
         self,
@@ -189,21 +208,6 @@ class Workspace:
             self.report_crash(during, error)
             return Linted(name, None, [engine.crashed(name, during, error)], engine)
         return Linted(name, loaded, findings, engine, facts=facts)
-
-
-def facts_of(document: Document) -> SpecFacts | None:
-    """The facts the rules and the front end share, for a spec (one compilation each)."""
-    message = document.message
-    # The kind first: a config's run does not import the spec's gencode for the isinstance.
-    if message is None or kind_of(message) != "spec":
-        return None
-    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
-
-    if not isinstance(message, EmbeddingSpec):
-        return None
-    from tpuemb_cli.spec.facts import SpecFacts
-
-    return SpecFacts(message)
 
 
 class _Unloaded(Record):
