@@ -49,7 +49,7 @@ def execute(
 ) -> int:
     from tpuemb_cli.cli.specs import jax_refusal
     from tpuemb_cli.engine.settings import Selection
-    from tpuemb_cli.formatters.explain import explain_document
+    from tpuemb_cli.views.explain import explain_document
     from tpuemb_cli.model import schema
     from tpuemb_cli.workspace import Workspace
 
@@ -114,7 +114,7 @@ def _memory(
 ) -> int:
     """``--memory``: the tables' memory on each core, against the chip when one is named (the
     chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
-    from tpuemb_cli.formatters.memory import explain_memory, memory_json
+    from tpuemb_cli.views.memory import explain_memory, memory_json
     from tpuemb_cli.model import schema
     from tpuemb_cli.model.memory import model
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
@@ -148,7 +148,7 @@ def _sparsecore_memory(
 ) -> int:
     """``--memory`` on a spec with a ``sparse_core`` section: TPUEmbeddingV2's stacked tables and
     slot variables on each SparseCore and chip, not the TensorCore config it also compiles to."""
-    from tpuemb_cli.formatters.sparsecore_memory import (
+    from tpuemb_cli.views.sparsecore_memory import (
         explain_sparsecore_memory,
         sparsecore_memory_json,
     )
@@ -164,7 +164,7 @@ def _jax_memory(
 ) -> int:
     """``--memory`` on a JAX EmbeddingSpecProto: jax-tpu-embedding's stacked variables and input
     buffers on each SparseCore and, with a TPU named, each device."""
-    from tpuemb_cli.formatters.jax_memory import explain_jax_memory, jax_memory_json
+    from tpuemb_cli.views.jax_memory import explain_jax_memory, jax_memory_json
     from tpuemb_cli.spec.jax_memory import model
 
     chip = engine.chip()
@@ -188,7 +188,7 @@ def _keras_memory(
 ) -> int:
     """``--memory`` on a Keras-RS model: each DistributedEmbedding layer's SparseCore tables, in
     the memory model of its backend's library (formatters/keras)."""
-    from tpuemb_cli.formatters.keras import explain_keras_memory, keras_memory_json
+    from tpuemb_cli.views.keras import explain_keras_memory, keras_memory_json
     from tpuemb_cli.spec.keras_plan import plan_model, topology_of
 
     model: Any = document.message

@@ -13,12 +13,12 @@ import json
 import textwrap
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.formatters.memory import hbm_verdict
-from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.spec.sparsecore_memory import ENGINE, SparseCoreMemory, StackMemory
+from tpuemb_cli.views.memory import hbm_verdict
+from tpuemb_cli.views.text import text_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError

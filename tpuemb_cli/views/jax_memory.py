@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tpuemb_cli.formatters.memory import hbm_verdict
-from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.spec.jax_memory import COO_ARRAYS, INT_MAX, SLOTS, JaxMemory, JaxStackMemory
+from tpuemb_cli.views.memory import hbm_verdict
+from tpuemb_cli.views.text import text_of
 
 JSON_VERSION = 1
 NAME_WIDTH = 40

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.model.accelerators import Accelerator
 from tpuemb_cli.model.advice import Advice, Demand, smallest_slice
 from tpuemb_cli.model.chips import Chip
@@ -23,8 +22,9 @@ from tpuemb_cli.model.memory import (
     cheaper,
     size,
 )
-from tpuemb_cli.model.words import count, plural
+from tpuemb_cli.model.words import count, plural, printable
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+from tpuemb_cli.views.text import text_of
 
 JSON_VERSION = 1
 BAR = 20  # characters of a 100% bar
