@@ -22,6 +22,13 @@ layout and its group keys, ``tpuemb diff``'s slot variables, ``explain``'s names
 and the rules' defaults read it when they run, through the lookups below; ``load.aliases`` builds
 its names from it when imported. Adding an optimizer is a row here and its rules (and, for an
 algorithm the protos lack, its messages there).
+
+The other libraries' columns are beside it: ``JAX_TABLE``, jax-tpu-embedding's OptimizerSpec
+classes (proto type, hyperparameters in ``__hash__`` order with defaults, slot variables), and
+``KERAS_TABLE``, Keras 3's classes as Keras-RS converts them (defaults, the JAX and TensorFlow
+classes each conversion makes, the options they refuse). Every fact is written once, in its
+library's column; a JAX front-end and the Keras-RS conversions read them when they run
+(``tests/test_optimizers.py`` swaps a toy row into each column and watches the readers follow).
 """
 
 from __future__ import annotations
@@ -275,16 +282,6 @@ class JaxOptimizer:
     slots: tuple[str, ...]  # the slot variables ``slot_variables_initializers`` creates
 
 
-_FTRL_JAX = (
-    JaxParameter("learning_rate_power", -0.5),
-    JaxParameter("l1_regularization_strength", 0.0),
-    JaxParameter("l2_regularization_strength", 0.0),
-    JaxParameter("beta", 0.0),
-    JaxParameter("initial_accumulator_value", 0.1),
-    JaxParameter("initial_linear_value", 0.0),
-    JaxParameter("multiply_linear_by_learning_rate", 0.0, boolean=True),
-)
-
 JAX_TABLE: tuple[JaxOptimizer, ...] = (
     JaxOptimizer("SGDOptimizerSpec", "SGD", (), ()),
     JaxOptimizer(
@@ -313,7 +310,20 @@ JAX_TABLE: tuple[JaxOptimizer, ...] = (
         ),
         ("accumulator", "momentum"),
     ),
-    JaxOptimizer("FTRLOptimizerSpec", "FTRL", _FTRL_JAX, ("accumulator", "linear")),
+    JaxOptimizer(
+        "FTRLOptimizerSpec",
+        "FTRL",
+        (
+            JaxParameter("learning_rate_power", -0.5),
+            JaxParameter("l1_regularization_strength", 0.0),
+            JaxParameter("l2_regularization_strength", 0.0),
+            JaxParameter("beta", 0.0),
+            JaxParameter("initial_accumulator_value", 0.1),
+            JaxParameter("initial_linear_value", 0.0),
+            JaxParameter("multiply_linear_by_learning_rate", 0.0, boolean=True),
+        ),
+        ("accumulator", "linear"),
+    ),
     JaxOptimizer(
         "LaPropOptimizerSpec",
         "CUSTOM",
