@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.model.words import count, plural, printable
+from tpuemb_cli.views.memory_parts import document_text
 from tpuemb_cli.views.text import text_of
 
 if TYPE_CHECKING:
@@ -237,4 +238,4 @@ def keras_memory_json(
             for plan in plans
         ],
     }
-    return json.dumps(document, indent=2) + "\n"
+    return document_text(document)
