@@ -59,6 +59,7 @@ LAYERS: dict[str, int] = {
     "workspace": 6,
     "fix": 6,
     "formatters": 6,
+    "views": 6,
     "cli": 7,
     # The language server: a front end beside the command line (the only user of pygls).
     "server": 7,

@@ -56,7 +56,7 @@ def test_the_jax_stacks_are_compile_target_jax_s_for_the_layer_s_spec() -> None:
     assert (result.exit_code, result.stderr) == (0, "")
     [(path, spec)] = specs_from_file(CLEAN, **V5P)  # type: ignore[arg-type]
     compiled = with_optimizers(compile_jax_spec(spec), spec)
-    from tpuemb_cli.formatters.jax_spec import explain_jax_spec
+    from tpuemb_cli.views.jax_spec import explain_jax_spec
 
     header, lines = explain_jax_spec(Document("x", "binary", "EmbeddingSpecProto", compiled, None))
     shown = "\n".join("  " + line if line else line for line in lines)

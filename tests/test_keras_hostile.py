@@ -145,9 +145,9 @@ def _explain_and_diff(model: Any) -> None:
     """explain, explain --memory (text and JSON) and diff of the model with itself: each runs
     to its end (a layer the library refuses is said so, not raised)."""
     from tpuemb_cli.compat.keras_weights import NotCompared, weight_changes
-    from tpuemb_cli.formatters.keras import explain_keras, explain_keras_memory, keras_memory_json
     from tpuemb_cli.model.chips import BY_NAME
     from tpuemb_cli.spec.keras_plan import plan_model, topology_of
+    from tpuemb_cli.views.keras import explain_keras, explain_keras_memory, keras_memory_json
 
     plans, topology = plan_model(model), topology_of(model)
     explain_keras("m.keras", plans, topology)

@@ -381,3 +381,106 @@ def test_a_config_algorithm_given_a_class_row_gets_its_slots_in_diff(
         "Found 3 changes: 1 silent-reinit, 1 orphaned-state, 1 training-change (1 file pair "
         "compared).\n"
     )
+
+
+# --- jax-tpu-embedding's and Keras-RS's columns ---------------------------------------------
+# The same toy-row idea for the other two columns: a changed row swapped into ``JAX_TABLE`` or
+# ``KERAS_TABLE`` reaches every reader -- auto-stacking's optimizer key, 0.2.0's proto, the JAX
+# memory model's slots (through the SLOTS view compat and the rules read), Keras-RS's JAX
+# conversion, its refusals and TensorFlow's names.
+
+FTRL_JAX = optimizers.jax_class("FTRLOptimizerSpec")
+assert FTRL_JAX is not None
+# FTRL with its parameters reordered, one added (a boolean), one dropped, and a third slot.
+TOY_JAX = dataclasses.replace(
+    FTRL_JAX,
+    parameters=(
+        optimizers.JaxParameter("beta", 0.0),
+        optimizers.JaxParameter("learning_rate_power", -0.5),
+        optimizers.JaxParameter("toy_flag", 1.0, boolean=True),
+        optimizers.JaxParameter("toy_float", 0.25),
+    ),
+    slots=("accumulator", "linear", "toys"),
+)
+
+
+@pytest.fixture
+def toy_jax(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = tuple(TOY_JAX if row is FTRL_JAX else row for row in optimizers.JAX_TABLE)
+    monkeypatch.setattr(optimizers, "JAX_TABLE", table)
+
+
+def _jax_table(settings: dict[str, float]) -> Any:
+    spec = EmbeddingSpec()
+    table = spec.tables.add(name="t", vocabulary_size=8, dim=8)
+    table.jax.optimizer.type = "FTRLOptimizerSpec"
+    table.jax.optimizer.learning_rate.constant = 0.5
+    table.jax.optimizer.settings.update(settings)
+    return table
+
+
+def test_jax_column_reaches_the_optimizer_key_the_proto_and_the_slots(toy_jax: None) -> None:
+    from tpuemb_cli.spec import jax_memory
+    from tpuemb_cli.spec.jax_optimizer_key import optimizer_key
+    from tpuemb_cli.spec.jax_optimizer_proto import optimizer_proto
+
+    settings = {
+        "beta": 2.0,
+        "learning_rate_power": -1.0,
+        "toy_flag": 1.0,
+        "l1_regularization_strength": 3.0,
+    }
+    table = _jax_table(settings)
+    # __hash__'s order is the row's; a parameter the row drops is no longer compared.
+    assert optimizer_key(table) == (0.5, 2.0, -1.0, 1.0, None)
+    proto = optimizer_proto(table.jax.optimizer)
+    # (A map's iteration order is protobuf's, seeded per process: compare the entries.)
+    assert dict(proto.float_params) == {"beta": 2.0, "learning_rate_power": -1.0}
+    assert dict(proto.bool_params) == {"toy_flag": True}
+    assert jax_memory.SLOTS["FTRL"] == ("accumulator", "linear", "toys")
+    assert jax_memory.SLOTS.get("CUSTOM", ()) is None
+
+
+def test_jax_column_reaches_keras_rs_jax_conversion(toy_jax: None) -> None:
+    from tpuemb_cli.model import keras_optimizers
+
+    values = keras_optimizers.settings("Ftrl", {"beta": 0.5})
+    kind, found = keras_optimizers.jax_spec("Ftrl", False, values)
+    # The spec's parameters: Keras's value where Keras has the option, else the row's default.
+    assert kind == "FTRLOptimizerSpec"
+    assert found == {"beta": 0.5, "learning_rate_power": -0.5, "toy_flag": 1.0, "toy_float": 0.25}
+
+
+FTRL_KERAS = optimizers.keras_class("Ftrl")
+assert FTRL_KERAS is not None
+# Keras's Ftrl named Toy, with another default and another option refused.
+TOY_KERAS = dataclasses.replace(
+    FTRL_KERAS,
+    keras_class="Toy",
+    converted_as="Toy",
+    defaults={**FTRL_KERAS.defaults, "beta": 0.125},
+    required={"beta": 0.125},
+)
+
+
+@pytest.fixture
+def toy_keras(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = tuple(TOY_KERAS if row is FTRL_KERAS else row for row in optimizers.KERAS_TABLE)
+    monkeypatch.setattr(optimizers, "KERAS_TABLE", table)
+
+
+def test_keras_column_reaches_defaults_refusals_names_and_conversions(toy_keras: None) -> None:
+    from tpuemb_cli.model import keras_optimizers
+
+    assert keras_optimizers.class_of("toy", by_name=True) == "Toy"
+    assert keras_optimizers.class_of("ftrl", by_name=True) == "ftrl"  # no such class any more
+    assert "toy" in keras_optimizers.tf_names() and "ftrl" not in keras_optimizers.tf_names()
+    values = keras_optimizers.settings("Toy", {})
+    assert values["beta"] == 0.125 and values["learning_rate_power"] == -0.5
+    assert keras_optimizers.refusals("jax", "Toy", False, values) == []
+    refused = keras_optimizers.refusals("jax", "Toy", False, {**values, "beta": 1.0})
+    assert [each.option for each in refused] == ["beta"]
+    kind, found = keras_optimizers.jax_spec("Toy", False, values)
+    assert kind == "FTRLOptimizerSpec" and found["beta"] == 0.125
+    # The unsupported-class message names the classes it knows as the library does; Ftrl is gone.
+    assert keras_optimizers.refusals("jax", "Ftrl", False, values)[-1].option == ""

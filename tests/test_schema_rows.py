@@ -15,10 +15,10 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 from tpuemb_cli.cli import main
 from tpuemb_cli.engine import Engine
-from tpuemb_cli.formatters import explain as explain_views
 from tpuemb_cli.load import signatures, sniff
 from tpuemb_cli.load.recognise import Verdict, recognise
 from tpuemb_cli.model import schema
+from tpuemb_cli.views import explain as explain_views
 
 from .helpers import DATA
 

@@ -49,8 +49,8 @@ def execute(
 ) -> int:
     from tpuemb_cli.cli.specs import jax_refusal
     from tpuemb_cli.engine.settings import Selection
-    from tpuemb_cli.formatters.explain import explain_document
     from tpuemb_cli.model import schema
+    from tpuemb_cli.views.explain import explain_document
     from tpuemb_cli.workspace import Workspace
 
     options = options or MemoryOptions()
@@ -114,10 +114,10 @@ def _memory(
 ) -> int:
     """``--memory``: the tables' memory on each core, against the chip when one is named (the
     chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
-    from tpuemb_cli.formatters.memory import explain_memory, memory_json
     from tpuemb_cli.model import schema
     from tpuemb_cli.model.memory import model
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+    from tpuemb_cli.views.memory import explain_memory, memory_json
 
     message = document.message
     if message is not None and schema.row_of(message) is schema.BY_NAME["EmbeddingSpecProto"]:
@@ -148,7 +148,7 @@ def _sparsecore_memory(
 ) -> int:
     """``--memory`` on a spec with a ``sparse_core`` section: TPUEmbeddingV2's stacked tables and
     slot variables on each SparseCore and chip, not the TensorCore config it also compiles to."""
-    from tpuemb_cli.formatters.sparsecore_memory import (
+    from tpuemb_cli.views.sparsecore_memory import (
         explain_sparsecore_memory,
         sparsecore_memory_json,
     )
@@ -164,8 +164,8 @@ def _jax_memory(
 ) -> int:
     """``--memory`` on a JAX EmbeddingSpecProto: jax-tpu-embedding's stacked variables and input
     buffers on each SparseCore and, with a TPU named, each device."""
-    from tpuemb_cli.formatters.jax_memory import explain_jax_memory, jax_memory_json
     from tpuemb_cli.spec.jax_memory import model
+    from tpuemb_cli.views.jax_memory import explain_jax_memory, jax_memory_json
 
     chip = engine.chip()
     memory = model(document.message, chip.sparse_cores_per_device.value if chip else None)
@@ -187,9 +187,9 @@ def _keras_memory(
     document: Document, options: MemoryOptions, engine: Engine, streams: Streams
 ) -> int:
     """``--memory`` on a Keras-RS model: each DistributedEmbedding layer's SparseCore tables, in
-    the memory model of its backend's library (formatters/keras)."""
-    from tpuemb_cli.formatters.keras import explain_keras_memory, keras_memory_json
+    the memory model of its backend's library (views/keras)."""
     from tpuemb_cli.spec.keras_plan import plan_model, topology_of
+    from tpuemb_cli.views.keras import explain_keras_memory, keras_memory_json
 
     model: Any = document.message
     topology = topology_of(model)

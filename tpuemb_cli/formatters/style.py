@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from tpuemb_cli.model import words
 from tpuemb_cli.model.findings import Severity
 
@@ -23,16 +21,6 @@ def paint(
 
 
 # The one escaping helper lives with the words every layer writes (the CLI's errors, a fix's
-# diff headers); re-exported for the formatters.
+# diff headers); re-exported for the formatters. (The views' ``text_of`` is in views/text.)
 ESCAPES = words.ESCAPES
 printable = words.printable
-
-
-def text_of(lines: Iterable[str]) -> str:
-    """A human view's lines as its text, each line escaped: the one way ``explain``, ``explain
-    --memory`` and their parts write what they show, so that a name quoted anywhere in a view --
-    a header, a cell, a stack's line, a file name -- reaches the terminal escaped (issue 36,
-    point 11: a JAX stack's header once printed its name raw). Escaping is idempotent: a line
-    escaped before (a table's cells are, to measure their width) is unchanged. Only for views
-    without colour: ``paint``'s sequences would be escaped too."""
-    return "".join(printable(line) + "\n" for line in lines)

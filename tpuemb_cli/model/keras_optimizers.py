@@ -15,20 +15,22 @@ others:
   ``gradient_accumulation_steps`` (as ``use_gradient_accumulation``) passed on; a name must be
   one of ``sgd``, ``adagrad``, ``adam``, ``ftrl``.
 
-This module is the one place that knows those lists; the conversion to a spec
-(``spec/keras_spec``) and the Keras rules read it.
+The classes, their defaults and what each conversion makes of them are the optimizer table's
+Keras-RS column (``model/optimizers.KERAS_TABLE``); this module says what the conversions do with
+them, for the conversion to a spec (``spec/keras_spec``) and the Keras rules.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from tpuemb_cli.model import optimizers
+
 BACKENDS = ("jax", "tensorflow")
 DEFAULT_BACKEND = "jax"
 
-# Keras 3's optimizers by the names ``keras.optimizers.get`` takes (lower case) -- the class --
-# and each class's defaults (Keras 3.15.1's ``get_config()`` of a default instance; the general
-# options every optimizer has, then its own). A learning rate is what Keras keeps: float32.
+# The general options every Keras 3 optimizer has, with their defaults (Keras 3.15.1's
+# ``get_config()`` of a default instance); each class's own are its row in the optimizer table.
 GENERAL: dict[str, float | None] = {
     "weight_decay": None,
     "clipnorm": None,
@@ -39,36 +41,6 @@ GENERAL: dict[str, float | None] = {
     "ema_overwrite_frequency": None,
     "loss_scale_factor": None,
     "gradient_accumulation_steps": None,
-}
-_F32_0_01 = 0.009999999776482582
-_F32_0_001 = 0.0010000000474974513
-CLASSES: dict[str, dict[str, float | None]] = {
-    "SGD": {"learning_rate": _F32_0_01, "momentum": 0.0, "nesterov": 0.0},
-    "Adagrad": {"learning_rate": _F32_0_001, "initial_accumulator_value": 0.1, "epsilon": 1e-07},
-    "Adam": {
-        "learning_rate": _F32_0_001,
-        "beta_1": 0.9,
-        "beta_2": 0.999,
-        "epsilon": 1e-07,
-        "amsgrad": 0.0,
-    },
-    "AdamW": {
-        "learning_rate": _F32_0_001,
-        "weight_decay": 0.004,
-        "beta_1": 0.9,
-        "beta_2": 0.999,
-        "epsilon": 1e-07,
-        "amsgrad": 0.0,
-    },
-    "Ftrl": {
-        "learning_rate": _F32_0_001,
-        "learning_rate_power": -0.5,
-        "initial_accumulator_value": 0.1,
-        "l1_regularization_strength": 0.0,
-        "l2_regularization_strength": 0.0,
-        "l2_shrinkage_regularization_strength": 0.0,
-        "beta": 0.0,
-    },
 }
 # Other classes ``keras.optimizers.get`` knows by name, which no conversion supports.
 OTHER_NAMES = {
@@ -85,10 +57,13 @@ OTHER_NAMES = {
         "Muon",
     )
 }
-# The supported class each class converts as (``isinstance``: AdamW is an Adam).
-CONVERTED_AS = {"SGD": "SGD", "Adagrad": "Adagrad", "Adam": "Adam", "AdamW": "Adam", "Ftrl": "Ftrl"}
-# TensorFlow's conversion takes these names only (``to_tf_tpu_optimizer``).
-TF_NAMES = {"sgd": "SGD", "adagrad": "Adagrad", "adam": "Adam", "ftrl": "Ftrl"}
+
+
+def tf_names() -> dict[str, str]:
+    """The names TensorFlow's conversion takes (``to_tf_tpu_optimizer``): each supported class's,
+    lower case -> the class."""
+    rows = optimizers.KERAS_TABLE
+    return {row.keras_class.lower(): row.keras_class for row in rows if row.tf is not None}
 
 
 def class_of(name: str, by_name: bool) -> str:
@@ -96,9 +71,9 @@ def class_of(name: str, by_name: bool) -> str:
     if not by_name:
         return name
     lowered = name.lower()
-    for known in CLASSES:
-        if known.lower() == lowered:
-            return known
+    for row in optimizers.KERAS_TABLE:
+        if row.keras_class.lower() == lowered:
+            return row.keras_class
     return OTHER_NAMES.get(lowered, name)
 
 
@@ -124,7 +99,8 @@ def settings(class_name: str, config: dict[str, float]) -> dict[str, float | Non
     """Every option of the optimizer: its class's defaults, with what its config sets. A key the
     config leaves out keeps the default; a null one is None."""
     values: dict[str, float | None] = dict(GENERAL)
-    values.update(CLASSES.get(class_name, {}))
+    row = optimizers.keras_class(class_name)
+    values.update(row.defaults if row else {})
     values.update(config)
     return values
 
@@ -147,13 +123,6 @@ class Dropped(NamedTuple):
 
 # Refused by both conversions whenever set (use_ema: when true).
 _GENERAL_REFUSED = ("clipnorm", "global_clipnorm", "use_ema", "loss_scale_factor")
-# Per class: option -> the value the conversion requires (the class's default).
-_CLASS_REFUSED = {
-    "SGD": {"nesterov": 0.0, "momentum": 0.0},
-    "Adagrad": {"epsilon": 1e-07},
-    "Adam": {"amsgrad": 0.0},
-    "Ftrl": {"l2_shrinkage_regularization_strength": 0.0},
-}
 
 
 def refusals(
@@ -162,7 +131,7 @@ def refusals(
     """What ``backend``'s conversion refuses of this optimizer, in the order it checks (the first
     is the ValueError it raises)."""
     found: list[Refusal] = []
-    if by_name and backend == "tensorflow" and class_name.lower() not in TF_NAMES:
+    if by_name and backend == "tensorflow" and class_name.lower() not in tf_names():
         error = (
             f"Unknown optimizer name '{class_name}'. Please use one of 'sgd', 'adagrad', 'adam', "
             "or 'ftrl'"
@@ -170,7 +139,7 @@ def refusals(
         return [Refusal("", None, error)]
     if by_name and backend == "tensorflow":
         return []  # a name becomes the TensorFlow class with its defaults
-    as_class = CONVERTED_AS.get(class_of(class_name, by_name))
+    as_class = optimizers.keras_converted(class_of(class_name, by_name))
     prefix = "Optimizer." if backend == "tensorflow" else ""
     for option in _GENERAL_REFUSED:
         value = values.get(option)
@@ -184,7 +153,7 @@ def refusals(
         )
         found.append(Refusal("", None, error))
         return found
-    for option, required in _CLASS_REFUSED[as_class].items():
+    for option, required in (as_class.required or {}).items():
         value = values.get(option)
         if value is not None and value != required:
             error = (
@@ -239,26 +208,15 @@ def jax_spec(
     """The jax-tpu-embedding OptimizerSpec the JAX conversion makes: its class name and its
     attributes but the learning rate (what ``vars()`` of it holds). A class it refuses keeps its
     Keras name and no settings."""
-    as_class = CONVERTED_AS.get(class_of(class_name, by_name))
-
-    def take(*names: str) -> dict[str, float]:
-        return {name: float(values[name] or 0.0) for name in names}
-
-    if as_class == "SGD":
-        return "SGDOptimizerSpec", {}
-    if as_class == "Adagrad":
-        return "AdagradOptimizerSpec", take("initial_accumulator_value")
-    if as_class == "Adam":
-        return "AdamOptimizerSpec", take("beta_1", "beta_2", "epsilon")
-    if as_class == "Ftrl":
-        found = take(
-            "learning_rate_power",
-            "l1_regularization_strength",
-            "l2_regularization_strength",
-            "beta",
-            "initial_accumulator_value",
-        )
-        # FTRLOptimizerSpec's own attributes, which the conversion leaves at their defaults.
-        found.update(initial_linear_value=0.0, multiply_linear_by_learning_rate=0.0)
-        return "FTRLOptimizerSpec", found
-    return class_of(class_name, by_name), {}
+    as_class = optimizers.keras_converted(class_of(class_name, by_name))
+    spec = optimizers.jax_class(as_class.jax) if as_class and as_class.jax else None
+    if spec is None or as_class is None:
+        return class_of(class_name, by_name), {}
+    # The spec's hyperparameters: those Keras has from the Keras optimizer, the others (FTRL's
+    # initial_linear_value, multiply_linear_by_learning_rate) left at the spec's defaults.
+    return spec.spec_class, {
+        each.name: float(values[each.name] or 0.0)
+        if each.name in as_class.defaults
+        else each.default
+        for each in spec.parameters
+    }

@@ -22,10 +22,18 @@ layout and its group keys, ``tpuemb diff``'s slot variables, ``explain``'s names
 and the rules' defaults read it when they run, through the lookups below; ``load.aliases`` builds
 its names from it when imported. Adding an optimizer is a row here and its rules (and, for an
 algorithm the protos lack, its messages there).
+
+The other libraries' columns are beside it: ``JAX_TABLE``, jax-tpu-embedding's OptimizerSpec
+classes (proto type, hyperparameters in ``__hash__`` order with defaults, slot variables), and
+``KERAS_TABLE``, Keras 3's classes as Keras-RS converts them (defaults, the JAX and TensorFlow
+classes each conversion makes, the options they refuse). Every fact is written once, in its
+library's column; a JAX front-end and the Keras-RS conversions read them when they run
+(``tests/test_optimizers.py`` swaps a toy row into each column and watches the readers follow).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -242,3 +250,241 @@ def default(field: str, written: str) -> Argument:
     if argument is None:
         raise KeyError(f"{field}.{written} is written by no argument of a mid-level class")
     return argument
+
+
+# --- jax-tpu-embedding's column --------------------------------------------------------------
+# jax-tpu-embedding's optimizer classes (``lib/nn/embedding_spec.py``, v0.1.0 and 0.2.0): one row
+# each. Everything that knows a JAX optimizer reads it when it runs: auto-stacking's optimizer
+# key (``spec/jax_optimizer_key``), 0.2.0's ``OptimizerSpecProto`` (``spec/jax_optimizer_proto``),
+# the memory model's slot variables (``spec/jax_memory``), and Keras-RS's JAX conversion
+# (``model/keras_optimizers``, ``spec/keras_plan``).
+
+
+class JaxParameter(NamedTuple):
+    """A hyperparameter of a jax-tpu-embedding OptimizerSpec class."""
+
+    name: str  # the constructor's argument and attribute: ``learning_rate_power``
+    default: float  # the constructor's default (a boolean as 0.0 / 1.0)
+    boolean: bool = False  # 0.2.0's proto writes it in ``bool_params``, else ``float_params``
+
+
+@dataclass(frozen=True)
+class JaxOptimizer:
+    """An OptimizerSpec class of jax-tpu-embedding."""
+
+    spec_class: str  # ``FTRLOptimizerSpec``
+    # ``OptimizerSpecProto.OptimizerType``'s name 0.2.0 records it as; CUSTOM for a class its
+    # ``optimizer_spec_to_proto`` does not map (LaProp), which it records without parameters.
+    proto_type: str
+    # After the learning rate, in the order ``__hash__`` takes them -- what auto-stacking tells
+    # two tables' optimizers apart by -- which is also the order 0.2.0's proto lists them.
+    parameters: tuple[JaxParameter, ...]
+    slots: tuple[str, ...]  # the slot variables ``slot_variables_initializers`` creates
+
+
+JAX_TABLE: tuple[JaxOptimizer, ...] = (
+    JaxOptimizer("SGDOptimizerSpec", "SGD", (), ()),
+    JaxOptimizer(
+        "AdagradOptimizerSpec",
+        "ADAGRAD",
+        (JaxParameter("initial_accumulator_value", 0.1),),
+        ("accumulator",),
+    ),
+    JaxOptimizer(
+        "AdamOptimizerSpec",
+        "ADAM",
+        (JaxParameter("beta_1", 0.9), JaxParameter("beta_2", 0.999), JaxParameter("epsilon", 1e-8)),
+        ("momentum", "velocity"),
+    ),
+    JaxOptimizer(
+        "AdagradMomentumOptimizerSpec",
+        "ADAGRAD_MOMENTUM",
+        (
+            JaxParameter("momentum", 0.9),
+            JaxParameter("beta2", 1.0),
+            JaxParameter("epsilon", 1e-10),
+            JaxParameter("exponent", 2.0),
+            JaxParameter("use_nesterov", 0.0, boolean=True),
+            JaxParameter("initial_accumulator_value", 0.1),
+            JaxParameter("initial_momentum_value", 0.0),
+        ),
+        ("accumulator", "momentum"),
+    ),
+    JaxOptimizer(
+        "FTRLOptimizerSpec",
+        "FTRL",
+        (
+            JaxParameter("learning_rate_power", -0.5),
+            JaxParameter("l1_regularization_strength", 0.0),
+            JaxParameter("l2_regularization_strength", 0.0),
+            JaxParameter("beta", 0.0),
+            JaxParameter("initial_accumulator_value", 0.1),
+            JaxParameter("initial_linear_value", 0.0),
+            JaxParameter("multiply_linear_by_learning_rate", 0.0, boolean=True),
+        ),
+        ("accumulator", "linear"),
+    ),
+    JaxOptimizer(
+        "LaPropOptimizerSpec",
+        "CUSTOM",
+        (
+            JaxParameter("b1", 0.9),
+            JaxParameter("b2", 0.95),
+            JaxParameter("eps", 1e-30),
+            JaxParameter("initial_slot_value", 0.0),
+        ),
+        ("mu", "nu"),
+    ),
+    JaxOptimizer(
+        "F2AOptimizerSpec",
+        "F2A",
+        (
+            JaxParameter("rho", 0.5),
+            JaxParameter("initial_accumulator_value", 0.1),
+            JaxParameter("initial_local_step_value", 0.0),
+            JaxParameter("l1_regularization_strength", 0.0),
+            JaxParameter("l2_regularization_strength", 0.0),
+            JaxParameter("max_lr_multiplier", 1e6),
+        ),
+        ("accumulator", "local_step"),
+    ),
+)
+# The proto type of a class 0.2.0 does not map, and of a CustomOptimizerSpec.
+JAX_CUSTOM = "CUSTOM"
+
+
+def jax_class(name: str | None) -> JaxOptimizer | None:
+    """The row of a jax-tpu-embedding OptimizerSpec class, by its name (None: not the library's)."""
+    return next((row for row in JAX_TABLE if row.spec_class == name), None)
+
+
+def jax_proto_slots(proto_type: str) -> tuple[str, ...] | None:
+    """The slot variables of the classes 0.2.0's proto records as ``proto_type``; None for CUSTOM
+    (whose slots the proto does not say) and for a type no class has."""
+    if proto_type == JAX_CUSTOM:
+        return None
+    return next((row.slots for row in JAX_TABLE if row.proto_type == proto_type), None)
+
+
+class _JaxSlots(Mapping[str, "tuple[str, ...] | None"]):
+    """``OptimizerSpecProto.OptimizerType``'s names -> the slot variables the library's class
+    creates (None: CUSTOM), read from ``JAX_TABLE`` at each look-up (a test's row reaches it)."""
+
+    def _types(self) -> list[str]:
+        types = [row.proto_type for row in JAX_TABLE if row.proto_type != JAX_CUSTOM]
+        return [*dict.fromkeys(types), JAX_CUSTOM]
+
+    def __getitem__(self, key: str) -> tuple[str, ...] | None:
+        if key not in self._types():
+            raise KeyError(key)
+        return jax_proto_slots(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._types())
+
+    def __len__(self) -> int:
+        return len(self._types())
+
+
+JAX_SLOTS: Mapping[str, tuple[str, ...] | None] = _JaxSlots()
+
+
+# --- Keras-RS's column -----------------------------------------------------------------------
+# Keras 3's optimizer classes as Keras-RS's SparseCore conversions read them (keras-rs 0.4.0,
+# ``config_conversion.py`` of each backend; model/keras_optimizers says what they do): each
+# class's own options with their defaults (Keras 3.15.1's ``get_config()`` of a default
+# instance; a learning rate is what Keras keeps: float32), and for a class the conversions
+# support, what each makes of it. Read when they run: ``model/keras_optimizers``,
+# ``spec/keras_spec``, the Keras rules.
+
+_F32_0_01 = 0.009999999776482582
+_F32_0_001 = 0.0010000000474974513
+
+
+@dataclass(frozen=True)
+class KerasOptimizer:
+    """A Keras 3 optimizer class the conversions know."""
+
+    keras_class: str  # ``Ftrl``
+    defaults: dict[str, float | None]  # its own options (after the general ones) and defaults
+    # The supported class the conversions take it for (``isinstance``: AdamW is an Adam); None:
+    # refused. Only a supported class's own row says the rest.
+    converted_as: str | None = None
+    jax: str | None = None  # the jax-tpu-embedding OptimizerSpec class JAX's conversion makes
+    tf: str | None = None  # the tf.tpu.experimental.embedding class TensorFlow's makes
+    # Options both conversions refuse unless at this value (the class's default).
+    required: dict[str, float] | None = None
+
+
+KERAS_TABLE: tuple[KerasOptimizer, ...] = (
+    KerasOptimizer(
+        "SGD",
+        {"learning_rate": _F32_0_01, "momentum": 0.0, "nesterov": 0.0},
+        "SGD",
+        "SGDOptimizerSpec",
+        "SGD",
+        {"nesterov": 0.0, "momentum": 0.0},
+    ),
+    KerasOptimizer(
+        "Adagrad",
+        {"learning_rate": _F32_0_001, "initial_accumulator_value": 0.1, "epsilon": 1e-07},
+        "Adagrad",
+        "AdagradOptimizerSpec",
+        "Adagrad",
+        {"epsilon": 1e-07},
+    ),
+    KerasOptimizer(
+        "Adam",
+        {
+            "learning_rate": _F32_0_001,
+            "beta_1": 0.9,
+            "beta_2": 0.999,
+            "epsilon": 1e-07,
+            "amsgrad": 0.0,
+        },
+        "Adam",
+        "AdamOptimizerSpec",
+        "Adam",
+        {"amsgrad": 0.0},
+    ),
+    KerasOptimizer(
+        "AdamW",
+        {
+            "learning_rate": _F32_0_001,
+            "weight_decay": 0.004,
+            "beta_1": 0.9,
+            "beta_2": 0.999,
+            "epsilon": 1e-07,
+            "amsgrad": 0.0,
+        },
+        "Adam",
+    ),
+    KerasOptimizer(
+        "Ftrl",
+        {
+            "learning_rate": _F32_0_001,
+            "learning_rate_power": -0.5,
+            "initial_accumulator_value": 0.1,
+            "l1_regularization_strength": 0.0,
+            "l2_regularization_strength": 0.0,
+            "l2_shrinkage_regularization_strength": 0.0,
+            "beta": 0.0,
+        },
+        "Ftrl",
+        "FTRLOptimizerSpec",
+        "FTRL",
+        {"l2_shrinkage_regularization_strength": 0.0},
+    ),
+)
+
+
+def keras_class(name: str | None) -> KerasOptimizer | None:
+    """The row of a Keras optimizer class, by its name (None: no conversion knows it)."""
+    return next((row for row in KERAS_TABLE if row.keras_class == name), None)
+
+
+def keras_converted(name: str | None) -> KerasOptimizer | None:
+    """The row of the supported class the conversions take Keras class ``name`` for (AdamW:
+    Adam's); None when they refuse it."""
+    row = keras_class(name)
+    return keras_class(row.converted_as) if row is not None and row.converted_as else None

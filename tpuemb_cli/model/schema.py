@@ -6,7 +6,7 @@ type is its proto, `make generate` and one row here.
 
 The rows are data -- field names, order numbers, texts -- and, for what data cannot say, the
 names of functions the layers above resolve: checks of content in ``load/signatures``, explain's
-views in ``formatters/explain``. Nothing here imports them, nor a generated module before a type
+views in ``views/explain``. Nothing here imports them, nor a generated module before a type
 is used.
 """
 
@@ -59,7 +59,7 @@ class MessageType(Record):
     # Sniffing bytes: a function of load/signatures, whether they are one when nothing says.
     binary_sniff: str = ""
     file_name: str = ""  # a file of this name is one, whatever its bytes
-    # `tpuemb explain`: the function of formatters/explain that shows it, or else the text it is
+    # `tpuemb explain`: the function of views/explain that shows it, or else the text it is
     # refused with; and the text `--memory` refuses it with ("": it is shown).
     explain: str = ""
     explain_refusal: str = ""

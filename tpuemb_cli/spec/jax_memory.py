@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.spec.jax_stacking import ALIGNMENT, FLOAT_BYTES, round_up
 
 INT_MAX = 2**31 - 1
@@ -42,16 +43,8 @@ COO_ARRAYS = ("embedding_ids", "sample_ids", "gains")  # each of the COO buffer'
 PARAMETERS = "parameters"
 
 # OptimizerSpecProto.OptimizerType's names -> the slot variables the library's OptimizerSpec
-# creates (None: CUSTOM, whose slots the proto does not say).
-SLOTS: dict[str, tuple[str, ...] | None] = {
-    "SGD": (),
-    "ADAGRAD": ("accumulator",),
-    "ADAM": ("momentum", "velocity"),
-    "FTRL": ("accumulator", "linear"),
-    "F2A": ("accumulator", "local_step"),
-    "ADAGRAD_MOMENTUM": ("accumulator", "momentum"),
-    "CUSTOM": None,
-}
+# creates (None: CUSTOM, whose slots the proto does not say): the optimizer table's JAX column.
+SLOTS = optimizers.JAX_SLOTS
 
 
 def theoretical_max_coo_buffer_size(

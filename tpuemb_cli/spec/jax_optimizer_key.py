@@ -6,40 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# Each optimizer class's hyperparameters in the order its ``__hash__`` takes them, after the
-# learning rate (``embedding_spec.py``): auto-stacking compares optimizers by that hash alone.
-HASHED_SETTINGS: dict[str, tuple[str, ...]] = {
-    "SGDOptimizerSpec": (),
-    "AdagradOptimizerSpec": ("initial_accumulator_value",),
-    "AdamOptimizerSpec": ("beta_1", "beta_2", "epsilon"),
-    "AdagradMomentumOptimizerSpec": (
-        "momentum",
-        "beta2",
-        "epsilon",
-        "exponent",
-        "use_nesterov",
-        "initial_accumulator_value",
-        "initial_momentum_value",
-    ),
-    "FTRLOptimizerSpec": (
-        "learning_rate_power",
-        "l1_regularization_strength",
-        "l2_regularization_strength",
-        "beta",
-        "initial_accumulator_value",
-        "initial_linear_value",
-        "multiply_linear_by_learning_rate",
-    ),
-    "LaPropOptimizerSpec": ("b1", "b2", "eps", "initial_slot_value"),
-    "F2AOptimizerSpec": (
-        "rho",
-        "initial_accumulator_value",
-        "initial_local_step_value",
-        "l1_regularization_strength",
-        "l2_regularization_strength",
-        "max_lr_multiplier",
-    ),
-}
+from tpuemb_cli.model import optimizers
 
 
 def optimizer_key(table: Any) -> tuple[Any, ...]:
@@ -57,7 +24,8 @@ def optimizer_key(table: Any) -> tuple[Any, ...]:
     learning_rate = optimizer.settings.get("learning_rate", learning_rate)
     if optimizer.custom:  # a CustomOptimizerSpec: what spec_from_jax told it apart by
         return ("custom", learning_rate, optimizer.custom)
-    fields = HASHED_SETTINGS.get(optimizer.type)
-    if fields is None:
+    # The class's hyperparameters in the order its ``__hash__`` takes them (the optimizer table).
+    row = optimizers.jax_class(optimizer.type)
+    if row is None:
         return ("class", optimizer.type, learning_rate, tuple(sorted(optimizer.settings.items())))
-    return (learning_rate, *(optimizer.settings.get(name) for name in fields))
+    return (learning_rate, *(optimizer.settings.get(each.name) for each in row.parameters))

@@ -11,64 +11,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from tpuemb_cli.model import optimizers
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import OptimizerSpecProto
-
-# Class name -> (type, float parameters, boolean parameters), as 0.2.0 lists them.
-_CLASSES: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {
-    "SGDOptimizerSpec": (OptimizerSpecProto.SGD, (), ()),
-    "AdagradOptimizerSpec": (OptimizerSpecProto.ADAGRAD, ("initial_accumulator_value",), ()),
-    "AdamOptimizerSpec": (OptimizerSpecProto.ADAM, ("beta_1", "beta_2", "epsilon"), ()),
-    "FTRLOptimizerSpec": (
-        OptimizerSpecProto.FTRL,
-        (
-            "learning_rate_power",
-            "l1_regularization_strength",
-            "l2_regularization_strength",
-            "beta",
-            "initial_accumulator_value",
-            "initial_linear_value",
-        ),
-        ("multiply_linear_by_learning_rate",),
-    ),
-    "F2AOptimizerSpec": (
-        OptimizerSpecProto.F2A,
-        (
-            "rho",
-            "initial_accumulator_value",
-            "initial_local_step_value",
-            "l1_regularization_strength",
-            "l2_regularization_strength",
-            "max_lr_multiplier",
-        ),
-        (),
-    ),
-    "AdagradMomentumOptimizerSpec": (
-        OptimizerSpecProto.ADAGRAD_MOMENTUM,
-        (
-            "momentum",
-            "beta2",
-            "epsilon",
-            "exponent",
-            "initial_accumulator_value",
-            "initial_momentum_value",
-        ),
-        ("use_nesterov",),
-    ),
-}
 
 
 def optimizer_proto(optimizer: Any) -> OptimizerSpecProto:
     """0.2.0's ``OptimizerSpecProto`` for ``optimizer`` (a spec's `JaxOptimizer`). A schedule's
     tag is the library's name for the callable, which the spec does not hold: the caller refuses
     a spec with one (`schedule_refusal`)."""
-    kind, floats, bools = _CLASSES.get(optimizer.type, (OptimizerSpecProto.CUSTOM, (), ()))
-    if optimizer.custom:  # a CustomOptimizerSpec, whatever its class is called
-        kind, floats, bools = OptimizerSpecProto.CUSTOM, (), ()
+    row = optimizers.jax_class(optimizer.type)
+    floats: tuple[str, ...] = ()
+    bools: tuple[str, ...] = ()
+    kind = OptimizerSpecProto.CUSTOM
+    if optimizer.custom or row is None or row.proto_type == optimizers.JAX_CUSTOM:
+        pass  # a CustomOptimizerSpec (whatever its class is called), a class 0.2.0 does not map
+    else:  # the class's own lists (the optimizer table), in its order
+        kind = getattr(OptimizerSpecProto, row.proto_type)
+        floats = tuple(each.name for each in row.parameters if not each.boolean)
+        bools = tuple(each.name for each in row.parameters if each.boolean)
     settings = optimizer.settings
     # Given to the constructor as dicts in the library's order, as the library does: the maps'
     # entries then serialize in its order.
     proto = OptimizerSpecProto(
-        type=kind,  # type: ignore[arg-type]
+        type=kind,
         float_params={name: settings[name] for name in floats if name in settings},
         bool_params={name: bool(settings[name]) for name in bools if name in settings},
     )

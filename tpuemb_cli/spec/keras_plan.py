@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.model import optimizers as optimizer_table
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import count
 from tpuemb_cli.spec.keras_spec import (
@@ -78,16 +79,6 @@ class LayerPlan(Record):
     unknown: str = ""
 
 
-# The optimizer type jax-tpu-embedding's proto names for each OptimizerSpec class the JAX
-# conversion makes (keras-rs 0.4.0 config_conversion: SGD, Adagrad, Adam, FTRL).
-_PROTO_OPTIMIZERS = {
-    "SGDOptimizerSpec": "SGD",
-    "AdagradOptimizerSpec": "ADAGRAD",
-    "AdamOptimizerSpec": "ADAM",
-    "FTRLOptimizerSpec": "FTRL",
-}
-
-
 def with_optimizers(compiled: EmbeddingSpecProto, spec: EmbeddingSpec) -> EmbeddingSpecProto:
     """A copy of ``compiled`` whose tables name their optimizer and learning rate, from
     ``spec``, as 0.2.0's proto records them: 0.1.0's records none, and the JAX memory model
@@ -101,7 +92,9 @@ def with_optimizers(compiled: EmbeddingSpecProto, spec: EmbeddingSpec) -> Embedd
     for stack in copy.stacked_table_specs:
         for table in stack.table_specs:
             optimizer = optimizers.get(table.table_name)
-            kind = _PROTO_OPTIMIZERS.get(optimizer.type if optimizer else "", "CUSTOM")
+            # The type 0.2.0's proto names the class by (the optimizer table's JAX column).
+            row = optimizer_table.jax_class(optimizer.type) if optimizer else None
+            kind = row.proto_type if row else optimizer_table.JAX_CUSTOM
             table.optimizer.type = getattr(OptimizerSpecProto, kind)
             rate = optimizer.learning_rate if optimizer else None
             if rate is not None and rate.HasField("schedule"):

@@ -338,8 +338,9 @@ def _tensorflow(layer: Any, topology: Topology) -> Converted:
             target.combiner = table.combiner
         optimizer = table.optimizer
         actual = keras_optimizers.class_of(optimizer.class_name, optimizer.by_name)
-        as_class = keras_optimizers.CONVERTED_AS.get(actual)
-        algorithm = optimizers.of_class({"Ftrl": "FTRL"}.get(as_class or "", as_class or ""))
+        # The TensorFlow class the conversion makes (the optimizer table's Keras-RS column).
+        as_class = optimizers.keras_converted(actual)
+        algorithm = optimizers.of_class(as_class.tf) if as_class and as_class.tf else None
         if algorithm is None:
             target.optimizer.custom.type = actual  # refused: the Keras rules say so
             continue

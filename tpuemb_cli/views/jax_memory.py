@@ -8,19 +8,17 @@ of ``--format json``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from tpuemb_cli.formatters.memory import hbm_verdict
-from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.spec.jax_memory import COO_ARRAYS, INT_MAX, SLOTS, JaxMemory, JaxStackMemory
+from tpuemb_cli.views.memory_parts import cut, document_text, hbm_verdict
+from tpuemb_cli.views.text import text_of
 
 JSON_VERSION = 1
-NAME_WIDTH = 40
 ENGINE_LINE = (
     "engine: jax-tpu-embedding (SparseCore) -- one variable per stack and slot variable, "
     "split evenly over num_sparsecores SparseCores; one COO input buffer per stack and device"
@@ -41,10 +39,7 @@ NOT_COUNTED = (
 
 
 def _label(number: int, stack: JaxStackMemory) -> str:
-    name = printable(stack.name)
-    if len(name) > NAME_WIDTH:
-        name = name[: NAME_WIDTH - 3] + "..."
-    return f"{number} {name}"
+    return f"{number} {cut(stack.name)}"
 
 
 def _grid(rows: list[list[str]]) -> list[str]:
@@ -224,4 +219,4 @@ def jax_memory_json(name: str, memory: JaxMemory, chip: Chip | None) -> str:
                 "per_device_bytes_with_sgd": memory.parameters_per_device,
             }
         document["tpu"] = tpu
-    return json.dumps(document, indent=2) + "\n"
+    return document_text(document)

@@ -9,24 +9,21 @@ document (``--format json``), with the TensorCore report's ``version`` and an ``
 
 from __future__ import annotations
 
-import json
 import textwrap
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.formatters.memory import hbm_verdict
-from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.spec.sparsecore_memory import ENGINE, SparseCoreMemory, StackMemory
+from tpuemb_cli.views.memory_parts import bar, cut, document_text, hbm_verdict
+from tpuemb_cli.views.text import text_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
 
 JSON_VERSION = 1
-BAR = 20  # characters of a 100% bar
 WIDTH = 100  # prose lines in ``explain``'s stacking section
-NAME_WIDTH = 40  # a stacked name joins its members' names: longer ones are cut in the table
 ENGINE_LINE = (
     f"engine: {ENGINE} -- the spec has a sparse_core section; one variable per stack and slot "
     "variable, padded, split evenly over the SparseCores"
@@ -64,15 +61,7 @@ def explain_lines(memory: SparseCoreMemory) -> list[str]:
 
 
 def _label(number: int, stack: StackMemory) -> str:
-    name = printable(stack.name)
-    if len(name) > NAME_WIDTH:
-        name = name[: NAME_WIDTH - 3] + "..."
-    return f"{number} {name}"
-
-
-def _bar(share: float) -> str:
-    filled = round(share * BAR)
-    return "#" * filled + "." * (BAR - filled)
+    return f"{number} {cut(stack.name)}"
 
 
 def _padding(memory: SparseCoreMemory) -> str:
@@ -153,7 +142,7 @@ def explain_sparsecore_memory(
                 f"{len(stack.arrays)} ({', '.join(stack.arrays)})",
                 size(stack.per_sparse_core_bytes),
                 size(stack.per_sparse_core_bytes * memory.sparse_cores_per_chip),
-                f"{_bar(share)} {share:6.1%}",
+                f"{bar(share)} {share:6.1%}",
             ]
         )
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
@@ -187,7 +176,7 @@ def sparsecore_memory_json(
     document: dict[str, Any] = {"version": JSON_VERSION, "engine": "sparsecore", "file": name}
     if memory is None:
         document |= {"laid_out": False, "reason": str(layout), "tpu": None}
-        return json.dumps(document, indent=2) + "\n"
+        return document_text(document)
     total = memory.per_sparse_core
     document |= {
         "laid_out": True,
@@ -225,4 +214,4 @@ def sparsecore_memory_json(
                 "per_chip_bytes_with_sgd": memory.parameters_per_chip,
             }
         document["tpu"] = tpu
-    return json.dumps(document, indent=2) + "\n"
+    return document_text(document)

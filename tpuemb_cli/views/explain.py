@@ -15,7 +15,14 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from tpuemb_cli.formatters.config_table import (
+from tpuemb_cli.load import Document
+from tpuemb_cli.model import schema
+from tpuemb_cli.model.words import plural, printable
+from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
+from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+from tpuemb_cli.spec.facts import SpecFacts
+from tpuemb_cli.views.config_table import (
     SETTINGS,
     clip_range,
     config_tables,
@@ -23,14 +30,7 @@ from tpuemb_cli.formatters.config_table import (
     status,
     value,
 )
-from tpuemb_cli.formatters.style import printable, text_of
-from tpuemb_cli.load import Document
-from tpuemb_cli.model import schema
-from tpuemb_cli.model.words import plural
-from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
-from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
-from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.spec.facts import SpecFacts
+from tpuemb_cli.views.text import text_of
 
 # Which engine the table's sizes are for, on a spec that trains on SparseCores.
 SPARSECORE_ROWS = (
@@ -116,7 +116,7 @@ def explain_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list
         )
     lines = config_tables(compiled.config, schedules)
     if message.HasField("sparse_core"):
-        from tpuemb_cli.formatters.sparsecore import explain_stacking
+        from tpuemb_cli.views.sparsecore import explain_stacking
 
         lines += [
             "",
@@ -135,17 +135,17 @@ def explain_config(document: Document, facts: SpecFacts | None) -> tuple[str, li
 
 
 def explain_jax_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
-    """A JAX SparseCore EmbeddingSpecProto: its stacks (formatters/jax_spec)."""
-    from tpuemb_cli.formatters.jax_spec import explain_jax_spec as stacks
+    """A JAX SparseCore EmbeddingSpecProto: its stacks (views/jax_spec)."""
+    from tpuemb_cli.views.jax_spec import explain_jax_spec as stacks
 
     return stacks(document)
 
 
 def explain_keras(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
     """A Keras-RS model: each DistributedEmbedding layer's tables, placements and the library's
-    stacks, for the model's ``target`` (formatters/keras)."""
-    from tpuemb_cli.formatters.keras import explain_keras as layers
+    stacks, for the model's ``target`` (views/keras)."""
     from tpuemb_cli.spec.keras_plan import plan_model, topology_of
+    from tpuemb_cli.views.keras import explain_keras as layers
 
     model: Any = document.message
     return layers(document.name, plan_model(model), topology_of(model))

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.load import Document
-from tpuemb_cli.model.words import number, plural
+from tpuemb_cli.model.words import number, plural, printable
 
 TABLE_COLUMNS = (
     "table",

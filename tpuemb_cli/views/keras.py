@@ -1,8 +1,8 @@
 """``tpuemb explain`` of a Keras-RS model: each DistributedEmbedding layer, by its path in the
 model -- its tables, where each goes and why, its features -- then what the backend's library
-builds from the tables on SparseCores: the JAX stacks (formatters/jax_spec) or TPUEmbeddingV2's
-stacking (formatters/sparsecore) -- or, with TensorFlow on a chip of embedding feature V1, the
-tables of TPUEmbedding's compiled config (formatters/explain); with ``--memory`` the memory report
+builds from the tables on SparseCores: the JAX stacks (views/jax_spec) or TPUEmbeddingV2's
+stacking (views/sparsecore) -- or, with TensorFlow on a chip of embedding feature V1, the
+tables of TPUEmbedding's compiled config (views/explain); with ``--memory`` the memory report
 of that library (the JAX, SparseCore or TensorCore memory model, with the fits / near /
 does-not-fit verdict), layer by layer."""
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.formatters.style import printable, text_of
-from tpuemb_cli.model.words import count, plural
+from tpuemb_cli.model.words import count, plural, printable
+from tpuemb_cli.views.memory_parts import document_text
+from tpuemb_cli.views.text import text_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.model.chips import Chip
@@ -88,8 +89,8 @@ def _library(name: str, plan: LayerPlan) -> list[str]:
     if plan.unknown:
         return [f"  stacks: {printable(plan.unknown)}"]
     if plan.jax is not None:
-        from tpuemb_cli.formatters.jax_spec import explain_jax_spec
         from tpuemb_cli.load import Document
+        from tpuemb_cli.views.jax_spec import explain_jax_spec
 
         document = Document(name, "binary", "EmbeddingSpecProto", plan.jax, None)
         header, lines = explain_jax_spec(document)
@@ -97,10 +98,10 @@ def _library(name: str, plan: LayerPlan) -> list[str]:
         return [f"  what jax-tpu-embedding builds ({head}):", *_indented(lines)]
     assert plan.facts is not None
     if not plan.facts.sparsecore:  # TPUEmbedding (v1): the config it compiles
-        from tpuemb_cli.formatters.config_table import compiled_tables
+        from tpuemb_cli.views.config_table import compiled_tables
 
         return ["  what TPUEmbedding builds:", *_indented(compiled_tables(plan.facts))]
-    from tpuemb_cli.formatters.sparsecore import explain_stacking
+    from tpuemb_cli.views.sparsecore import explain_stacking
 
     lines = explain_stacking(plan.spec, plan.facts.layout, plan.facts.sparsecore_memory)
     return ["  what TPUEmbeddingV2 builds:", *_indented(lines)]
@@ -132,23 +133,23 @@ def _memory_text(name: str, plan: LayerPlan, chip: Chip | None) -> str:
             f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
         )
     if plan.jax is not None:
-        from tpuemb_cli.formatters.jax_memory import explain_jax_memory
         from tpuemb_cli.spec.jax_memory import model
+        from tpuemb_cli.views.jax_memory import explain_jax_memory
 
         memory = model(plan.jax, plan.topology.num_sc_per_device)
         return explain_jax_memory(layer_name(name, plan), memory, chip)
     assert plan.facts is not None
     facts = plan.facts
     if not facts.sparsecore:  # TPUEmbedding (v1): the TensorCore memory model
-        from tpuemb_cli.formatters.memory import explain_memory
         from tpuemb_cli.model.memory import model as tensorcore_model
+        from tpuemb_cli.views.memory import explain_memory
 
         config = facts.compiled.config
         header = " (TPUEmbedding, compiled as TensorFlow would)"
         return explain_memory(
             layer_name(name, plan), config, tensorcore_model(config), chip, header
         )
-    from tpuemb_cli.formatters.sparsecore_memory import explain_sparsecore_memory
+    from tpuemb_cli.views.sparsecore_memory import explain_sparsecore_memory
 
     return explain_sparsecore_memory(
         layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
@@ -176,22 +177,22 @@ def _memory_document(name: str, plan: LayerPlan, chip: Chip | None) -> Any:
     if plan.unknown:
         return None
     if plan.jax is not None:
-        from tpuemb_cli.formatters.jax_memory import jax_memory_json
         from tpuemb_cli.spec.jax_memory import model
+        from tpuemb_cli.views.jax_memory import jax_memory_json
 
         memory = model(plan.jax, plan.topology.num_sc_per_device)
         return json.loads(jax_memory_json(layer_name(name, plan), memory, chip))
     assert plan.facts is not None
     facts = plan.facts
     if not facts.sparsecore:  # TPUEmbedding (v1): the TensorCore memory model
-        from tpuemb_cli.formatters.memory import memory_json
         from tpuemb_cli.model.memory import model as tensorcore_model
+        from tpuemb_cli.views.memory import memory_json
 
         config = facts.compiled.config
         return json.loads(
             memory_json(layer_name(name, plan), config, tensorcore_model(config), chip)
         )
-    from tpuemb_cli.formatters.sparsecore_memory import sparsecore_memory_json
+    from tpuemb_cli.views.sparsecore_memory import sparsecore_memory_json
 
     text = sparsecore_memory_json(
         layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
@@ -237,4 +238,4 @@ def keras_memory_json(
             for plan in plans
         ],
     }
-    return json.dumps(document, indent=2) + "\n"
+    return document_text(document)

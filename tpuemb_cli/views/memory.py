@@ -8,10 +8,8 @@ state). ``memory_json`` is the same as a JSON document (``--format json``), vers
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from tpuemb_cli.formatters.style import printable, text_of
 from tpuemb_cli.model.accelerators import Accelerator
 from tpuemb_cli.model.advice import Advice, Demand, smallest_slice
 from tpuemb_cli.model.chips import Chip
@@ -23,11 +21,12 @@ from tpuemb_cli.model.memory import (
     cheaper,
     size,
 )
-from tpuemb_cli.model.words import count, plural
+from tpuemb_cli.model.words import count, plural, printable
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+from tpuemb_cli.views.memory_parts import bar, document_text, hbm_verdict
+from tpuemb_cli.views.text import text_of
 
 JSON_VERSION = 1
-BAR = 20  # characters of a 100% bar
 PRECISION = (
     "lower precision is not an option: TensorFlow's load and retrieve ops hold every state "
     "array as float32, and the config has no field for a narrower type"
@@ -58,11 +57,6 @@ def _largest_first(memory: Memory) -> list[TableMemory]:
 
 def _label(table: TableMemory) -> str:
     return table.name or f"#{table.table_index}"
-
-
-def _bar(share: float) -> str:
-    filled = round(share * BAR)
-    return "#" * filled + "." * (BAR - filled)
 
 
 def _more_cores(advice: Advice, chip: Chip, what: str) -> str:
@@ -99,23 +93,6 @@ def _advice(
     )
     lines.append(f"  {PRECISION}")
     return lines
-
-
-def hbm_verdict(used: int, hbm: int, exceeded: str, ask: str) -> tuple[str, int | None]:
-    """The line that says whether ``used`` bytes fit in ``hbm`` (every engine's view words it so),
-    and the budget the advice that follows aims at: all of the HBM when it does not fit, 80% of
-    it when it fits with too little room, None when it fits (no advice)."""
-    budget = hbm * WARNING_PERCENT // 100
-    if used > hbm:
-        return f"does not fit: {exceeded}. What would {ask}:", hbm
-    if used > budget:
-        left = 100 - WARNING_PERCENT
-        return (
-            f"fits, with less than {left}% left for the rest of the program. "
-            f"What would leave {left}%:",
-            budget,
-        )
-    return "fits", None
 
 
 def slice_mismatch(config: TPUEmbeddingConfiguration, tpu: Accelerator | None) -> str | None:
@@ -178,7 +155,7 @@ def explain_memory(
                 f"{table.rows:,} x {table.dimension:,}",
                 f"{len(table.arrays)} ({', '.join(table.arrays)})",
                 size(table.shard_bytes),
-                f"{_bar(share)} {share:6.1%}",
+                f"{bar(share)} {share:6.1%}",
             ]
         )
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
@@ -271,4 +248,4 @@ def memory_json(
                 "per_core_bytes_with_sgd": sgd,
             }
         document["tpu"] = found
-    return json.dumps(document, indent=2) + "\n"
+    return document_text(document)

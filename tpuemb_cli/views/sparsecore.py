@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import textwrap
 
-from tpuemb_cli.formatters.sparsecore_memory import explain_lines, stack_memory_line
-from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model import optimizers
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.sparsecore_stacker import Limits
-from tpuemb_cli.model.words import count, plural
+from tpuemb_cli.model.words import count, plural, printable
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, Optimizer
 from tpuemb_cli.spec.compiler import effective_optimizer
 from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError, Stack
 from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 from tpuemb_cli.spec.sparsecore_state import state_bytes
+from tpuemb_cli.views.sparsecore_memory import explain_lines, stack_memory_line
 
 _WIDTH = 100  # prose lines; tables are as wide as their cells
 

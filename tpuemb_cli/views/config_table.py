@@ -1,7 +1,7 @@
 """The table ``explain`` shows of a ``TPUEmbeddingConfiguration`` (a config's, or the one a spec
 compiles to): every table's effective optimizer settings, its features, the features whose
 ``table_id`` names no table, and the topology. Shared by the spec and config views
-(formatters/explain) and the Keras view of a layer TPUEmbedding (v1) builds (formatters/keras)."""
+(views/explain) and the Keras view of a layer TPUEmbedding (v1) builds (views/keras)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from tpuemb_cli.formatters.style import printable
 from tpuemb_cli.model.pbcompat import enum_type
-from tpuemb_cli.model.words import count, number, plural
+from tpuemb_cli.model.words import count, number, plural, printable
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import ClippingLimits, OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 from tpuemb_cli.rules.base import feature_label
