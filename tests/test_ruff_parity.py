@@ -74,3 +74,63 @@ def test_rules_as_json() -> None:
     }
     one = json.loads(CliRunner().invoke(main, ["rule", "TE406", "--output-format", "json"]).stdout)
     assert one["name"] == "unused-table" and one["explanation"].startswith("A table that no")
+
+
+def _config(tmp_path: Path) -> Path:
+    from tests.test_fix import BEFORE
+
+    path = tmp_path / "model.pbtxt"
+    path.write_text(BEFORE)
+    return path
+
+
+def test_fixable_and_unfixable_choose_which_fixes_apply(tmp_path: Path) -> None:
+    path = _config(tmp_path)
+    before = path.read_text()
+    only = CliRunner().invoke(main, ["check", "--fix", "--fixable", "TE209", str(path)])
+    assert only.exit_code == 1
+    after = path.read_text()
+    assert "allow_zero_accumulator" in before and "allow_zero_accumulator" not in after
+    assert "tag: 2" in after  # TE102's fix not applied
+    # Not fixable in this run: not marked, not counted.
+    path.write_text(before)
+    listed = CliRunner().invoke(
+        main,
+        ["check", "--format", "concise", "--unfixable", "TE1", "--unfixable", "TE9", str(path)],
+    )
+    lines = listed.stdout.splitlines()
+    assert not any(("TE102" in line or "TE902" in line) and "[*]" in line for line in lines)
+    assert any("TE209 [*]" in line for line in lines)
+    assert "[*] 2 findings fixable with `--fix`" in listed.stdout
+    bad = CliRunner().invoke(main, ["check", "--fixable", "TE0X", str(path)])
+    assert bad.exit_code == 2 and "'TE0X' names no rule" in bad.stderr
+
+
+def test_show_fixes_lists_the_fixes_made_by_file_and_rule(tmp_path: Path) -> None:
+    path = _config(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--fix", "--show-fixes", str(path)])
+    assert result.stderr.splitlines() == [
+        "tpuemb: fixed 1 file",
+        "Fixed 4 findings:",
+        f"- {path}:",
+        "    1 \u00d7 TE102 (dynamic-tag-gap)",
+        "    1 \u00d7 TE209 (deprecated-allow-zero-accumulator)",
+        "    1 \u00d7 TE305 (ineffective-weight-decay-multiplier)",
+        "    1 \u00d7 TE902 (unused-suppression)",
+    ]
+    again = CliRunner().invoke(main, ["check", "--fix", "--show-fixes", str(path)])
+    assert again.stderr == "No fixes made.\n"
+
+
+def test_exit_non_zero_on_fix(tmp_path: Path) -> None:
+    path = _config(tmp_path)
+    # Every finding fixed (the unsafe one too): 0, unless asked to fail on a fix.
+    plain = CliRunner().invoke(main, ["check", "--fix", "--unsafe-fixes", str(path)])
+    assert plain.exit_code == 0
+    path = _config(tmp_path)
+    flagged = CliRunner().invoke(
+        main, ["check", "--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", str(path)]
+    )
+    assert flagged.exit_code == 1
+    nothing = CliRunner().invoke(main, ["check", "--fix", "--exit-non-zero-on-fix", str(path)])
+    assert nothing.exit_code == 0  # nothing left to fix

@@ -72,6 +72,10 @@ class CheckOptions(NamedTuple):
     jobs: int = 0  # processes to lint in; 0: one per available CPU (see parallel.py)
     show_files: bool = False
     show_settings: bool = False  # print the settings of each input; lint nothing
+    fixable: tuple[str, ...] = ()  # --fixable: only these rules' fixes (selectors)
+    unfixable: tuple[str, ...] = ()  # --unfixable: never these rules' fixes
+    show_fixes: bool = False  # list the fixes made, by file and rule
+    exit_non_zero_on_fix: bool = False  # exit 1 when --fix fixed something
     quiet: bool = False  # findings only: no summary, no notes on what was skipped or fixed
     # Named files that are not TPU embedding documents are skipped, as walked ones are (a
     # pre-commit hook names every staged file with a matching extension).
@@ -114,7 +118,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         from tpuemb_cli.cli.fixing import FileChanges
         from tpuemb_cli.fix.apply import FixPolicy
 
-        policy = FixPolicy(unsafe=options.unsafe_fixes)
+        policy = FixPolicy(options.unsafe_fixes, *_fix_rules(options))
         changes = FileChanges(
             streams,
             policy,
@@ -173,10 +177,16 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     elif not (options.add_suppressions and not findings):
         # --add-suppressions reports what it left: parse problems and suppression problems
         failed = not write_reports(report, options.outputs, options.color, streams) or failed
+    if options.show_fixes and changes is not None and not options.diff:
+        from tpuemb_cli.cli.fixing import show_fixes
+
+        show_fixes(changes, streams)
     if failed:
         return EXIT_ERROR
     if changes is not None and changes.stale:
         return EXIT_FINDINGS  # a file changed while it was fixed: not fixed, run again
+    if options.exit_non_zero_on_fix and changes is not None and changes.fixed:
+        return EXIT_FINDINGS  # as ruff: something was fixed, even if nothing remains
     if options.exit_zero:
         return EXIT_OK
     if options.diff:
@@ -185,6 +195,17 @@ def execute(options: CheckOptions, streams: Streams) -> int:
     if any(f.severity >= fail_levels.get(f.file, default_level) for f in findings):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _fix_rules(options: CheckOptions) -> tuple[frozenset[str] | None, frozenset[str]]:
+    """The codes --fixable names (None: every rule) and --unfixable names."""
+    from tpuemb_cli.engine.selectors import selector_codes
+
+    fixable = None
+    if options.fixable:
+        fixable = frozenset(code for s in options.fixable for code in selector_codes(s))
+    unfixable = frozenset(code for s in options.unfixable for code in selector_codes(s))
+    return fixable, unfixable
 
 
 def _report(
@@ -205,9 +226,21 @@ def _report(
         unreadable=unreadable,
         unsafe_fixes=options.unsafe_fixes,
         fixed=changes.fixes if fixing and changes is not None else None,
+        unfixable=_not_fixed(options),
         skipped=skipped,
         quiet=options.quiet,
     )
+
+
+def _not_fixed(options: CheckOptions) -> frozenset[str]:
+    """The rules whose fixes this run does not apply: not marked ``[*]``, not counted."""
+    if not options.fixable and not options.unfixable:
+        return frozenset()
+    from tpuemb_cli.rules import all_rules
+
+    fixable, unfixable = _fix_rules(options)
+    codes = frozenset(rule.code for rule in all_rules())
+    return (codes - fixable if fixable is not None else frozenset()) | unfixable
 
 
 # Skipped inputs named one by one when a run checked nothing; more go to --show-files.
@@ -252,6 +285,18 @@ def _check_help() -> str:
     )
 
 
+def _rule_selectors(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Each selector names a rule (as --select's must), or it is a usage error."""
+    from tpuemb_cli.engine.selectors import selector_codes
+
+    for selector in value:
+        if not selector_codes(selector):
+            raise click.BadParameter(f"{selector!r} names no rule (`tpuemb rules` lists them)")
+    return value
+
+
 @click.command("check", cls=OrderedCommand, help=_check_help())
 @click.argument("paths", nargs=-1)
 @report_options
@@ -274,6 +319,30 @@ def _check_help() -> str:
     help="Count unsafe fixes as fixable, and apply them too with --fix or --diff.",
 )
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
+@click.option(
+    "--fixable",
+    multiple=True,
+    metavar="RULE",
+    callback=_rule_selectors,
+    help="Apply the fixes of these rules only (codes, names or prefixes; repeatable).",
+)
+@click.option(
+    "--unfixable",
+    multiple=True,
+    metavar="RULE",
+    callback=_rule_selectors,
+    help="Never apply the fixes of these rules (codes, names or prefixes; repeatable).",
+)
+@click.option(
+    "--show-fixes",
+    is_flag=True,
+    help="After --fix, list the fixes made, by file and rule (on stderr).",
+)
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="Exit 1 when --fix fixed something, even if no finding remains.",
+)
 @click.option(
     "--add-suppressions",
     is_flag=True,
@@ -343,6 +412,10 @@ def command(
     fix: bool,
     unsafe_fixes: bool,
     diff: bool,
+    fixable: tuple[str, ...],
+    unfixable: tuple[str, ...],
+    show_fixes: bool,
+    exit_non_zero_on_fix: bool,
     add_suppressions: bool,
     statistics: bool,
     quiet: bool,
@@ -392,5 +465,9 @@ def command(
         show_files=show_files,
         documents_only=documents_only,
         show_settings=show_settings,
+        fixable=fixable,
+        unfixable=unfixable,
+        show_fixes=show_fixes,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
     )
     run(execute, options, Streams.standard())

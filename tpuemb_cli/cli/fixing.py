@@ -50,6 +50,8 @@ class FileChanges:
         # Files not fixed because they changed while tpuemb ran (exit 1: run again).
         self.stale: list[str] = []
         self.fixes = 0  # fixes made (with --diff: that the diff would make)
+        # The rule (code, name) of each fix made, by file, for --show-fixes.
+        self.fixed: dict[str, list[tuple[str, str]]] = {}
         self.entries: dict[Path, tuple[tuple[str, ...], list[baseline.Entry]]] = {}
         # Suppressions of files no configuration governs: (file, field, rule), placed by finish.
         self.unrooted: list[tuple[Path, str, str]] = []
@@ -88,6 +90,7 @@ class FileChanges:
             return fixed.document, fixed.findings
         if self._write(item, data, stamp, fixed.text):
             self.fixes += fixed.applied
+            self.fixed.setdefault(item.name, []).extend(fixed.fixed_rules)
             return fixed.document, fixed.findings
         return document, findings
 
@@ -250,3 +253,22 @@ def _in_saved_model(folder: Path) -> bool:
         if (candidate / "saved_model.pb").exists() or (candidate / "saved_model.pbtxt").exists():
             return candidate == folder or folder.name in ("variables", "assets", "assets.extra")
     return False
+
+
+def show_fixes(changes: FileChanges, streams: Streams) -> None:
+    """``--show-fixes``: the fixes made, by file and rule, as ruff lists them (on stderr: the
+    report on stdout may be JSON or SARIF)."""
+    from collections import Counter
+
+    from tpuemb_cli.model.words import plural, printable
+
+    if not changes.fixed:
+        streams.err.write("No fixes made.\n")
+        return
+    lines = [f"Fixed {plural(changes.fixes, 'finding')}:"]
+    for name in sorted(changes.fixed):
+        lines.append(f"- {printable(name)}:")
+        counted = Counter(changes.fixed[name])
+        for (code, rule), times in sorted(counted.items()):
+            lines.append(f"    {times} \u00d7 {code} ({rule})")
+    streams.err.write("".join(line + "\n" for line in lines))

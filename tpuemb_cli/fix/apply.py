@@ -32,13 +32,22 @@ DOES_NOT_PARSE = "not fixed: the file does not parse"
 
 
 class FixPolicy(NamedTuple):
-    """Which fixes to apply: the safe ones, and with ``unsafe`` the unsafe ones too."""
+    """Which fixes to apply: the safe ones, and with ``unsafe`` the unsafe ones too; of the
+    rules ``fixable`` names (None: all), but none of ``unfixable`` (ruff's --fixable and
+    --unfixable, as rule codes)."""
 
     unsafe: bool = False
+    fixable: frozenset[str] | None = None
+    unfixable: frozenset[str] = frozenset()
 
     def allows(self, finding: Finding) -> bool:
         fix = finding.autofix
-        return fix is not None and (fix.safe or self.unsafe)
+        return (
+            fix is not None
+            and (fix.safe or self.unsafe)
+            and (self.fixable is None or finding.rule in self.fixable)
+            and finding.rule not in self.unfixable
+        )
 
 
 class Fixed(NamedTuple):
@@ -52,6 +61,8 @@ class Fixed(NamedTuple):
     refused: str | None = None
     stopped: str | None = None
     applied: int = 0  # how many fixes were made (what the summary's "N fixed" counts)
+    # The rule (code, name) of each fix made, for --show-fixes.
+    fixed_rules: tuple[tuple[str, str], ...] = ()
 
 
 def apply_edits(text: str, edits: Sequence[TextEdit]) -> str | None:
@@ -129,6 +140,7 @@ class _Fixer:
         self.engine, self.policy, self.editor = engine, policy, editor
         self.harmful: set[tuple[str, str, str]] = set()
         self.applied = 0
+        self.fixed_rules: list[tuple[str, str]] = []
 
     def edits_of(self, finding: Finding) -> Sequence[TextEdit] | None:
         if not self.policy.allows(finding) or _key(finding) in self.harmful:
@@ -157,12 +169,12 @@ class _Fixer:
         if not chosen:
             return False
         result = self.attempt([edit for _, edits in chosen for edit in edits])
-        made = len(chosen)
+        made = [finding for finding, _ in chosen]
         if result is None and len(chosen) > 1:
             # Some fix, or two together, would do harm: one at a time, to find which.
-            made = 1
             for finding, edits in chosen:
                 result = self.attempt(edits)
+                made = [finding]
                 if result is not None:
                     break
                 self.harmful.add(_key(finding))
@@ -170,7 +182,8 @@ class _Fixer:
             self.harmful.add(_key(chosen[0][0]))
         if result is not None:
             self.document, self.findings = result
-            self.applied += made
+            self.applied += len(made)
+            self.fixed_rules += [(finding.rule, finding.name) for finding in made]
         return True
 
 
@@ -201,5 +214,12 @@ def fix_document(
                 fixer.findings,
                 stopped=stopped,
                 applied=fixer.applied,
+                fixed_rules=tuple(fixer.fixed_rules),
             )
-    return Fixed(fixer.document.text, fixer.document, fixer.findings, applied=fixer.applied)
+    return Fixed(
+        fixer.document.text,
+        fixer.document,
+        fixer.findings,
+        applied=fixer.applied,
+        fixed_rules=tuple(fixer.fixed_rules),
+    )

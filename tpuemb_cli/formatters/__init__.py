@@ -35,6 +35,8 @@ class Report(Record):
     unreadable: int = 0
     unsafe_fixes: bool = False
     fixed: int | None = None
+    # Rules whose fixes this run does not apply (--fixable / --unfixable): not marked fixable.
+    unfixable: frozenset[str] = frozenset()
     skipped: int = 0
     quiet: bool = False
     command: str = "check"
@@ -50,7 +52,11 @@ class Report(Record):
         """Whether this run's ``--fix`` (with its ``--unsafe-fixes``) would fix ``finding``:
         what the ``[*]`` mark says."""
         fix = finding.autofix
-        return fix is not None and (fix.safe or self.unsafe_fixes)
+        return (
+            fix is not None
+            and (fix.safe or self.unsafe_fixes)
+            and finding.rule not in self.unfixable
+        )
 
     @property
     def fixable(self) -> int:
@@ -62,7 +68,11 @@ class Report(Record):
         """How many findings have an unsafe fix that ``--unsafe-fixes`` would enable."""
         if self.unsafe_fixes:
             return 0
-        return sum(1 for f in self.findings if f.autofix is not None and not f.autofix.safe)
+        return sum(
+            1
+            for f in self.findings
+            if f.autofix is not None and not f.autofix.safe and f.rule not in self.unfixable
+        )
 
 
 class Formatter(Protocol):
