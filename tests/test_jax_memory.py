@@ -184,7 +184,7 @@ def test_a_stack_on_no_sparsecore_is_not_sized_nor_said_to_fit(tmp_path: Path) -
     for cores in ("0", "-8"):
         text = replaced(("num_sparsecores: 8", f"num_sparsecores: {cores}"))
         exit_code, stdout, _ = _explain(tmp_path, text, "--tpu", "v6e")
-        assert exit_code == 0
+        assert exit_code == 1  # TE681 said first (issue 38)
         assert 'per device: stack "video_user" has num_sparsecores below 1 (TE681)' in stdout
         assert "fits" not in stdout.splitlines()[-1]
         _, document, _ = _explain(tmp_path, text, "--tpu", "v6e", "--format", "json")

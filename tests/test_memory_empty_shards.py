@@ -56,7 +56,7 @@ def test_a_config_file_is_refused_and_explain_memory_gives_the_table_no_row(
     assert result.exit_code == 1
     assert 'TE404 [error] table 0 ("small") has 10 rows for 32 hosts' in result.stdout
     result = invoke("explain", "--memory", str(path))
-    assert result.exit_code == 0
+    assert result.exit_code == 1 and "TE404" in result.stderr  # said first (issue 38)
     assert "small  " not in result.stdout  # no row of the table in the table of shards
     assert f"not counted: table small: TensorFlow would refuse it: {REFUSAL}\n" in result.stdout
     assert "big    10 x 16" in result.stdout

@@ -119,8 +119,8 @@ def test_explain_an_optimizer_with_every_setting(tmp_path: Path) -> None:
     )
     # Unset algorithm parameters are shown as the zeros TensorFlow reads; an enum number
     # TensorFlow does not declare is shown as the number.
-    assert explain(str(path)) == (
-        0,
+    assert explain(str(path))[:2] == (
+        1,  # its errors said first (issue 38)
         f"{path} (OptimizationParameters: one table's optimizer)\n"
         "\n"
         "optimizer           adagrad_momentum (momentum 0.5, use_nesterov true, exponent 0.0, "
@@ -133,7 +133,6 @@ def test_explain_an_optimizer_with_every_setting(tmp_path: Path) -> None:
         "packing             disabled\n"
         "quantization        enabled, 2 buckets, range [-1.0, inf]\n"
         "hot id replication  migration_only\n",
-        "",
     )
 
 
@@ -154,8 +153,8 @@ def test_explain_lists_features_whose_table_id_names_no_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(ROOT)
-    assert explain("examples/mistakes/common_mistakes.pbtxt") == (
-        0,
+    assert explain("examples/mistakes/common_mistakes.pbtxt")[:2] == (
+        1,  # the mistakes said first (issue 38)
         "examples/mistakes/common_mistakes.pbtxt\n"
         "\n"
         "table  rows x dim      optimizer  learning rate  weight clip  gradient clip  weight decay"
@@ -170,7 +169,6 @@ def test_explain_lists_features_whose_table_id_names_no_table(
         'feature 1 ("query_terms"): table_id 2 -- no such table\n'
         "\n"
         "mode training, 2 hosts, 16 cores\n",
-        "",
     )
 
 
@@ -182,7 +180,7 @@ def test_explain_lists_an_unnamed_feature_with_a_negative_table_id(tmp_path: Pat
         "feature_descriptor { table_id: -1 input_shape: 8 }\n"
     )
     code, out, _ = explain(str(path))
-    assert code == 0
+    assert code == 1  # TE407 said first (issue 38)
     assert out.splitlines()[4:] == [
         "t      4 x 2       none       -              -            -              -             "
         "-             -        a",
@@ -240,3 +238,28 @@ def test_one_file_commands_refuse_a_directory(
     result = CliRunner().invoke(main, [command[0], "examples/", *command[1:]])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "tpuemb: error: examples/: is a directory; name one file in it\n"
+
+
+def test_explain_says_a_configs_errors_first_and_exits_1(tmp_path: Path) -> None:
+    # Issue 38: `vocabulary_sise` and `dimenson` were explained as a 0 x 0 table, exit 0, and
+    # `--memory --tpu v5e` said "fits" without a word of the errors.
+    path = tmp_path / "broken.pbtxt"
+    path.write_text(
+        'table_descriptor { name: "video" vocabulary_sise: 100 dimenson: 8\n'
+        "  optimization_parameters { adagrad {} learning_rate { constant: 0.1 } } }\n"
+        "feature_descriptor { table_id: 0 input_shape: 4 }\n"
+        "mode: TRAINING num_hosts: 1 num_tensor_cores: 8\n"
+    )
+    for args in ((), ("--memory", "--tpu", "v5e")):
+        code, _, err = explain(*args, str(path))
+        assert code == 1
+        assert err.splitlines() == [
+            f"{path}:1:34: TE002 [error] TableDescriptor has no field `vocabulary_sise`; did you "
+            "mean `vocabulary_size`?",
+            f"{path}:1:55: TE002 [error] TableDescriptor has no field `dimenson`; did you mean "
+            "`dimension`?",
+            "Found 2 errors in 1 file (1 file checked).",
+            f"tpuemb: {path}: explained as read, with the errors above",
+        ]
+    # A clean config: nothing on stderr, exit 0, as ever.
+    assert explain(str(ROOT / "examples" / "recommender.pbtxt"))[::2] == (0, "")

@@ -67,8 +67,9 @@ def test_the_dropped_features_table_is_not_built(tmp_path: Path) -> None:
     and t3, and explain says t2 is not built and f2 dropped."""
     path = write(tmp_path, _clashing())
     result = invoke("explain", "--tpu", "v5p-8", str(path))
-    assert result.exit_code == 0, result.output
-    assert 'stack "t1_t3"' in result.output
+    # Explained as read, TE772 (an error) said first: exit 1 (issue 38).
+    assert result.exit_code == 1 and "TE772" in result.stderr, result.output
+    assert 'stack "t1_t3"' in result.stdout
     row = next(line for line in result.output.splitlines() if line.strip().startswith("t2 "))
     assert "never built" in row and "f2 (dropped: TE772)" in row, row
     result = invoke("explain", "--memory", "--format", "json", "--tpu", "v5p-8", str(path))

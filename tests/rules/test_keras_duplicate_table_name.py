@@ -45,8 +45,8 @@ def test_two_tables_of_one_name_elsewhere(tmp_path: Path) -> None:
 def test_explain_shows_both_tables_of_one_name(tmp_path: Path) -> None:
     path = write(tmp_path, _one_name())
     result = invoke("explain", "--tpu", "v5p-8", str(path))
-    assert result.exit_code == 0, result.output
-    rows = [line.split() for line in result.output.splitlines()[4:8]]
+    assert result.exit_code == 1 and "TE771" in result.stderr, result.output  # said first
+    rows = [line.split() for line in result.stdout.splitlines()[4:8]]
     assert [row[:4] for row in rows[1:]] == [
         ["users", "1,000", "x", "16"],
         ["items", "500", "x", "8"],

@@ -17,6 +17,7 @@ from tpuemb_cli.cli.common import (
     keras_backend_option,
     linted_document,
     max_size_option,
+    note,
     read_input,
     run,
     tpu_option,
@@ -93,6 +94,12 @@ def execute(
     if linted.facts is not None and not _compiles(linted.findings, streams):
         error(streams, f"{item.name}: not explained: the spec has errors")
         return EXIT_FINDINGS
+    # Any other document is explained as it was read, its errors said first (stderr) and the
+    # exit code 1, as `check` would give: a misspelt `vocabulary_sise` is no 0-row table.
+    errors = _errors(linted.findings)
+    if errors:
+        streams.err.write(formatters.get("concise")(formatters.Report(errors, 1), False))
+        note(streams, f"{item.name}: explained as read, with the errors above")
     if row.kind == "keras":
         # What the layers convert for: the settings' backend and --tpu, as `check` resolves
         # them; the views read it from the model's target.
@@ -100,9 +107,11 @@ def execute(
         _target(document.message, linted.engine)
     if options.memory:
         assert linted.engine is not None
-        return _memory(document, options, linted.engine, linted.facts, streams)
-    streams.out.write(explain_document(document, linted.facts))
-    return EXIT_OK
+        status = _memory(document, options, linted.engine, linted.facts, streams)
+    else:
+        streams.out.write(explain_document(document, linted.facts))
+        status = EXIT_OK
+    return EXIT_FINDINGS if errors and status == EXIT_OK else status
 
 
 def _memory(
@@ -199,20 +208,24 @@ def _keras_memory(
     return EXIT_OK
 
 
-def _compiles(findings: list[Finding], streams: Streams) -> bool:
-    """Whether a spec compiles (has no error), as `tpuemb compile` decides; its errors go to
-    stderr. A spec with errors is one TensorFlow would refuse or `compile` would not build, so
-    what it "compiles to" would be made up."""
+def _errors(findings: list[Finding]) -> list[Finding]:
+    """The errors among ``findings``, but the memory rules': the tables not fitting the chip is
+    what --memory explains, not a mistake in the document."""
     from tpuemb_cli.rules import find
 
-    # A memory finding (the tables do not fit the chip) is what --memory explains, not a spec
-    # that does not compile.
-    errors = [
+    return [
         f
         for f in findings
         if f.severity is Severity.ERROR
         and not ((entry := find(f.rule)) is not None and entry.family == "memory")
     ]
+
+
+def _compiles(findings: list[Finding], streams: Streams) -> bool:
+    """Whether a spec compiles (has no error), as `tpuemb compile` decides; its errors go to
+    stderr. A spec with errors is one TensorFlow would refuse or `compile` would not build, so
+    what it "compiles to" would be made up."""
+    errors = _errors(findings)
     if errors:
         streams.err.write(formatters.get("concise")(formatters.Report(errors, 1), False))
     return not errors
@@ -232,6 +245,7 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
 @keras_backend_option
 @click.option(
     "--format",
+    "--output-format",
     "output_format",
     type=click.Choice(["text", "json"]),
     default="text",
