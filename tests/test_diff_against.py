@@ -20,6 +20,8 @@ from tpuemb_cli.cli import main
 
 from .helpers import CLEAN
 
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
 # A config new in the second commit: unlike the one removed in it, so that git finds no rename.
 OTHER = """\
 table_descriptor {
@@ -210,13 +212,13 @@ def test_a_config_that_now_holds_garbage_or_bad_yaml_cannot_be_compared(
         "configs/model.pbtxt:1:1: TE001 [error] expected a field name, found `@`\n"
         "configs/model.spec.yaml:2:3: TE001 [error] not valid YAML: expected the node content, "
         "but found '-'\n"
-        "No changes; 2 invalid-syntax (1 file pair compared; 2 file pairs could not be "
-        "compared).\n"
+        # The lint findings say why; the summary counts changes only (issue 38).
+        "No changes (1 file pair compared; 2 file pairs could not be compared).\n"
         if not named
         else "configs/model.pbtxt:1:1: TE001 [error] expected a field name, found `@`\n"
         "configs/model.spec.yaml:2:3: TE001 [error] not valid YAML: expected the node content, "
         "but found '-'\n"
-        "Nothing compared; 2 invalid-syntax (2 file pairs could not be compared).\n"
+        "Nothing compared (2 file pairs could not be compared).\n"
     )
 
 
@@ -234,10 +236,7 @@ def test_a_config_emptied_cannot_be_compared(repo: Path) -> None:
     assert "removed since" not in result.stdout
     lines = result.stdout.splitlines()
     assert lines[0].startswith("configs/model.spec.yaml: TE009 [error] not a TPU embedding ")
-    assert lines[1:] == [
-        "No changes; 1 not-an-embedding-document (1 file pair compared; 2 file pairs could not "
-        "be compared)."
-    ]
+    assert lines[1:] == ["No changes (1 file pair compared; 2 file pairs could not be compared)."]
 
 
 RESTORE_ERROR_IN_THE_RENAMED_SPEC = (
@@ -434,3 +433,24 @@ def test_a_folder_removed_since(repo: Path) -> None:
         "HEAD:configs/new.pbtxt:1:1: TE953 [warning] orphaned-state",
         "Found 3 changes: 3 orphaned-state (3 file pairs compared).",
     ]
+
+
+def test_an_unchanged_file_with_errors_is_no_change(repo: Path) -> None:
+    # Issue 38: `diff --against HEAD examples/` on the untouched repository exited 2 ("cannot
+    # compare: they have errors") for the unchanged Keras example, and its summary counted lint
+    # rules among the kinds of change. An untouched file is no change; its errors are check's.
+    shutil.copyfile(EXAMPLES / "keras" / "ranking.keras", repo / "configs" / "ranking.keras")
+    broken = CLEAN.replace("adagrad {}", "adagrad {} learning_rate { dynamic { tag: -1 } }")
+    (repo / "configs" / "broken.pbtxt").write_text(broken)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "third")
+    assert "TE101" in invoke("check", "--format", "concise", "configs/broken.pbtxt").stdout
+    result = invoke("diff", "--against", "HEAD", "configs/")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "No changes (5 file pairs compared).\n"
+    # Changed, it is judged: its errors make it a pair that cannot be compared, and they are
+    # said, not counted as changes.
+    (repo / "configs" / "broken.pbtxt").write_text(broken.replace("dimension: 16", "dimension: 8"))
+    result = invoke("diff", "--against", "HEAD", "configs/broken.pbtxt")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1] == "Nothing compared (1 file pair could not be compared)."

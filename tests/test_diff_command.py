@@ -260,7 +260,7 @@ def test_an_input_that_cannot_be_compared_exits_2(args: list[str], stderr: str) 
     # errors, reported.
     assert result.stdout == {
         "broken.pbtxt": "broken.pbtxt:2:1: TE001 [error] expected a value for `name`, found end "
-        "of input\nNothing compared; 1 invalid-syntax (1 file pair could not be compared).\n",
+        "of input\nNothing compared (1 file pair could not be compared).\n",
     }.get(args[1], "Nothing compared (1 file pair could not be compared).\n")
 
 

@@ -114,7 +114,14 @@ def _changes_summary(report: Report) -> str:
     if report.unreadable:
         compared += f"; {plural(report.unreadable, 'file pair')} could not be compared"
     counts: dict[tuple[bool, str, str], int] = {}  # (not a change, code, name): worst first
+    from tpuemb_cli.rules import command_codes
+
+    # Changes, and what diff itself reports (an acknowledgement that matched nothing); never
+    # the lint findings of a file that could not be compared: they are said above, not counted.
+    own = command_codes("diff")
     for finding in report.findings:
+        if finding.change is None and finding.rule not in own:
+            continue
         key = (finding.change is None, finding.rule, finding.name)
         counts[key] = counts.get(key, 0) + 1
     changes = sum(count for (other, _, _), count in counts.items() if not other)
@@ -122,10 +129,10 @@ def _changes_summary(report: Report) -> str:
     if not changes and report.unreadable and not report.files_checked:
         # Not "No changes" when no pair was compared (exit 2): a gate reading the line must not
         # take it for a pass.
-        said = f"; {listed}" if report.findings else ""
+        said = f"; {listed}" if counts else ""
         uncompared = f"{plural(report.unreadable, 'file pair')} could not be compared"
         return f"Nothing compared{said} ({uncompared})."
-    if not report.findings:
+    if not counts:
         return f"No changes ({compared})."
     if not changes:
         return f"No changes; {listed} ({compared})."

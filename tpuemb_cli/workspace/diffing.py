@@ -119,7 +119,11 @@ def diff_versions(
         # configuration's entries only.
         return new_document or Document(name, "", "", None, None), placed
 
-    return _diff(workspace, name, [old, new], exclude, versions)
+    # Against a revision, a file the same as then is no change whatever check says of it: the
+    # pairs were not chosen by the user, and a gate on changes must not block an untouched file.
+    # A pair named by the user is judged as ever (a spec the library refuses, even against
+    # itself, is refused).
+    return _diff(workspace, name, [old, new], exclude, versions, same_is_none=since is not None)
 
 
 def diff_checkpoint(
@@ -166,6 +170,7 @@ def _diff(
     versions: list[Version | None],
     exclude: bool,
     compare: Comparison,
+    same_is_none: bool = False,
 ) -> Diffed:
     """The pipeline both diffs share: settings -> exclusion -> load -> refusals -> ``compare``
     -> engine, a crash contained as a finding on ``name``."""
@@ -194,6 +199,9 @@ def _diff(
                 for finding in _refusals(check, document, facts)
             )
         )
+        if refused and same_is_none and _unchanged(versions, documents):
+            # The same on both sides: no change; its errors are check's to report.
+            return Diffed(name, [], sources, compared=True)
         if refused:
             names = sorted({f.file for f in refused})
             return Diffed(
@@ -221,6 +229,22 @@ def _diff(
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
     return Diffed(name, findings, sources, compared=True)
+
+
+def _unchanged(versions: list[Version | None], documents: Sides) -> bool:
+    """Whether both sides are there, loaded (a file that does not parse is not judged, even
+    against itself) and the same: the same bytes, or the same text read from them (a `.keras`
+    archive on disk is read for its config.json alone, from the revision whole)."""
+    if len(versions) != 2 or None in versions or None in documents:
+        return False
+    old, new = versions
+    before, after = documents
+    assert old is not None and new is not None and before is not None and after is not None
+    if before.message is None or after.message is None:
+        return False
+    if old.data == new.data:
+        return True
+    return before.text is not None and before.text == after.text
 
 
 def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Placed]]:
