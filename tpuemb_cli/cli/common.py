@@ -80,9 +80,14 @@ def read_input(
         return None
 
 
-def write_output(output: bytes, path: str | None, streams: Streams) -> int:
-    """Writes a converted or compiled message to ``path`` (atomically), or to stdout."""
+def write_output(output: bytes, path: str | None, streams: Streams, binary: bool = False) -> int:
+    """Writes a converted or compiled message to ``path`` (atomically), or to stdout; a
+    ``binary`` message never to a terminal (as gzip refuses: raw bytes would garble it, and
+    could drive it), exit 2 with what to do instead."""
     if path is None or path == "-":
+        if binary and _is_terminal(streams.out):
+            error(streams, "binary output is not written to a terminal: give -o FILE, or redirect")
+            return EXIT_ERROR
         streams.out.flush()
         binary_out = getattr(streams.out, "buffer", None)
         if binary_out is not None:
@@ -99,6 +104,13 @@ def write_output(output: bytes, path: str | None, streams: Streams) -> int:
         error(streams, f"{path}: cannot write: {why(problem)}")
         return EXIT_ERROR
     return EXIT_OK
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no such method, or closed
+        return False
 
 
 def color(stream: Any) -> bool:

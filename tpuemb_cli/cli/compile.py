@@ -89,7 +89,7 @@ def execute(options: CompileOptions, streams: Streams) -> int:
         output = encodings.get(options.to).render(proto)
     else:
         output = encodings.get(options.to).render(facts.compiled.config)
-    return write_output(output, options.output, streams)
+    return write_output(output, options.output, streams, not encodings.get(options.to).text)
 
 
 @click.command("compile")

@@ -62,7 +62,7 @@ def execute(options: ConvertOptions, streams: Streams) -> int:
         # it holds (TensorFlow's own textprotos carry one).
         header = f"# proto-message: {header_name(document.message_type)}\n"
         output = header.encode("utf-8") + output
-    return write_output(output, options.output, streams)
+    return write_output(output, options.output, streams, not encodings.get(options.to).text)
 
 
 def _lint(document: Document) -> list[Finding]:
