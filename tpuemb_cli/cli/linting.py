@@ -83,13 +83,11 @@ def other_language(item: inputs.Input) -> bool:
     tpuemb reads (``NOTES.md``, ``gen.py``). A file with no extension or a ``.txt`` (which a
     `# proto-message:` header may make one of ours), stdin, a pipe or a device is read and judged
     by its content."""
-    from tpuemb_cli.load.encodings import for_headed_name, for_name
+    from tpuemb_cli.load.identify import name_says
 
-    if item.path is None or item.special or for_name(item.name) is not None:
+    if item.path is None or item.special:
         return False
-    if for_headed_name(item.name) is not None:
-        return False
-    return bool(os.path.splitext(os.path.basename(item.name))[1])  # noqa: PTH119, PTH122
+    return name_says(item.name) == "foreign"
 
 
 def lint_all(
