@@ -19,7 +19,8 @@ from typing import NamedTuple
 
 from tpuemb_cli.cli import git, inputs
 from tpuemb_cli.cli.git import GitError
-from tpuemb_cli.load.encodings import discovered, for_headed_name, for_name
+from tpuemb_cli.load.encodings import discovered
+from tpuemb_cli.load.identify import headed, name_says
 
 __all__ = ["GitError", "Versions", "versions"]
 
@@ -248,7 +249,7 @@ class _Pairing:
                 return _Then(path.name, entry.blob, False)
             rest = parts[depth:]
             if any(part.startswith(".") for part in rest[:-1]) or (
-                for_name(rest[-1]) is None and for_headed_name(rest[-1]) is None
+                name_says(rest[-1]) not in ("ours", "headed")
             ):
                 return None  # a .txt is taken for now: its header, once read, decides (_read)
             self.taken.add(index)
@@ -306,10 +307,8 @@ def _ours_then(then: _Then, held: bytes | int | None) -> bool:
     """Whether a file found by walking a folder at the revision is one the walk takes: a name of
     a config's extension, or a .txt whose `# proto-message:` header names a type tpuemb reads
     (as ``inputs.expand`` takes them now)."""
-    if not then.walked or for_name(then.name) is not None:
+    if not then.walked or name_says(then.name) == "ours":
         return True
-    from tpuemb_cli.load.recognise import headed
-
     return isinstance(held, bytes) and headed(held)
 
 

@@ -81,13 +81,12 @@ def _mapping_type(data: bytes, name: str) -> str | None:
     binary (their header and bytes say), and for what is no document (the default's parse
     problems then say why)."""
     from tpuemb_cli.load import encodings
-    from tpuemb_cli.load.recognise import recognise
+    from tpuemb_cli.load.identify import identify
 
-    encoding = encodings.detect(name, data).name
-    if encoding not in ("json", "yaml"):
-        return None
-    verdict = recognise(name, data, encoding)
-    return verdict.message_type if verdict.ok else None
+    if encodings.detect(name, data).name not in ("json", "yaml"):
+        return None  # not judged: a binary's judging parses it as every type
+    identity = identify(data, name)
+    return identity.message_type if identity.outcome == "load" else None
 
 
 @click.command("convert")

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from tpuemb_cli.load.encodings import discovered, for_headed_name, for_name
+from tpuemb_cli.load.encodings import discovered, for_name
+from tpuemb_cli.load.identify import name_says
 from tpuemb_cli.load.limits import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # the commands' default
 from tpuemb_cli.model.records import Record
 
@@ -102,7 +103,8 @@ def _walk(directory: Path) -> Iterator[Path]:
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             path = os.path.join(root, name)  # noqa: PTH118
-            if for_name(name) is not None or (for_headed_name(name) and _headed(path)):
+            says = name_says(name)
+            if says == "ours" or (says == "headed" and _headed(path)):
                 yield Path(path)
 
 
@@ -110,7 +112,7 @@ def _headed(path: str) -> bool:
     """Whether the file at ``path`` (a .txt: notes, requirements, logs as often as a config)
     opens with a `# proto-message:` header naming a type tpuemb reads; one that cannot be read
     is not taken (nothing says it is ours)."""
-    from tpuemb_cli.load.recognise import headed
+    from tpuemb_cli.load.identify import headed
     from tpuemb_cli.load.signatures import PREFIX
 
     try:

@@ -81,11 +81,11 @@ def other_language(item: inputs.Input) -> bool:
     tpuemb reads (``NOTES.md``, ``gen.py``). A file with no extension or a ``.txt`` (which a
     `# proto-message:` header may make one of ours), stdin, a pipe or a device is read and judged
     by its content."""
-    from tpuemb_cli.load.encodings import unread_extension
+    from tpuemb_cli.load.identify import name_says
 
     if item.path is None or item.special:
         return False
-    return unread_extension(item.name) is not None
+    return name_says(item.name) == "foreign"
 
 
 def lint_all(

@@ -2,7 +2,8 @@
 
 This is the only package that looks at text. Each encoding (text format, JSON, binary, YAML) is a
 row of ``encodings`` and a codec module; ``source.py`` maps field paths to places in the text;
-``problems.py`` is what a codec reports; ``sniff.py`` tells message types apart. Rules see
+``problems.py`` is what a codec reports; ``identify.py`` decides what an input is (loaded as
+what, skipped or refused, and why) before a codec reads it. Rules see
 messages; the engine asks the source map where a field path lies.
 """
 
@@ -51,71 +52,41 @@ class Skipped(Record):
 def load_input(
     data: bytes, name: str, message_type: str | None = None, walked: bool = False
 ) -> Document | Skipped:
-    """Loads a file the user named (``walked``: one found in a directory they named), after
-    deciding by its content whether it is a TPU embedding document (``recognise``).
-
-    A walked file that is not one is Skipped; a named one is a Document whose only problem says
-    what it is instead (`not-an-embedding-document`). With ``message_type`` the user said what it
-    is: it is loaded as that. Text format saved under a binary name is read as text, and binary
-    under a text name as binary, with a note (`misnamed-file`), with ``message_type`` or not.
+    """Loads a file the user named (``walked``: one found in a directory they named) as
+    ``load.identify`` says it is: a TPU embedding document, by its content, unless the user said
+    its type (``message_type``); else Skipped when walked, and when named a Document whose only
+    problem says what it is instead (`not-an-embedding-document`). Text format saved under a
+    binary name is read as text, and binary under a text name as binary, with a note
+    (`misnamed-file`), with ``message_type`` or not.
     """
-    if message_type is not None:
-        return _load_as(data, name, message_type)
-    from tpuemb_cli.load.recognise import EMPTY, recognise
+    from tpuemb_cli.load.identify import identify
 
-    encoding = encodings.detect(name, data)
-    verdict = recognise(name, data, encoding.name)
-    if not verdict.ok and encoding.name == "text" and encodings.for_name(name) is None:
-        # No name to go by (stdin, a pipe, a file without extension): a YAML spec reads as
-        # broken text format; judged as YAML, it is what it is.
-        as_yaml = recognise(name, data, "yaml")
-        if as_yaml.ok:
-            encoding, verdict = encodings.get("yaml"), as_yaml
-    if not verdict.ok and not walked and verdict.reason == EMPTY and _named_as_one(name, data):
-        return load_bytes(data, name, encoding.name)
-    if not verdict.ok:
-        if walked:
-            return Skipped(name, verdict.reason)
+    identity = identify(data, name, message_type, walked)
+    if identity.outcome == "skip":
+        return Skipped(name, identity.reason)
+    if identity.outcome == "refuse":
         from tpuemb_cli.load.problems import LoadProblem  # only for a problem
 
         problem = LoadProblem(
             "not-an-embedding-document",
-            f"not a TPU embedding document: {verdict.reason}",
+            f"not a TPU embedding document: {identity.reason}",
             fix=f"pass --type if it is one (tpuemb reads: {', '.join(schema.known_names())})",
             fatal=True,
         )
-        return Document(name, encoding.name, schema.DEFAULT_TYPE, None, None, [problem])
-    document = load_bytes(data, name, verdict.encoding or encoding.name, verdict.message_type)
-    return _misnamed(document, encoding.name, verdict.encoding)
+        return Document(name, identity.named, schema.DEFAULT_TYPE, None, None, [problem])
+    loaded = load_bytes(data, name, identity.encoding, identity.message_type)
+    document = _misnamed(loaded, identity.named, identity.encoding)
+    return document if message_type is None else _other_type(document, data)
 
 
-def _named_as_one(name: str, data: bytes) -> bool:
-    """Whether a named input with no field in it is linted as an (empty, or broken) document:
-    its name says it is one (``x.pbtxt``), or it is blank. Text without a field in a file the
-    content alone was to decide on (``LICENSE``, a pipe) is no document."""
-    return encodings.for_name(name) is not None or not data.strip()
-
-
-def _load_as(data: bytes, name: str, message_type: str) -> Document:
-    """An input whose type the user gave (--type), read in the encoding its content holds; in
-    binary, said so when it reads as that type only with fields the type does not define but is
-    another type tpuemb reads."""
-    from tpuemb_cli.load import recognise
-
-    named = encodings.detect(name, data).name
-    if (
-        # No name to go by: a spec (YAML's type) that reads as YAML is YAML.
-        named == "text"
-        and encodings.for_name(name) is None
-        and schema.lookup(message_type).name == schema.DEFAULT_YAML_TYPE
-        and _reads_as_yaml(data, name, message_type)
-    ):
-        named = "yaml"
-    held = recognise.held_encoding(data, named, message_type)
-    document = _misnamed(load_bytes(data, name, held or named, message_type), named, held)
+def _other_type(document: Document, data: bytes) -> Document:
+    """``document``, whose type the user gave (--type), with a problem when in binary it reads
+    as that type only with fields the type does not define but is another type tpuemb reads."""
     message = document.message
     if document.format != "binary" or message is None:
         return document
+    from tpuemb_cli.load import recognise
+
     if not recognise.has_unknown_fields(message, data):
         return document
     other = recognise.other_binary_type(data, message.DESCRIPTOR.name)
@@ -132,25 +103,10 @@ def _load_as(data: bytes, name: str, message_type: str) -> Document:
     return document._replace(problems=[problem, *document.problems])
 
 
-def _reads_as_yaml(data: bytes, name: str, message_type: str) -> bool:
-    """Whether an input without a name to go by is YAML: one YAML recognises, unless a
-    ``# proto-message:`` header is all YAML recognised it by (a header names the type, not the
-    encoding) and the text format reads it."""
-    from tpuemb_cli.load import recognise
-    from tpuemb_cli.load.document import is_fatal
-    from tpuemb_cli.load.signatures import by_header
-
-    if not recognise.recognise(name, data, "yaml").ok:
-        return False
-    if by_header(data.decode("utf-8-sig", errors="replace")) is None:
-        return True  # recognised by its keys: YAML's parser read it
-    return is_fatal(load_bytes(data, name, "text", message_type).problems)
-
-
-def _misnamed(document: Document, named: str, held: str | None) -> Document:
+def _misnamed(document: Document, named: str, held: str) -> Document:
     """``document`` with a note when its content (``held``) is in another encoding than its
     name says (``named``)."""
-    if held is None or held == named:
+    if held == named:
         return document
     from tpuemb_cli.load.problems import LoadProblem  # only for a problem
 

@@ -1,4 +1,5 @@
-"""Is this file a TPU embedding document? Decided by content, before it is linted.
+"""Is this file a TPU embedding document? Decided by content, before it is linted (step 3 of
+``load.identify``, which asks it).
 
 A repository holds many files with tpuemb's extensions that are something else: npm and editor
 JSON, Compose, Kubernetes and CI YAML, other projects' textprotos (TF Serving, TFX, Object
@@ -33,7 +34,7 @@ from tpuemb_cli.load.text_tokenizer import TOKEN
 from tpuemb_cli.model import schema
 
 # Re-exported: the loader and tests ask this module.
-__all__ = ["EMPTY", "Verdict", "has_unknown_fields", "headed", "recognise"]
+__all__ = ["EMPTY", "Verdict", "has_unknown_fields", "recognise"]
 
 # Files that are never configs, whatever their content: a fast path, not the rule.
 _NOT_CONFIGS = {
@@ -41,13 +42,6 @@ _NOT_CONFIGS = {
     "keras_metadata.pb": "Keras metadata of a SavedModel",
     "saved_model_config.pb": "a SavedModel's runtime configuration",
 }
-
-
-def headed(data: bytes) -> bool:
-    """Whether ``data`` (the start of a file is enough) opens with a `# proto-message:` header
-    naming a type tpuemb reads: what makes a ``.txt`` file one of ours in a directory walk."""
-    verdict = by_header(data[:PREFIX].decode("utf-8-sig", errors="replace"))
-    return verdict is not None and verdict.ok
 
 
 def recognise(name: str, data: bytes, encoding: str) -> Verdict:

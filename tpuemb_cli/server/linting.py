@@ -20,6 +20,7 @@ Nothing here raises on what a user typed: a bug in tpuemb is an ``internal-error
 
 from __future__ import annotations
 
+import os
 import re
 import traceback
 from pathlib import Path
@@ -29,7 +30,8 @@ from urllib.parse import unquote, urlsplit
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.engine.settings import Selection, Settings, SettingsError
 from tpuemb_cli.load import Document
-from tpuemb_cli.load.encodings import detect, for_name, unread_extension
+from tpuemb_cli.load.encodings import detect, for_name
+from tpuemb_cli.load.identify import name_says
 from tpuemb_cli.load.limits import DEFAULT_MAX_BYTES, has_surrogates
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.workspace import Workspace
@@ -114,11 +116,10 @@ class Linter:
         encoding = for_name(name)
         if encoding is not None and not encoding.text:
             return _not_text(name, text, encoding.name)
-        unread = unread_extension(name) if path_of(uri) is not None else None
-        if unread is not None:
+        if path_of(uri) is not None and name_says(name) == "foreign":
             # As `check` skips a file by its name (a `.h5` holding JSON is still no document).
-            why = f"tpuemb reads no {unread} files"
-            return Linted(name, text, None, [], skipped=why)
+            extension = os.path.splitext(name)[1]  # noqa: PTH122
+            return Linted(name, text, None, [], skipped=f"tpuemb reads no {extension} files")
         if has_surrogates(text):
             return self.unencodable(uri, text)
         data = text.encode("utf-8")

@@ -235,16 +235,6 @@ def for_headed_name(name: str) -> Encoding | None:
     return HEADED.get(os.path.splitext(name)[1].lower())  # noqa: PTH122
 
 
-def unread_extension(name: str) -> str | None:
-    """The extension of a file tpuemb skips by its name (``NOTES.md``, ``model.weights.h5``):
-    one no encoding reads, nor a `# proto-message:` header backs; None for a name read by its
-    extension or with none (judged by content). ``check`` and the editor's buffers agree."""
-    extension = os.path.splitext(os.path.basename(name))[1]  # noqa: PTH119, PTH122
-    if not extension or for_name(name) is not None or for_headed_name(name) is not None:
-        return None
-    return extension
-
-
 def discovered(extensions: dict[str, Encoding] | None = None) -> str:
     """The names a directory walk takes, for messages: every extension, then the headed ones."""
     said = " ".join(sorted(extensions if extensions is not None else EXTENSIONS))
