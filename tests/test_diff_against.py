@@ -230,13 +230,17 @@ def test_a_config_emptied_cannot_be_compared(repo: Path) -> None:
     result = invoke("diff", "--against", "HEAD", "configs")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        "tpuemb: error: configs/model.pbtxt: cannot compare: it has no fields (an emptied file?)",
+        "tpuemb: error: configs/model.pbtxt: cannot compare: it has errors (reported below)",
         "tpuemb: error: configs/model.spec.yaml: cannot compare: it has errors (reported below)",
     ]
     assert "removed since" not in result.stdout
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("configs/model.spec.yaml: TE009 [error] not a TPU embedding ")
-    assert lines[1:] == ["No changes (1 file pair compared; 2 file pairs could not be compared)."]
+    assert lines[0] == (
+        "configs/model.pbtxt:1:1: TE009 [error] not a TPU embedding document: it has no fields "
+        "(an empty or emptied file?)"
+    )
+    assert lines[1].startswith("configs/model.spec.yaml: TE009 [error] not a TPU embedding ")
+    assert lines[2:] == ["No changes (1 file pair compared; 2 file pairs could not be compared)."]
 
 
 RESTORE_ERROR_IN_THE_RENAMED_SPEC = (

@@ -201,7 +201,9 @@ def test_explain_refuses_each_type_with_its_rows_text(tmp_path: Path) -> None:
     layouts = tmp_path / "layouts.pbtxt"
     layouts.write_text('tables { table_name: "a" stacked_table_name: "a" }\n')
     saved = tmp_path / "saved_model.pb"
-    saved.write_bytes(schema.resolve("SavedModel")().SerializeToString())
+    saved.write_bytes(
+        schema.resolve("SavedModel")(saved_model_schema_version=1).SerializeToString()
+    )
     graph = DATA / "tf-2.21" / "graphs" / "tpu_embedding_send_recv.pbtxt"
     shown = "explain shows a config, a spec, an optimizer, JAX stacks or a Keras-RS model"
     for path, said in (

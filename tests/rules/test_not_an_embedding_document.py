@@ -69,6 +69,13 @@ def test_near_misses() -> None:
     assert isinstance(load_input(COMPOSE, "c.yml", walked=True), Skipped)
     document = load_input(CLEAN.encode(), "c.pbtxt", walked=True)
     assert not isinstance(document, Skipped) and list(document.problems) == []
-    # An empty file named on the command line is an empty config (every field at its default).
+    # An empty file named on the command line is one finding (issue 38: it was an empty config,
+    # four findings of a config without fields).
     empty = load_input(b"", "empty.pbtxt")
-    assert not isinstance(empty, Skipped) and empty.message is not None
+    assert not isinstance(empty, Skipped) and empty.message is None
+    assert [(p.rule, p.message) for p in empty.problems] == [
+        (
+            "not-an-embedding-document",
+            "not a TPU embedding document: it has no fields (an empty or emptied file?)",
+        )
+    ]

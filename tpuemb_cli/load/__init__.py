@@ -59,7 +59,7 @@ def load_input(
     binary name is read as text, and binary under a text name as binary, with a note
     (`misnamed-file`), with ``message_type`` or not.
     """
-    from tpuemb_cli.load.identify import identify
+    from tpuemb_cli.load.identify import NAMED_EMPTY, identify
 
     identity = identify(data, name, message_type, walked)
     if identity.outcome == "skip":
@@ -76,7 +76,30 @@ def load_input(
         return Document(name, identity.named, schema.DEFAULT_TYPE, None, None, [problem])
     loaded = load_bytes(data, name, identity.encoding, identity.message_type)
     document = _misnamed(loaded, identity.named, identity.encoding)
+    if identity.step == NAMED_EMPTY and _empty(document):
+        return _emptied(document)
     return document if message_type is None else _other_type(document, data)
+
+
+def _empty(document: Document) -> bool:
+    """A document that parsed to nothing: no field set, no problem."""
+    message = document.message
+    return message is not None and not document.problems and not message.ListFields()
+
+
+def _emptied(document: Document) -> Document:
+    """A file named as a document that holds no field (blank, or comments alone): one finding
+    that says so, not one from each rule a config without fields breaks (issue 38: four)."""
+    from tpuemb_cli.load.problems import LoadProblem  # only for a problem
+
+    problem = LoadProblem(
+        "not-an-embedding-document",
+        "not a TPU embedding document: it has no fields (an empty or emptied file?)",
+        fix="write the config's tables, features and topology, or remove the file",
+        span=(0, 0),
+        fatal=True,
+    )
+    return document._replace(message=None, problems=[problem])
 
 
 def _other_type(document: Document, data: bytes) -> Document:

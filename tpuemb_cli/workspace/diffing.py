@@ -215,9 +215,6 @@ def _diff(
             if len(documents) == 1:  # a file named against a checkpoint: not one to skip
                 raise CannotCompare(f"{name}: cannot compare: {_why_skipped(documents)}")
             return Diffed(name, [], sources, skipped=_why_skipped(documents))
-        emptied = _emptied(documents)
-        if emptied is not None:
-            return Diffed(name, [], sources, error=emptied)
         during = "while comparing"
         anchor, placed = compare(documents, facts, engine)
         findings = engine.judge_changes(anchor, placed)
@@ -353,18 +350,6 @@ def _refusals(
         if f.severity is Severity.ERROR
         and (whole or f.rule == "TE010" or BY_CODE[f.rule].family == "parse")
     ]
-
-
-def _emptied(documents: Sides) -> str | None:
-    """Why a pair cannot be compared when one side has no field at all and the other has some:
-    an emptied config (a bad merge, a truncated write) would be compared as a config without
-    tables, every table's state orphaned, and pass the gate."""
-    held = [d for d in documents if d is not None and d.message is not None]
-    sizes = [d.message.ByteSize() for d in held if d.message is not None]
-    if len(held) == 2 and 0 in sizes and any(sizes):
-        empty = held[sizes.index(0)]
-        return f"{empty.name}: cannot compare: it has no fields (an emptied file?)"
-    return None
 
 
 # The kinds of document that have a checkpoint layout (``pairing`` says which, and whether a
