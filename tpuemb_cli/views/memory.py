@@ -3,12 +3,11 @@
 The figures are ``model.memory``'s (TensorFlow's own shapes); this module only lays them out: a
 table, largest first, with a bar of each table's share of the fullest core; the total against the
 chip's HBM when the chip is known; and what would make it fit (more cores, cheaper optimizer
-state). ``memory_json`` is the same as a JSON document (``--format json``), versioned.
+state). ``memory_json`` is the same as a JSON document (``--format json``): model/memory_record's
+report, rendered by views/memory_json.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from tpuemb_cli.model.accelerators import Accelerator
 from tpuemb_cli.model.advice import Advice, Demand, smallest_slice
@@ -21,12 +20,13 @@ from tpuemb_cli.model.memory import (
     cheaper,
     size,
 )
+from tpuemb_cli.model.memory_record import hot_ids, largest_first, memory_report, slice_mismatch
 from tpuemb_cli.model.words import count, plural, printable
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.views.memory_parts import bar, document_text, hbm_verdict
+from tpuemb_cli.views.memory_json import render_json
+from tpuemb_cli.views.memory_parts import bar, hbm_verdict
 from tpuemb_cli.views.text import text_of
 
-JSON_VERSION = 1
 PRECISION = (
     "lower precision is not an option: TensorFlow's load and retrieve ops hold every state "
     "array as float32, and the config has no field for a narrower type"
@@ -40,19 +40,6 @@ ENGINE = (
     "engine: TensorCore (TPUEmbedding: the TPUEmbeddingConfiguration's tables, sharded over the "
     "cores); a spec with a sparse_core section is reported for SparseCores instead"
 )
-
-
-def _hot_ids(config: TPUEmbeddingConfiguration) -> int:
-    """Tables with hot-id replication on: they keep extra copies of hot rows."""
-    return sum(
-        1
-        for table in config.table_descriptor
-        if table.optimization_parameters.hot_id_replication_configuration.status == 1
-    )
-
-
-def _largest_first(memory: Memory) -> list[TableMemory]:
-    return sorted(memory.tables, key=lambda t: (-t.shard_bytes, t.table_index))
 
 
 def _label(table: TableMemory) -> str:
@@ -95,18 +82,6 @@ def _advice(
     return lines
 
 
-def slice_mismatch(config: TPUEmbeddingConfiguration, tpu: Accelerator | None) -> str | None:
-    """What to say when the named slice has another number of TensorFlow cores than the
-    config's ``num_tensor_cores`` (None when they agree or no slice size was named)."""
-    devices = tpu.devices if tpu is not None else None
-    if tpu is None or devices is None or devices == config.num_tensor_cores:
-        return None
-    return (
-        f"the slice does not match the config: a {tpu.describe()}, but num_tensor_cores is "
-        f"{count(config.num_tensor_cores)}; the figures below are for the config's cores"
-    )
-
-
 def _verdict(config: TPUEmbeddingConfiguration, memory: Memory, chip: Chip | None) -> list[str]:
     if chip is None:
         return [
@@ -147,7 +122,7 @@ def explain_memory(
         )
     total = memory.per_core
     rows = [["table", "rows x dim", "arrays", "on a core", "share"]]
-    for table in _largest_first(memory):
+    for table in largest_first(memory):
         share = table.shard_bytes / total if total else 0.0
         rows.append(
             [
@@ -174,7 +149,7 @@ def explain_memory(
     for refused in memory.refused:
         label = printable(refused.name or f"#{refused.table_index}")
         lines.append(f"not counted: table {label}: TensorFlow would refuse it: {refused.reason}")
-    hot = _hot_ids(config)
+    hot = hot_ids(config)
     if hot:
         lines.append(
             f"hot-id replication: on for {plural(hot, 'table')}: copies of hot rows are added at "
@@ -193,59 +168,5 @@ def memory_json(
     chip: Chip | None,
     tpu: Accelerator | None = None,
 ) -> str:
-    """The same report as a JSON document."""
-    total = memory.per_core
-    document: dict[str, Any] = {
-        "version": JSON_VERSION,
-        "engine": "tensorcore",
-        "file": name,
-        "cores": config.num_tensor_cores,
-        "per_core_bytes": total if config.num_tensor_cores >= 1 else None,
-        "tables": [
-            {
-                "index": table.table_index,
-                "name": table.name,
-                "rows_per_shard": table.rows,
-                "dimension": table.dimension,
-                "state_arrays": list(table.arrays),
-                "bytes_per_shard": table.shard_bytes,
-                "share": table.shard_bytes / total if total else 0.0,
-            }
-            for table in _largest_first(memory)
-        ]
-        if config.num_tensor_cores >= 1
-        else [],
-        "refused": [
-            {"index": r.table_index, "name": r.name, "reason": r.reason} for r in memory.refused
-        ],
-        "hot_id_replication_tables": _hot_ids(config),
-        "tpu": None,
-    }
-    if chip is not None:
-        hbm = chip.hbm_per_core
-        found: dict[str, Any] = {
-            "chip": chip.name,
-            "hbm_per_core_bytes": hbm,
-            "accelerator": tpu.name if tpu is not None else chip.name,
-            "slice_cores": tpu.devices if tpu is not None else None,
-            "slice_mismatch": slice_mismatch(config, tpu),
-        }
-        if hbm is not None and config.num_tensor_cores >= 1:
-            without, sgd = cheaper(memory)
-            budget = hbm * WARNING_PERCENT // 100
-            demand = Demand(memory, config)
-            fit, under = (smallest_slice(demand, chip, limit).fits for limit in (hbm, budget))
-            found |= {
-                "fits": total <= hbm,
-                "share": total / hbm,
-                "warning_percent": WARNING_PERCENT,
-                # The smallest real slices of the chip (None: none does, or none is known).
-                "smallest_core_count_that_fits": fit.devices if fit else None,
-                "smallest_slice_that_fits": fit.name if fit else None,
-                "smallest_core_count_under_warning": under.devices if under else None,
-                "smallest_slice_under_warning": under.name if under else None,
-                "per_core_bytes_without_gradient_accumulation": without,
-                "per_core_bytes_with_sgd": sgd,
-            }
-        document["tpu"] = found
-    return document_text(document)
+    """The same report as a JSON document (model/memory_record's report, views/memory_json)."""
+    return render_json(memory_report(name, config, memory, chip, tpu))

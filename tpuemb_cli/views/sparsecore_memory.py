@@ -10,19 +10,20 @@ document (``--format json``), with the TensorCore report's ``version`` and an ``
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.chips import Chip
-from tpuemb_cli.model.memory import WARNING_PERCENT, size
+from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.spec.sparsecore_memory import ENGINE, SparseCoreMemory, StackMemory
-from tpuemb_cli.views.memory_parts import bar, cut, document_text, hbm_verdict
+from tpuemb_cli.spec.sparsecore_memory_record import memory_report
+from tpuemb_cli.views.memory_json import render_json
+from tpuemb_cli.views.memory_parts import bar, cut, hbm_verdict
 from tpuemb_cli.views.text import text_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
 
-JSON_VERSION = 1
 WIDTH = 100  # prose lines in ``explain``'s stacking section
 ENGINE_LINE = (
     f"engine: {ENGINE} -- the spec has a sparse_core section; one variable per stack and slot "
@@ -172,46 +173,6 @@ def sparsecore_memory_json(
     name: str, layout: Plan | SparseCoreError | None, memory: SparseCoreMemory | None,
     chip: Chip | None,
 ) -> str:  # fmt: skip
-    """The same report as a JSON document."""
-    document: dict[str, Any] = {"version": JSON_VERSION, "engine": "sparsecore", "file": name}
-    if memory is None:
-        document |= {"laid_out": False, "reason": str(layout), "tpu": None}
-        return document_text(document)
-    total = memory.per_sparse_core
-    document |= {
-        "laid_out": True,
-        "chips": memory.num_partitions,
-        "sparse_cores_per_chip": memory.sparse_cores_per_chip,
-        "sparse_cores": memory.num_sparse_cores,
-        "per_sparse_core_bytes": memory.per_sparse_core,
-        "per_chip_bytes": memory.per_chip,
-        "total_bytes": memory.total,
-        "padding_bytes": memory.padding,
-        "stacks": [
-            {
-                "name": stack.name,
-                "tables": list(stack.tables),
-                "shape": [stack.rows, stack.width],
-                "rows_per_sparse_core": stack.rows_per_sparse_core,
-                "arrays": list(stack.arrays),
-                "bytes_per_array": stack.array_bytes,
-                "per_sparse_core_bytes": stack.per_sparse_core_bytes,
-                "per_chip_bytes": stack.per_sparse_core_bytes * memory.sparse_cores_per_chip,
-                "share": stack.per_sparse_core_bytes / total if total else 0.0,
-            }
-            for stack in memory.stacks
-        ],
-        "tpu": None,
-    }
-    if chip is not None:
-        hbm = chip.hbm_bytes.value
-        tpu: dict[str, Any] = {"chip": chip.name, "hbm_per_chip_bytes": hbm}
-        if hbm is not None:
-            tpu |= {
-                "fits": memory.per_chip <= hbm,
-                "share": memory.per_chip / hbm,
-                "warning_percent": WARNING_PERCENT,
-                "per_chip_bytes_with_sgd": memory.parameters_per_chip,
-            }
-        document["tpu"] = tpu
-    return document_text(document)
+    """The same report as a JSON document (spec/sparsecore_memory_record's report,
+    views/memory_json)."""
+    return render_json(memory_report(name, layout, memory, chip))
