@@ -75,6 +75,9 @@ class MemoryReport:
     notes: tuple[str, ...] = ()
     verdict: tuple[str, ...] = ()
     chip: ChipVerdict | None = None
+    # A report made of others' (a Keras-RS model's layers, each in its library's model): after
+    # the heading, each part's lines then its report, a blank line before each part.
+    parts: tuple[tuple[tuple[str, ...], MemoryReport], ...] = ()
 
     def document(self) -> dict[str, Any]:
         """The JSON document: ``version``, ``engine``, ``file``, then ``fields``."""

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tpuemb_cli.model.memory_report import MemoryReport
 from tpuemb_cli.model.words import count, plural, printable
 from tpuemb_cli.views.memory_json import render_json
-from tpuemb_cli.views.text import text_of
+from tpuemb_cli.views.memory_text import render_text
 
 if TYPE_CHECKING:
     from tpuemb_cli.model.chips import Chip
@@ -125,50 +125,28 @@ def explain_keras(name: str, plans: list[LayerPlan], topology: Topology) -> tupl
     return header, lines
 
 
-def _memory_text(name: str, plan: LayerPlan, chip: Chip | None) -> str:
-    if plan.unknown:
-        return (
-            f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
-        )
-    if plan.jax is not None:
-        from tpuemb_cli.spec.jax_memory import model
-        from tpuemb_cli.views.jax_memory import explain_jax_memory
-
-        memory = model(plan.jax, plan.topology.num_sc_per_device)
-        return explain_jax_memory(layer_name(name, plan), memory, chip)
-    assert plan.facts is not None
-    facts = plan.facts
-    if not facts.sparsecore:  # TPUEmbedding (v1): the TensorCore memory model
-        from tpuemb_cli.model.memory import model as tensorcore_model
-        from tpuemb_cli.views.memory import explain_memory
-
-        config = facts.compiled.config
-        header = " (TPUEmbedding, compiled as TensorFlow would)"
-        return explain_memory(
-            layer_name(name, plan), config, tensorcore_model(config), chip, header
-        )
-    from tpuemb_cli.views.sparsecore_memory import explain_sparsecore_memory
-
-    return explain_sparsecore_memory(
-        layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
-    )
-
-
 def explain_keras_memory(
     name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None
 ) -> str:
     """``--memory``: each layer's tables on the default device named, then the memory its
     SparseCore tables take, as its library's memory model says."""
-    lines = [printable(f"{name} (Keras-RS model; {_target(topology)})")]
-    for plan in plans:
-        lines += ["", printable(f"layer {plan.path}")]
-        off = [table.name for table in plan.tables if not table.on_sparsecore]
-        if off:
-            shown = ", ".join(off)
-            lines.append(printable(f"  on the default device, not counted here: {shown}"))
-        # The library's view, escaped already: its lines.
-        lines += _memory_text(name, plan, chip).rstrip("\n").split("\n")
-    return text_of(lines)
+    return render_text(memory_report(name, plans, topology, chip))
+
+
+def _said(plan: LayerPlan) -> tuple[str, ...]:
+    """A layer's lines before its library's report: its path, the tables not counted."""
+    lines = [printable(f"layer {plan.path}")]
+    off = [table.name for table in plan.tables if not table.on_sparsecore]
+    if off:
+        shown = ", ".join(off)
+        lines.append(printable(f"  on the default device, not counted here: {shown}"))
+    return tuple(lines)
+
+
+def _unknown(name: str, plan: LayerPlan) -> MemoryReport:
+    """The report of a layer whose memory is not computed: why, in one line."""
+    prose = f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
+    return MemoryReport("keras", layer_name(name, plan), prose=prose)
 
 
 def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryReport | None:
@@ -188,7 +166,9 @@ def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryRepor
         from tpuemb_cli.model.memory_record import memory_report as tensorcore_report
 
         config = facts.compiled.config
-        return tensorcore_report(layer_name(name, plan), config, tensorcore_model(config), chip)
+        header = " (TPUEmbedding, compiled as TensorFlow would)"  # in the text only
+        memory = tensorcore_model(config)
+        return tensorcore_report(layer_name(name, plan), config, memory, chip, header=header)
     from tpuemb_cli.spec.sparsecore_memory_record import memory_report as sparsecore_report
 
     return sparsecore_report(layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip)
@@ -201,6 +181,7 @@ def memory_report(
     library's report (what ``explain --memory --format json`` of a spec writes), or null with
     ``unknown`` saying why. It composes the other adapters' reports, so it stays beside the view
     until the Keras front-end may import the JAX one's (the guard's FRONTENDS)."""
+    records = [_memory_record(name, plan, chip) for plan in plans]
     fields: dict[str, Any] = {
         "backend": topology.backend,
         "devices": topology.global_device_count or None,
@@ -224,15 +205,22 @@ def memory_report(
                     }
                     for table in plan.tables
                 ],
-                "memory": record.document()
-                if (record := _memory_record(name, plan, chip)) is not None
-                else None,
+                "memory": record.document() if (record := records[index]) is not None else None,
                 "unknown": plan.unknown or None,
             }
-            for plan in plans
+            for index, plan in enumerate(plans)
         ],
     }
-    return MemoryReport("keras", name, fields)
+    return MemoryReport(
+        "keras",
+        name,
+        fields,
+        heading=printable(f"{name} (Keras-RS model; {_target(topology)})"),
+        parts=tuple(
+            (_said(plan), records[index] or _unknown(name, plan))
+            for index, plan in enumerate(plans)
+        ),
+    )
 
 
 def keras_memory_json(

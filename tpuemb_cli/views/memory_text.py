@@ -51,6 +51,12 @@ def render_text(report: MemoryReport) -> str:
     """The report as ``explain --memory`` writes it."""
     if report.prose is not None:
         return report.prose
+    if report.parts:
+        lines = [report.heading]
+        for said, part in report.parts:
+            # The part's report is escaped already: its lines.
+            lines += ["", *said, *render_text(part).rstrip("\n").split("\n")]
+        return text_of(lines)
     rows = [list(report.columns), *(list(row) for row in report.rows)]
     if report.shares is not None:
         rows[0].append("share")
