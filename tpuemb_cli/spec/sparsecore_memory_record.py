@@ -103,8 +103,8 @@ def memory_report(
             f"{header}\n{ENGINE_LINE}\n\nnot laid out: {printable(str(layout))}\n"
             "(`tpuemb compile --target sparsecore` says the same)\n"
         )
-        fields = {"laid_out": False, "reason": str(layout), "tpu": None}
-        return MemoryReport("sparsecore", name, fields, prose=prose)
+        refusal = {"laid_out": False, "reason": str(layout), "tpu": None}
+        return MemoryReport("sparsecore", name, refusal, prose=prose)
     total = memory.per_sparse_core
     fields: dict[str, Any] = {
         "laid_out": True,

@@ -167,8 +167,8 @@ def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryRepor
 
         config = facts.compiled.config
         header = " (TPUEmbedding, compiled as TensorFlow would)"  # in the text only
-        memory = tensorcore_model(config)
-        return tensorcore_report(layer_name(name, plan), config, memory, chip, header=header)
+        tables = tensorcore_model(config)
+        return tensorcore_report(layer_name(name, plan), config, tables, chip, header=header)
     from tpuemb_cli.spec.sparsecore_memory_record import memory_report as sparsecore_report
 
     return sparsecore_report(layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip)
