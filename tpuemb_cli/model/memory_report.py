@@ -1,9 +1,10 @@
-"""The one memory interface (issue 37, point 2b, first part): the record every front-end's memory
-model is turned into for ``explain --memory``. Each model's adapter (``model/memory_record``,
-``spec/sparsecore_memory_record``, ``spec/jax_memory_record``, ``spec/keras_memory_record``) builds
-it; ``views/memory_json`` renders any record, naming no ecosystem. What a document holds beyond its
-head differs by model (cores, SparseCores, devices, layers), so the adapter supplies those fields
-as data, in the order the document has always written them -- the renderer adds no field."""
+"""The one memory interface (issue 37, point 2b): the record every front-end's memory model is
+turned into for ``explain --memory``. Each model's adapter builds it (``model/memory_record``,
+``spec/sparsecore_memory_record``, ``spec/jax_memory_record``; Keras-RS's in ``views/keras``);
+``views/memory_text`` and ``views/memory_json`` render any record, naming no ecosystem. What a
+report says differs by model (cores, SparseCores, devices, layers; its wording), so the adapter
+supplies it as data: the JSON fields in the order the document has always written them, the
+text's heading, engine line, table, notes and verdict words -- the renderers add none."""
 
 from __future__ import annotations
 
