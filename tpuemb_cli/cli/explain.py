@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import Document
     from tpuemb_cli.model.findings import Finding
+    from tpuemb_cli.model.memory_report import MemoryReport
     from tpuemb_cli.spec.facts import SpecFacts
 
 
@@ -125,8 +126,8 @@ def _memory(
     chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
     from tpuemb_cli.model import schema
     from tpuemb_cli.model.memory import model
+    from tpuemb_cli.model.memory_record import memory_report
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-    from tpuemb_cli.views.memory import explain_memory, memory_json
 
     message = document.message
     if message is not None and schema.row_of(message) is schema.BY_NAME["EmbeddingSpecProto"]:
@@ -144,11 +145,17 @@ def _memory(
         config = message
     tpu = engine.accelerator(accelerator)
     chip = tpu.chip if tpu is not None else None
-    memory = model(config)
-    if options.output_format == "json":
-        streams.out.write(memory_json(document.name, config, memory, chip, tpu))
-    else:
-        streams.out.write(explain_memory(document.name, config, memory, chip, header, tpu))
+    report = memory_report(document.name, config, model(config), chip, tpu, header)
+    return _render(report, options, streams)
+
+
+def _render(report: MemoryReport, options: MemoryOptions, streams: Streams) -> int:
+    """Writes a model's report (its adapter's record) with the one text or JSON renderer."""
+    from tpuemb_cli.views.memory_json import render_json
+    from tpuemb_cli.views.memory_text import render_text
+
+    render = render_json if options.output_format == "json" else render_text
+    streams.out.write(render(report))
     return EXIT_OK
 
 
@@ -157,15 +164,11 @@ def _sparsecore_memory(
 ) -> int:
     """``--memory`` on a spec with a ``sparse_core`` section: TPUEmbeddingV2's stacked tables and
     slot variables on each SparseCore and chip, not the TensorCore config it also compiles to."""
-    from tpuemb_cli.views.sparsecore_memory import (
-        explain_sparsecore_memory,
-        sparsecore_memory_json,
-    )
+    from tpuemb_cli.spec.sparsecore_memory_record import memory_report
 
     chip = engine.chip(facts.spec.topology.accelerator)
-    view = sparsecore_memory_json if options.output_format == "json" else explain_sparsecore_memory
-    streams.out.write(view(name, facts.layout, facts.sparsecore_memory, chip))
-    return EXIT_OK
+    report = memory_report(name, facts.layout, facts.sparsecore_memory, chip)
+    return _render(report, options, streams)
 
 
 def _jax_memory(
@@ -174,13 +177,11 @@ def _jax_memory(
     """``--memory`` on a JAX EmbeddingSpecProto: jax-tpu-embedding's stacked variables and input
     buffers on each SparseCore and, with a TPU named, each device."""
     from tpuemb_cli.spec.jax_memory import model
-    from tpuemb_cli.views.jax_memory import explain_jax_memory, jax_memory_json
+    from tpuemb_cli.spec.jax_memory_record import memory_report
 
     chip = engine.chip()
     memory = model(document.message, chip.sparse_cores_per_device.value if chip else None)
-    view = jax_memory_json if options.output_format == "json" else explain_jax_memory
-    streams.out.write(view(document.name, memory, chip))
-    return EXIT_OK
+    return _render(memory_report(document.name, memory, chip), options, streams)
 
 
 def _target(model: Any, engine: Engine) -> None:
@@ -198,14 +199,14 @@ def _keras_memory(
     """``--memory`` on a Keras-RS model: each DistributedEmbedding layer's SparseCore tables, in
     the memory model of its backend's library (views/keras)."""
     from tpuemb_cli.spec.keras_plan import plan_model, topology_of
-    from tpuemb_cli.views.keras import explain_keras_memory, keras_memory_json
+    from tpuemb_cli.views.keras import memory_report
 
     model: Any = document.message
     topology = topology_of(model)
     chip = engine.chip(topology.accelerator)
-    view = keras_memory_json if options.output_format == "json" else explain_keras_memory
-    streams.out.write(view(document.name, plan_model(model), topology, chip))
-    return EXIT_OK
+    return _render(
+        memory_report(document.name, plan_model(model), topology, chip), options, streams
+    )
 
 
 def _errors(findings: list[Finding]) -> list[Finding]:

@@ -8,19 +8,17 @@ does-not-fit verdict), layer by layer."""
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.model.memory_report import MemoryReport
 from tpuemb_cli.model.words import count, plural, printable
-from tpuemb_cli.views.memory_parts import document_text
-from tpuemb_cli.views.text import text_of
+from tpuemb_cli.views.memory_json import render_json
+from tpuemb_cli.views.memory_text import render_text
 
 if TYPE_CHECKING:
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.spec.keras_plan import LayerPlan, TablePlacement
     from tpuemb_cli.spec.keras_spec import Topology
-
-JSON_VERSION = 1
 
 
 def _target(topology: Topology) -> str:
@@ -127,89 +125,64 @@ def explain_keras(name: str, plans: list[LayerPlan], topology: Topology) -> tupl
     return header, lines
 
 
-def _memory_text(name: str, plan: LayerPlan, chip: Chip | None) -> str:
-    if plan.unknown:
-        return (
-            f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
-        )
-    if plan.jax is not None:
-        from tpuemb_cli.spec.jax_memory import model
-        from tpuemb_cli.views.jax_memory import explain_jax_memory
-
-        memory = model(plan.jax, plan.topology.num_sc_per_device)
-        return explain_jax_memory(layer_name(name, plan), memory, chip)
-    assert plan.facts is not None
-    facts = plan.facts
-    if not facts.sparsecore:  # TPUEmbedding (v1): the TensorCore memory model
-        from tpuemb_cli.model.memory import model as tensorcore_model
-        from tpuemb_cli.views.memory import explain_memory
-
-        config = facts.compiled.config
-        header = " (TPUEmbedding, compiled as TensorFlow would)"
-        return explain_memory(
-            layer_name(name, plan), config, tensorcore_model(config), chip, header
-        )
-    from tpuemb_cli.views.sparsecore_memory import explain_sparsecore_memory
-
-    return explain_sparsecore_memory(
-        layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
-    )
-
-
 def explain_keras_memory(
     name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None
 ) -> str:
     """``--memory``: each layer's tables on the default device named, then the memory its
     SparseCore tables take, as its library's memory model says."""
-    lines = [printable(f"{name} (Keras-RS model; {_target(topology)})")]
-    for plan in plans:
-        lines += ["", printable(f"layer {plan.path}")]
-        off = [table.name for table in plan.tables if not table.on_sparsecore]
-        if off:
-            shown = ", ".join(off)
-            lines.append(printable(f"  on the default device, not counted here: {shown}"))
-        # The library's view, escaped already: its lines.
-        lines += _memory_text(name, plan, chip).rstrip("\n").split("\n")
-    return text_of(lines)
+    return render_text(memory_report(name, plans, topology, chip))
 
 
-def _memory_document(name: str, plan: LayerPlan, chip: Chip | None) -> Any:
+def _said(plan: LayerPlan) -> tuple[str, ...]:
+    """A layer's lines before its library's report: its path, the tables not counted."""
+    lines = [printable(f"layer {plan.path}")]
+    off = [table.name for table in plan.tables if not table.on_sparsecore]
+    if off:
+        shown = ", ".join(off)
+        lines.append(printable(f"  on the default device, not counted here: {shown}"))
+    return tuple(lines)
+
+
+def _unknown(name: str, plan: LayerPlan) -> MemoryReport:
+    """The report of a layer whose memory is not computed: why, in one line."""
+    prose = f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
+    return MemoryReport("keras", layer_name(name, plan), prose=prose)
+
+
+def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryReport | None:
+    """A layer's memory report, in the model of its backend's library (None: unknown)."""
     if plan.unknown:
         return None
     if plan.jax is not None:
         from tpuemb_cli.spec.jax_memory import model
-        from tpuemb_cli.views.jax_memory import jax_memory_json
+        from tpuemb_cli.spec.jax_memory_record import memory_report as jax_report
 
         memory = model(plan.jax, plan.topology.num_sc_per_device)
-        return json.loads(jax_memory_json(layer_name(name, plan), memory, chip))
+        return jax_report(layer_name(name, plan), memory, chip)
     assert plan.facts is not None
     facts = plan.facts
     if not facts.sparsecore:  # TPUEmbedding (v1): the TensorCore memory model
         from tpuemb_cli.model.memory import model as tensorcore_model
-        from tpuemb_cli.views.memory import memory_json
+        from tpuemb_cli.model.memory_record import memory_report as tensorcore_report
 
         config = facts.compiled.config
-        return json.loads(
-            memory_json(layer_name(name, plan), config, tensorcore_model(config), chip)
-        )
-    from tpuemb_cli.views.sparsecore_memory import sparsecore_memory_json
+        header = " (TPUEmbedding, compiled as TensorFlow would)"  # in the text only
+        tables = tensorcore_model(config)
+        return tensorcore_report(layer_name(name, plan), config, tables, chip, header=header)
+    from tpuemb_cli.spec.sparsecore_memory_record import memory_report as sparsecore_report
 
-    text = sparsecore_memory_json(
-        layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip
-    )
-    return json.loads(text)
+    return sparsecore_report(layer_name(name, plan), facts.layout, facts.sparsecore_memory, chip)
 
 
-def keras_memory_json(
+def memory_report(
     name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None
-) -> str:
-    """The same report as a JSON document: each layer's tables and placements, and the memory
-    document of its library's view (``explain --memory --format json`` of a spec), or null with
-    ``unknown`` saying why."""
-    document = {
-        "version": JSON_VERSION,
-        "engine": "keras",
-        "file": name,
+) -> MemoryReport:
+    """The Keras-RS adapter: each layer's tables and placements, and the memory document of its
+    library's report (what ``explain --memory --format json`` of a spec writes), or null with
+    ``unknown`` saying why. It composes the other adapters' reports, so it stays beside the view
+    until the Keras front-end may import the JAX one's (the guard's FRONTENDS)."""
+    records = [_memory_record(name, plan, chip) for plan in plans]
+    fields: dict[str, Any] = {
         "backend": topology.backend,
         "devices": topology.global_device_count or None,
         "sparse_cores_per_device": topology.num_sc_per_device or None,
@@ -232,10 +205,26 @@ def keras_memory_json(
                     }
                     for table in plan.tables
                 ],
-                "memory": _memory_document(name, plan, chip),
+                "memory": record.document() if (record := records[index]) is not None else None,
                 "unknown": plan.unknown or None,
             }
-            for plan in plans
+            for index, plan in enumerate(plans)
         ],
     }
-    return document_text(document)
+    return MemoryReport(
+        "keras",
+        name,
+        fields,
+        heading=printable(f"{name} (Keras-RS model; {_target(topology)})"),
+        parts=tuple(
+            (_said(plan), records[index] or _unknown(name, plan))
+            for index, plan in enumerate(plans)
+        ),
+    )
+
+
+def keras_memory_json(
+    name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None
+) -> str:
+    """The same report as a JSON document (``memory_report``, rendered by views/memory_json)."""
+    return render_json(memory_report(name, plans, topology, chip))
