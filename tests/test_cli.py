@@ -156,10 +156,15 @@ def test_summary_with_findings_counts_unreadable_inputs(tmp_path: Path) -> None:
     )
 
 
-def test_empty_directory_exit_2(tmp_path: Path) -> None:
+def test_empty_directory_is_nothing_to_check(tmp_path: Path) -> None:
+    # As ruff does of a folder with no Python file: said, and exit 0 (issue 38: the exit-code
+    # table and the behaviour disagreed -- a folder of other files exited 0, an empty one 2).
     result = invoke("check", str(tmp_path))
-    assert result.exit_code == 2
-    assert result.stderr.startswith(f"tpuemb: error: {tmp_path}: no config files in this directory")
+    assert result.exit_code == 0
+    assert result.stdout == "No files checked (1 input skipped).\n"
+    assert result.stderr.startswith(
+        f"tpuemb: {tmp_path}: skipped: no file tpuemb reads in this folder ("
+    )
 
 
 def test_bad_option_exit_2() -> None:

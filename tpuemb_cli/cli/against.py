@@ -116,6 +116,8 @@ class _Pairing:
         index = len(self.paths)
         self.paths.append(found)
         for item in inputs.expand([argument]):
+            if not isinstance(item, inputs.InputError) and item.skip:
+                continue  # a folder with no config now: what it held at the revision decides
             if isinstance(item, inputs.InputError):
                 if os.path.lexists(argument) and not Path(argument).is_dir():
                     self.problems.append(str(item))  # there, but it cannot be read

@@ -73,6 +73,7 @@ def read_input(
         # Not the first file found in it: `explain examples/` would explain whichever sorts first.
         error(streams, f"{path}: is a directory; name one file in it")
         return None
+    assert not item.skip  # only a folder is skipped unread (walked, above)
     try:
         return item, inputs.read(item, max_bytes)
     except inputs.InputError as problem:

@@ -33,6 +33,9 @@ class Input(Record):
     special: bool = False
     # Found in a folder (``walked`` may also be set for a named file, by --documents-only).
     in_folder: bool = False
+    # Why a named input is skipped unread: a folder with no file tpuemb reads (as ruff warns of
+    # a folder with no Python file and exits 0: nothing to check is no error).
+    skip: str = ""
 
     @property
     def writable(self) -> bool:
@@ -82,7 +85,8 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
         if stat.S_ISDIR(mode):
             found = list(_walk(path))
             if not found:
-                yield InputError(f"{argument}: no config files in this directory ({discovered()})")
+                why = f"no file tpuemb reads in this folder ({discovered()})"
+                yield Input(argument, path, walked=True, skip=why)
             for file in found:
                 if first_time(str(file)):
                     yield Input(str(file), file, walked=True, in_folder=True)

@@ -102,6 +102,8 @@ def lint_all(
         if isinstance(task, str):
             return Outcome((), None, task)
         item, settings = task
+        if item.skip:
+            return Outcome((), None, None, item.skip)
         if item.unread:
             extension = os.path.splitext(item.name)[1]  # noqa: PTH122
             why = f"tpuemb reads no {extension} files (pass --type if it is a TPU embedding one)"
