@@ -20,7 +20,7 @@ from tpuemb_cli.server.schema_help import field_items, message_at, root
 
 
 def test_the_pause_after_typing_is_what_the_readme_says() -> None:
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    readme = (Path(__file__).parents[2] / "docs" / "editor.md").read_text()  # the README's page
     assert DEFAULT_DELAY == 0.25 and "after a pause in typing (0.25 s;" in readme
 
 

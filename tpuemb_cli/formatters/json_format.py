@@ -1,4 +1,4 @@
-"""The JSON report: a stable, versioned contract (README.md, "JSON output").
+"""The JSON report: a stable, versioned contract (docs/usage.md, "JSON output").
 
     {"version": 1,
      "findings": [{"file", "rule", "name", "severity", "message", "help", "field",

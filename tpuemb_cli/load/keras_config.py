@@ -606,8 +606,8 @@ def load_text(text: str, name: str, fmt: str, keras_version: str = "") -> Docume
         problem = LoadProblem("invalid-syntax", f"config.json cannot be read: {error}", fatal=True)
         return Document(name, fmt, MESSAGE_TYPE, None, SourceMap(text), [problem], text=text)
     if nests_deeper(value, max_nesting(MAX_DEPTH)):
-        # As deep as every other document may nest (README, Limits): reading the layers'
-        # configurations recurses, and protobuf would refuse a message this deep.
+        # As deep as every other document may nest (docs/development.md, Limits): reading the
+        # layers' configurations recurses, and protobuf would refuse a message this deep.
         return Document(
             name, fmt, MESSAGE_TYPE, None, SourceMap(text), [_too_deep(text)], text=text
         )

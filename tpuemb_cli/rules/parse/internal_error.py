@@ -36,7 +36,7 @@ No automatic fix: the bug is in tpuemb.
 None (it cannot be selected away).
 
 ## References
-- README.md, "Exit codes"
+- docs/usage.md, "Exit codes"
 """
 
 from __future__ import annotations

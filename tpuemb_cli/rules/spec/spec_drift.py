@@ -30,7 +30,7 @@ No automatic fix; `tpuemb compile` regenerates the config.
 `--spec PATH` on `tpuemb check`.
 
 ## References
-- README.md, "Embedding specs"
+- docs/specs.md, "Embedding specs"
 """
 
 from collections.abc import Iterator

@@ -32,7 +32,7 @@ No automatic fix.
 `require-reason` (default true) in `[tool.tpuemb]`.
 
 ## References
-- README.md, "Suppressions"
+- docs/configuration.md, "Suppressions"
 """
 
 from tpuemb_cli.model.findings import Violation

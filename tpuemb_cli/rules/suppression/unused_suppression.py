@@ -30,7 +30,7 @@ configuration are reported, not edited.
 None.
 
 ## References
-- README.md, "Suppressions"
+- docs/configuration.md, "Suppressions"
 """
 
 from tpuemb_cli.model.edits import Fix, TextEdit
