@@ -109,48 +109,57 @@ def _place(item: dict[str, Any]) -> str:
     return f"{item.get('file', '')}:{line}" if line else str(item.get("file", ""))
 
 
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    """A markdown table of the first MOST_ROWS rows, and how many more there are."""
+    if not rows:
+        return []
+    lines = ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[:MOST_ROWS]]
+    if len(rows) > MOST_ROWS:
+        lines.append(f"\nand {len(rows) - MOST_ROWS} more (the annotations list them).")
+    return lines
+
+
 def _check_summary(report: dict[str, Any], code: int) -> list[str]:
-    findings = report.get("findings", [])
     summary = report.get("summary", {})
-    lines = [
+    rows = [
+        [
+            _cell(_place(finding)),
+            f"{finding.get('rule')} {finding.get('name')}",
+            str(finding.get("severity")),
+            _cell(finding.get("message", "")),
+        ]
+        for finding in report.get("findings", [])
+    ]
+    return [
         "### tpuemb check",
         "",
         f"{summary.get('files_checked', 0)} files checked: {summary.get('errors', 0)} errors, "
         f"{summary.get('warnings', 0)} warnings, {summary.get('infos', 0)} infos "
         f"(exit code {code}).",
+        *_table(["where", "rule", "severity", "message"], rows),
     ]
-    if findings:
-        lines += ["", "| where | rule | severity | message |", "|---|---|---|---|"]
-        for finding in findings[:MOST_ROWS]:
-            lines.append(
-                f"| {_cell(_place(finding))} | {finding.get('rule')} {finding.get('name')} "
-                f"| {finding.get('severity')} | {_cell(finding.get('message', ''))} |"
-            )
-        if len(findings) > MOST_ROWS:
-            lines.append(f"\nand {len(findings) - MOST_ROWS} more (the annotations list them).")
-    return lines
 
 
 def _diff_summary(report: dict[str, Any], code: int, base: str, files: int) -> list[str]:
     changes = report.get("changes", [])
-    lines = [
+    rows = [
+        [
+            _cell(_place(change)),
+            str(change.get("kind")),
+            _cell(change.get("table") or ""),
+            f"{_cell(change.get('old'))} -> {_cell(change.get('new'))}",
+            _cell(change.get("message", "")),
+        ]
+        for change in changes
+    ]
+    return [
         "### tpuemb diff",
         "",
         f"{files} changed files compared with `{_cell(base)}`: {len(changes)} changes "
         f"(exit code {code}).",
+        *_table(["where", "kind", "table", "old -> new", "message"], rows),
     ]
-    if changes:
-        lines += ["", "| where | kind | table | old -> new | message |", "|---|---|---|---|---|"]
-        for change in changes[:MOST_ROWS]:
-            lines.append(
-                f"| {_cell(_place(change))} | {change.get('kind')} | "
-                f"{_cell(change.get('table') or '')} | "
-                f"{_cell(change.get('old'))} -> {_cell(change.get('new'))} | "
-                f"{_cell(change.get('message', ''))} |"
-            )
-        if len(changes) > MOST_ROWS:
-            lines.append(f"\nand {len(changes) - MOST_ROWS} more (the annotations list them).")
-    return lines
 
 
 def _append(variable: str, text: str) -> None:
