@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tpuemb_cli.load import Document
-from tpuemb_cli.model.words import number, plural, printable
+from tpuemb_cli.model.words import number, plural
+from tpuemb_cli.views.text import grid
 
 TABLE_COLUMNS = (
     "table",
@@ -21,19 +22,6 @@ TABLE_COLUMNS = (
     "features",
 )
 FEATURE_COLUMNS = ("feature", "table", "input shape", "output shape", "row", "col", "shift")
-
-
-def _grid(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
-    """``rows`` (the first is the header) as aligned columns, the header underlined. Cells come
-    from the document: shown escaped, so that a name cannot forge rows or colour a terminal."""
-    cells = [[printable(cell) for cell in row] for row in rows]
-    widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
-    lines = []
-    for index, row in enumerate(cells):
-        lines.append(indent + "  ".join(c.ljust(widths[i]) for i, c in enumerate(row)).rstrip())
-        if index == 0:
-            lines.append(indent + "  ".join("-" * width for width in widths))
-    return lines
 
 
 def _optimizer(table: Any) -> str:
@@ -98,9 +86,9 @@ def _stack(index: int, stack: Any) -> list[str]:
                     str(feature.col_shift),
                 ]
             )
-    lines += ["", *_grid(tables)]
+    lines += ["", *grid(tables)]
     if len(features) > 1:
-        lines += ["", *_grid(features)]
+        lines += ["", *grid(features)]
     return lines
 
 

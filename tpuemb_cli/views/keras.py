@@ -14,6 +14,7 @@ from tpuemb_cli.model.memory_report import MemoryReport
 from tpuemb_cli.model.words import count, plural, printable
 from tpuemb_cli.views.memory_json import render_json
 from tpuemb_cli.views.memory_text import render_text
+from tpuemb_cli.views.text import grid
 
 if TYPE_CHECKING:
     from tpuemb_cli.model.chips import Chip
@@ -42,17 +43,6 @@ def _target(topology: Topology) -> str:
     )
 
 
-def _grid(rows: list[list[str]], indent: str = "  ") -> list[str]:
-    cells = [[printable(cell) for cell in row] for row in rows]
-    widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
-    lines = []
-    for index, row in enumerate(cells):
-        lines.append(indent + "  ".join(c.ljust(widths[i]) for i, c in enumerate(row)).rstrip())
-        if index == 0:
-            lines.append(indent + "  ".join("-" * w for w in widths))
-    return lines
-
-
 def _goes_to(table: TablePlacement, engine: str) -> str:
     if table.refused:
         return "nowhere: refused"
@@ -75,7 +65,7 @@ def _placements(plan: LayerPlan) -> list[str]:
                 ", ".join(table.features) or "-",
             ]
         )
-    return _grid(rows)
+    return grid(rows)
 
 
 def _indented(lines: list[str]) -> list[str]:

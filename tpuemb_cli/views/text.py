@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from tpuemb_cli.model.words import printable
 
@@ -15,3 +15,16 @@ def text_of(lines: Iterable[str]) -> str:
     escaped before (a table's cells are, to measure their width) is unchanged. Only for views
     without colour: the report formats' ``paint`` sequences would be escaped too."""
     return "".join(printable(line) + "\n" for line in lines)
+
+
+def grid(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
+    """``rows`` (the first is the header) as aligned columns, the header underlined. Cells come
+    from the document: shown escaped, so that a name cannot forge rows or colour a terminal."""
+    cells = [[printable(cell) for cell in row] for row in rows]
+    widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
+    lines = []
+    for index, row in enumerate(cells):
+        lines.append(indent + "  ".join(c.ljust(widths[i]) for i, c in enumerate(row)).rstrip())
+        if index == 0:
+            lines.append(indent + "  ".join("-" * width for width in widths))
+    return lines
