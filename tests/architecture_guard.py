@@ -114,6 +114,9 @@ FRONTENDS: dict[str, tuple[str, ...]] = {
     ),
 }
 FRONTENDS_PACKAGE = "frontends"
+# The layer of the registration and of each front-end's record (its package's __init__):
+# the engine's, which dispatches through them, and which their rows name.
+FRONTEND_RECORDS = "engine"
 
 # Imports the rules above would refuse, each allowed for the reason given: (importer, imported).
 # An entry that no longer allows anything is itself reported.
@@ -159,6 +162,14 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
         "the schema rows: each message type's generated module (tpuemb_cli.pb) is a literal "
         "string in its row, imported when a document of the type is read"
     ),
+    ("tpuemb_cli.frontends", "package"): (
+        "REGISTERED: each front-end's package is a literal string in the registration, its "
+        "record imported when the front-ends are first asked for"
+    ),
+    ("tpuemb_cli.frontends", "front_end.engine"): (
+        "each front-end's module beside the engine is a literal string of its record, "
+        "imported when a document of a kind it owns is first linted"
+    ),
     ("tpuemb_cli.load.encodings", "self.codec"): (
         "ENCODINGS: each encoding's codec module is a literal string in its row, imported "
         "when a file of the encoding is read"
@@ -201,10 +212,29 @@ def modules(root: Path) -> dict[str, Path]:
 
 
 def layer(module: str) -> tuple[str, int]:
-    top = module.split(".")[1] if "." in module else ""
+    parts = module.split(".")
+    top = parts[1] if len(parts) > 1 else ""
+    if top == FRONTENDS_PACKAGE:
+        return _frontend_layer(module, parts)
     if top not in LAYERS:
         raise AssertionError(f"{module}: a package the layers do not name (add it to LAYERS)")
     return top, LAYERS[top]
+
+
+def _frontend_layer(module: str, parts: list[str]) -> tuple[str, int]:
+    """A front-end's module sits in the layer it is named for (``frontends.keras.engine``: the
+    engine's; ``frontends.keras.views.memory``: the views'), under that layer's rules. The
+    registration (``frontends``) and each front-end's record (``frontends.keras``) sit beside
+    the engine, which dispatches through them."""
+    if len(parts) <= 3:
+        return FRONTEND_RECORDS, LAYERS[FRONTEND_RECORDS]
+    named = parts[3]
+    if named not in LAYERS or LAYERS[named] >= LAYERS["cli"]:
+        raise AssertionError(
+            f"{module}: a front-end's module is named for a layer below the top one "
+            f"({', '.join(k for k, v in LAYERS.items() if k and v < LAYERS['cli'])})"
+        )
+    return named, LAYERS[named]
 
 
 @cache  # each module's text is parsed and walked once, for every check and every scratch copy
@@ -284,7 +314,8 @@ def frontends(root: Path) -> dict[str, tuple[str, ...]]:
     if folder.is_dir():
         for package in sorted(folder.iterdir()):
             if (package / "__init__.py").is_file():
-                found[package.name] = (f"{PACKAGE}.{FRONTENDS_PACKAGE}.{package.name}",)
+                own = f"{PACKAGE}.{FRONTENDS_PACKAGE}.{package.name}"
+                found[package.name] = (*found.get(package.name, ()), own)
     return found
 
 

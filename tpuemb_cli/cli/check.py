@@ -18,10 +18,11 @@ from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
+    FrontEndOptions,
     Streams,
     color,
     error,
-    keras_backend_option,
+    front_end_options,
     max_size_option,
     note,
     run,
@@ -60,7 +61,7 @@ class CheckOptions(NamedTuple):
     extend_select: Sequence[str] = ()
     ignore: Sequence[str] = ()
     tpu: str | None = None
-    keras_backend: str | None = None
+    front_end_options: FrontEndOptions = ()
     fail_level: str | None = None
     exit_zero: bool = False
     fix: bool = False
@@ -92,7 +93,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         options.extend_select,
         options.ignore,
         options.tpu,
-        keras_backend=options.keras_backend,
+        front_end_options=options.front_end_options,
     )
     if workspace is None:
         return EXIT_ERROR
@@ -305,7 +306,7 @@ def _rule_selectors(
 @max_size_option
 @settings_options("rules")
 @tpu_option
-@keras_backend_option
+@front_end_options
 @click.option(
     "--fail-level",
     type=click.Choice(["error", "warning", "info"]),
@@ -406,7 +407,7 @@ def command(
     extend_select: tuple[str, ...],
     ignore: tuple[str, ...],
     tpu: str | None,
-    keras_backend: str | None,
+    front_end_options: FrontEndOptions,
     fail_level: str | None,
     exit_zero: bool,
     fix: bool,
@@ -449,7 +450,7 @@ def command(
         extend_select=list(extend_select),
         ignore=list(ignore),
         tpu=tpu,
-        keras_backend=keras_backend,
+        front_end_options=front_end_options,
         fail_level=fail_level,
         exit_zero=exit_zero,
         # As ruff: --unsafe-fixes alone writes nothing; it marks and counts unsafe fixes as

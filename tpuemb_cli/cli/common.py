@@ -3,6 +3,7 @@ output, the options several commands take, and the boundary that turns a crash i
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -211,17 +212,35 @@ def _tpu(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
         raise click.BadParameter(str(error)) from None
 
 
-keras_backend_option = click.option(
-    "--keras-backend",
-    "keras_backend",
-    type=click.Choice(["jax", "tensorflow"]),
-    help="The Keras backend a Keras-RS model's DistributedEmbedding layers are converted for "
-    "(the rules of its SparseCore library run on them). Overrides `keras-backend` in the "
-    "settings; default: jax.",
-)
-
-
 F = TypeVar("F", bound=Callable[..., Any])
+
+# What a command receives of the front-ends' options given on its command line: (name, value).
+FrontEndOptions = tuple[tuple[str, str], ...]
+
+
+def front_end_options(function: F) -> F:
+    """``--<name>`` for each front-end's option (``frontends.Option``: `--keras-backend`), each
+    overriding the settings' key of that name; the command receives those given as
+    ``front_end_options`` (name, value), in the order the front-ends declare them."""
+    from tpuemb_cli.frontends import options
+
+    declared = options()
+
+    @functools.wraps(function)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        values = [(option.name, kwargs.pop(option.key)) for option in declared]
+        given = tuple((name, value) for name, value in values if value is not None)
+        return function(*args, front_end_options=given, **kwargs)
+
+    for option in reversed(declared):
+        command = click.option(
+            f"--{option.name}",
+            option.key,
+            type=click.Choice(list(option.choices)),
+            help=f"{option.help} Overrides `{option.name}` in the settings; default: "
+            f"{option.default}.",
+        )(command)
+    return command  # type: ignore[return-value]
 
 
 def tpu_option_saying(help: str) -> Callable[[F], F]:

@@ -21,10 +21,11 @@ from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
+    FrontEndOptions,
     Streams,
     color,
     error,
-    keras_backend_option,
+    front_end_options,
     max_size_option,
     note,
     read_input,
@@ -72,7 +73,7 @@ class DiffOptions(NamedTuple):
     against_checkpoint: str | None = None  # compare FILE with this TensorFlow checkpoint
     checkpoint_prefix: str | None = None  # where the embedding's variables are in it
     tpu: str | None = None  # --tpu: where a Keras-RS model's tables go, and how they stack
-    keras_backend: str | None = None  # --keras-backend
+    front_end_options: FrontEndOptions = ()  # --keras-backend
 
 
 def _two_files(options: DiffOptions, workspace: Workspace, streams: Streams) -> list[Diffed] | None:
@@ -160,7 +161,7 @@ def execute(options: DiffOptions, streams: Streams) -> int:
         options.ignore,
         tpu=options.tpu,
         command="diff",
-        keras_backend=options.keras_backend,
+        front_end_options=options.front_end_options,
     )
     if workspace is None:
         return EXIT_ERROR
@@ -298,7 +299,7 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     "which tables go to SparseCores and how they stack decide what the saved weights hold. "
     "Overrides `tpu` in the settings."
 )
-@keras_backend_option
+@front_end_options
 @type_option
 @max_size_option
 @click.pass_context
@@ -319,7 +320,7 @@ def command(
     documents_only: bool,
     show_files: bool,
     tpu: str | None,
-    keras_backend: str | None,
+    front_end_options: FrontEndOptions,
     message_type: str | None,
     max_bytes: int,
 ) -> None:
@@ -371,6 +372,6 @@ def command(
         against_checkpoint,
         checkpoint_prefix,
         tpu,
-        keras_backend,
+        front_end_options,
     )
     run(execute, options, Streams.standard())

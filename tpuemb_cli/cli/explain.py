@@ -12,9 +12,10 @@ from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
+    FrontEndOptions,
     Streams,
     error,
-    keras_backend_option,
+    front_end_options,
     linted_document,
     max_size_option,
     note,
@@ -39,7 +40,7 @@ class MemoryOptions(NamedTuple):
     memory: bool = False
     tpu: str | None = None  # --tpu, a known chip's name
     output_format: str = "text"
-    keras_backend: str | None = None  # --keras-backend, for a Keras-RS model
+    front_end_options: FrontEndOptions = ()  # --keras-backend, for a Keras-RS model
 
 
 def execute(
@@ -66,7 +67,8 @@ def execute(
     item, data = read
     # Linted as `check` lints a file it is given, with its configuration: one that is not a TPU
     # embedding document is told so, not explained as an empty config.
-    workspace = Workspace(selection=Selection(tpu=options.tpu, keras_backend=options.keras_backend))
+    selection = Selection(tpu=options.tpu, options=options.front_end_options)
+    workspace = Workspace(selection=selection)
     linted = workspace.lint_document(data, item.name, message_type=message_type, exclude=False)
     document = linted_document(linted, streams)
     if document is None:
@@ -101,11 +103,10 @@ def execute(
     if errors:
         streams.err.write(formatters.get("concise")(formatters.Report(errors, 1), False))
         note(streams, f"{item.name}: explained as read, with the errors above")
-    if row.kind == "keras":
-        # What the layers convert for: the settings' backend and --tpu, as `check` resolves
-        # them; the views read it from the model's target.
-        assert linted.engine is not None
-        _target(document.message, linted.engine)
+    # What the settings decide of how it is read (a Keras-RS model's layers convert for the
+    # settings' backend and --tpu, as `check` resolves them): the views read it from the model.
+    assert linted.engine is not None
+    linted.engine.settle(document.message)
     if options.memory:
         assert linted.engine is not None
         status = _memory(document, options, linted.engine, linted.facts, streams)
@@ -184,15 +185,6 @@ def _jax_memory(
     return _render(memory_report(document.name, memory, chip), options, streams)
 
 
-def _target(model: Any, engine: Engine) -> None:
-    """Writes the topology ``engine`` converts a Keras model's layers for into its ``target``."""
-    topology = engine.keras_topology(model)
-    model.target.backend = topology.backend
-    model.target.global_device_count = topology.global_device_count
-    model.target.num_sc_per_device = topology.num_sc_per_device
-    model.target.accelerator = topology.accelerator
-
-
 def _keras_memory(
     document: Document, options: MemoryOptions, engine: Engine, streams: Streams
 ) -> int:
@@ -243,7 +235,7 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
     "optimizer state), largest first, and with --tpu whether it fits and what would.",
 )
 @tpu_option
-@keras_backend_option
+@front_end_options
 @click.option(
     "--format",
     "--output-format",
@@ -259,11 +251,11 @@ def command(
     max_bytes: int,
     memory: bool,
     tpu: str | None,
-    keras_backend: str | None,
+    front_end_options: FrontEndOptions,
     output_format: str,
 ) -> None:
     """Show what TensorFlow will do with each table of a spec or config, or with an optimizer,
     or what a Keras-RS model's layers put on SparseCores; with --memory, what the tables take on
     each core."""
-    options = MemoryOptions(memory, tpu, output_format, keras_backend)
+    options = MemoryOptions(memory, tpu, output_format, front_end_options)
     run(execute, path, message_type, max_bytes, Streams.standard(), options)

@@ -68,7 +68,7 @@ def open_workspace(
     ignore: Sequence[str],
     tpu: str | None = None,
     command: str = "check",
-    keras_backend: str | None = None,
+    front_end_options: tuple[tuple[str, str], ...] = (),
 ) -> Workspace | None:
     """The workspace of a run with these options; None, after saying why, when a selector names
     no rule or the configuration cannot be used (exit 2)."""
@@ -81,7 +81,7 @@ def open_workspace(
         tuple(extend_select),
         tuple(ignore),
         tpu,
-        keras_backend,
+        front_end_options,
     )
     unknown = selection.unknown()
     if unknown is not None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tpuemb_cli.cli.common import EXIT_ERROR, EXIT_OK, Streams, error
 from tpuemb_cli.engine.settings import Settings, SettingsError
+from tpuemb_cli.frontends import options as front_end_options
 from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.workspace import Workspace
 
@@ -47,7 +48,10 @@ def describe(settings: Settings) -> list[str]:
         f"require-reason = {_toml(settings.require_reason)}",
         f"suppress = [...]  ({plural(len(settings.suppress), 'entry', 'entries')})",
         f"tpu = {tpu}{' (--tpu)' if settings.tpu_forced else ''}",
-        f"keras-backend = {_toml(settings.keras_backend)}",
+        *(
+            f"{option.name} = {_toml(settings.option(option.name))}"
+            for option in front_end_options()
+        ),
     ]
 
 

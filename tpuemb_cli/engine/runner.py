@@ -11,25 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from google.protobuf.message import Message
-
 from tpuemb_cli.engine.settings import Settings
+from tpuemb_cli.frontends import lint_of, settle_of
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.limits import escaped
 from tpuemb_cli.model.findings import Finding, Position, Transition, Violation
-from tpuemb_cli.model.paths import FieldPath, render
+from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.schema import kind_of
-from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, CHANGES, Entry, command_codes, load
-from tpuemb_cli.rules.base import STANDALONE, TRAINING_MODES, Fit, Rule, Site
+from tpuemb_cli.rules.base import Fit, Rule
 
 if TYPE_CHECKING:
+    from google.protobuf.message import Message
+
     from tpuemb_cli.compat.kinds import Placed
     from tpuemb_cli.engine.suppressions import ConfigUse
     from tpuemb_cli.model.accelerators import Accelerator
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.model.edits import Fix
-    from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
+    from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
 
@@ -53,9 +53,6 @@ _ACKNOWLEDGE_IN_SETTINGS = (
 def _with_help(help: str, advice: str) -> str:
     """A change's own advice (how to carry the state across), then how to acknowledge it."""
     return f"{help}; {advice}" if help else advice
-
-
-_TABLE, _OPTIMIZER = ("table_descriptor",), ("optimization_parameters",)
 
 
 def _under(prefix: FieldPath, fix: Fix | None) -> Fix | None:
@@ -157,14 +154,6 @@ class Engine:
         # exception, whose traceback a caller may print.
         self.crashes: list[tuple[str, Exception]] = []
 
-    def _rules(self, kind: str) -> tuple[Rule, ...]:
-        """The enabled rules whose checks run on ``kind``, their modules imported on first use."""
-        rules = self._loaded.get(kind)
-        if rules is None:
-            rules = tuple(load(entry.code) for entry in self._entries if kind in entry.runs)
-            self._loaded[kind] = rules
-        return rules
-
     def _stamp(
         self,
         rule: Entry | Rule,
@@ -191,21 +180,6 @@ class Engine:
         return self._stamp(
             BY_NAME["internal-error"], file, violation.message, violation.path, violation.fix
         )
-
-    def _checked(
-        self, rule: Rule, check: Callable[..., Iterable[Violation]], *args: Any
-    ) -> Iterable[Violation]:
-        """``check(*args)``'s violations; an exception in it is recorded instead, and the other
-        rules still run. (Collected here rather than yielded through: a generator around every
-        check of every file cost a clean file a quarter of its lint time.)"""
-        try:
-            return list(check(*args))
-        except Exception as error:  # a bug in the rule: reported on the file, not raised
-            self._crashed_in(rule, error)
-            return ()
-
-    def _crashed_in(self, rule: Rule, error: Exception) -> None:
-        self.crashes.append((f"in rule {rule.code} ({rule.name})", error))
 
     def lint(
         self,
@@ -374,156 +348,77 @@ class Engine:
     def _run_rules(
         self, document: Document, expected: Expected | None, emit: Emit, facts: SpecFacts | None
     ) -> None:
-        # The kind on the message's schema row decides which rules run: its `_run_<kind>`.
+        # The kind on the message's schema row decides which front-end lints it.
         message = document.message
         kind = kind_of(message) if message is not None else ""
         if kind:
-            run: Callable[..., None] = getattr(self, f"_run_{kind}")
-            run(message, emit, expected, facts)
+            self.run(kind, message, emit, expected, facts)
 
-    # One method per kind of document (``MessageType.kind``), each called with the message (typed
-    # Any: each knows its type), the emitter, a compiled spec's expectations (for a config) and a
-    # spec's facts.
-
-    def _run_config(
-        self, config: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
+    def run(
+        self,
+        kind: str,
+        message: Any,
+        emit: Emit,
+        expected: Expected | None = None,
+        facts: SpecFacts | None = None,
     ) -> None:
-        self._lint_config(config, emit, self.accelerator())
-        if expected is not None:
-            for rule in self._rules("drift"):
-                assert rule.check_drift is not None
-                for violation in self._checked(rule, rule.check_drift, config, expected):
-                    emit(rule, (), violation)
+        """Lints ``message``, a document of ``kind``, as the front-end that owns the kind does
+        (its ``lint_<kind>``): a front-end's own documents, or another's kind it hands on (a
+        Keras-RS layer's spec, judged by its backend's library)."""
+        lint = lint_of(kind)
+        if lint is None:
+            raise ValueError(f"no front-end lints documents of kind {kind!r}")
+        lint(self, message, emit, expected, facts)
 
-    def _run_optimizer(
-        self, params: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
-    ) -> None:
-        for rule in self._rules("optimizer"):
-            assert rule.check_optimizer is not None
-            for violation in self._checked(rule, rule.check_optimizer, params, STANDALONE):
-                emit(rule, (), violation)
+    def settle(self, message: Message) -> None:
+        """Writes into ``message`` what the settings decide of how it is read, where its
+        front-end says (a Keras-RS model's target: the backend and TPU its layers convert for),
+        before views and comparisons read it."""
+        settle = settle_of(kind_of(message))
+        if settle is not None:
+            settle(self, message)
 
-    def _run_spec(
-        self, spec: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
-    ) -> None:
-        assert facts is not None  # a spec's, made by ``lint`` when its caller had none
-        if spec.HasField("jax"):
-            # jax-tpu-embedding's objects: JAX's rules; TensorFlow's (the spec's, and the config's
-            # it would compile to) judge what TensorFlow does, which JAX does not.
-            self._lint_jax_spec(spec, emit, facts)
-            return
-        self._lint_spec(spec, emit, facts)
+    def rules(self, kind: str) -> tuple[Rule, ...]:
+        """The enabled rules whose checks run on ``kind``, their modules imported on first use."""
+        rules = self._loaded.get(kind)
+        if rules is None:
+            rules = tuple(load(entry.code) for entry in self._entries if kind in entry.runs)
+            self._loaded[kind] = rules
+        return rules
 
-    def _run_graph(
-        self, graph: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
-    ) -> None:
-        self._lint_graph(graph, (), emit)
-
-    def _run_saved_model(
-        self, saved_model: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
-    ) -> None:
-        for index, meta_graph in enumerate(saved_model.meta_graphs):
-            self._lint_graph(meta_graph.graph_def, ("meta_graphs", index, "graph_def"), emit)
-
-    def _run_layouts(
-        self, layouts: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
-    ) -> None:
-        """SparseCore layouts: no rule runs on them (their load problems are their findings)."""
-
-    def _run_jax(
-        self, spec: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
-    ) -> None:
-        """A JAX SparseCore EmbeddingSpecProto: the JAX rules, with paths from its root."""
-        for rule in self._rules("jax"):
-            assert rule.check_jax is not None
-            for violation in self._checked(rule, rule.check_jax, spec):
-                emit(rule, (), violation)
-        tpu = self.accelerator()
-        if tpu is not None:
-            self._lint_jax_memory(spec, emit, tpu.chip)
-
-    def _run_keras(
-        self, model: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
-    ) -> None:
-        """A Keras-RS model: the Keras rules, then each DistributedEmbedding layer's spec (what
-        its backend's conversion hands the SparseCore library) through that backend's rules,
-        each finding placed at the layer's field it comes from, unless a Keras rule reports the
-        same mistake as Keras-RS shows it. With TensorFlow on a chip whose TPU embedding
-        feature is not known (v5e, TPU7x), the specs are not linted: which library's rules
-        apply is what is not known."""
-        from tpuemb_cli.spec.keras_spec import convert, layer_path
-
-        topology = self.keras_topology(model)
-        for rule in self._rules("keras"):
-            assert rule.check_keras is not None
-            for violation in self._checked(rule, rule.check_keras, model, topology):
-                emit(rule, (), violation)
-        superseded = frozenset(
-            code for entry in self._entries if "keras" in entry.runs for code in entry.supersedes
+    def superseded_by(self, kind: str) -> frozenset[str]:
+        """The codes of the rules that the enabled rules of ``kind`` report better (their
+        ``supersedes``): a spec's, over the config's it compiles to; a Keras model's, over its
+        layers' specs'."""
+        if kind == "spec":
+            return self.superseded
+        return frozenset(
+            code for entry in self._entries if kind in entry.runs for code in entry.supersedes
         )
-        if topology.backend == "tensorflow" and not topology.embedding_feature():
-            # Whether TPUEmbedding or TPUEmbeddingV2 judges the tables depends on the chip's
-            # embedding feature, which no cited source gives for this chip: no verdict on it.
-            return
-        library = topology.library()
-        unplaced = topology.global_device_count < 1
-        for index, layer in enumerate(model.layers):
-            converted = convert(layer, topology)
-            if not converted.spec.features:
-                continue  # nothing on the SparseCores
 
-            def placed(
-                rule: Rule,
-                prefix: FieldPath,
-                violation: Violation,
-                converted: Any = converted,
-                index: int = index,
-            ) -> None:
-                if rule.code in superseded:
-                    return
-                path = prefix + violation.path
-                if unplaced and path[:1] == ("jax",):
-                    return  # the devices no --tpu gave: tpuemb's zeros, not the model's mistake
-                message = f"in what Keras-RS hands {library} ({render(path)}): {violation.message}"
-                at = layer_path(converted, index, path)
-                emit(rule, (), Violation(at, message, violation.fix))
+    def checked(
+        self, rule: Rule, check: Callable[..., Iterable[Violation]], *args: Any
+    ) -> Iterable[Violation]:
+        """``check(*args)``'s violations; an exception in it is recorded instead, and the other
+        rules still run. (Collected here rather than yielded through: a generator around every
+        check of every file cost a clean file a quarter of its lint time.)"""
+        try:
+            return list(check(*args))
+        except Exception as error:  # a bug in the rule: reported on the file, not raised
+            self.crashed_in(rule, error)
+            return ()
 
-            if topology.backend == "jax":
-                from tpuemb_cli.spec.facts import SpecFacts
+    def crashed_in(self, rule: Rule, error: Exception) -> None:
+        """Records that ``rule`` raised ``error`` (a bug in it): an `internal-error` finding."""
+        self.crashes.append((f"in rule {rule.code} ({rule.name})", error))
 
-                # The stacking the conversion worked out, the rules' too.
-                layer_facts = SpecFacts(converted.spec, converted.stacking)
-                self._lint_jax_spec(converted.spec, placed, layer_facts)
-            else:
-                from tpuemb_cli.spec.facts import SpecFacts
-
-                # The layer's spec is a document of its own: its facts, made once here.
-                self._lint_spec(converted.spec, placed, SpecFacts(converted.spec))
-
-    def keras_topology(self, model: Any) -> Any:
-        """What a Keras-RS model's layers convert for: the model's ``target`` when its caller
-        gave one (live objects), else the settings' backend (``--keras-backend``,
-        ``keras-backend``) and TPU (``--tpu``, ``tpu``): its devices and SparseCores per device
-        when known."""
-        from tpuemb_cli.spec.keras_spec import Topology
-
-        if model.HasField("target"):
-            target = model.target
-            return Topology(
-                target.backend or self.settings.keras_backend,
-                target.global_device_count,
-                target.num_sc_per_device,
-                target.accelerator,
-            )
-        tpu = self.accelerator()
-        if tpu is None:
-            return Topology(self.settings.keras_backend)
-        return Topology(
-            self.settings.keras_backend,
-            tpu.devices or 0,
-            tpu.chip.sparse_cores_per_device.value or 0,
-            tpu.chip.name,
-        )
+    def fit(self, config: TPUEmbeddingConfiguration, fit: Fit, emit: Emit) -> None:
+        """The memory rules on ``fit`` (a chip and a front-end's memory model of what it
+        allocates), with ``config`` (a TensorFlow config, or an empty one)."""
+        for rule in self.rules("memory"):
+            assert rule.check_memory is not None
+            for violation in self.checked(rule, rule.check_memory, config, fit):
+                emit(rule, (), violation)
 
     def unused_config_suppressions(self) -> list[Finding]:
         """Configuration suppressions whose files were linted but that suppressed nothing."""
@@ -544,73 +439,6 @@ class Engine:
             )
         return found
 
-    def _lint_graph(self, graph: Message, prefix: FieldPath, emit: Emit) -> None:
-        from tpuemb_cli.rules.lib.embedding_ops import CONFIG_OPS, config_of
-        from tpuemb_cli.rules.lib.graph import GraphView
-
-        view = GraphView(graph, prefix)
-        for rule in self._rules("graph"):
-            assert rule.check_graph is not None
-            for violation in self._checked(rule, rule.check_graph, view):
-                emit(rule, (), violation)
-        # Each embedding op's config passes the config rules, its findings nested under the node.
-        for node in view.nodes(*sorted(CONFIG_OPS)):
-            config = config_of(node)
-            if config is None:
-                continue
-            at = node.path + ("attr", "config")
-
-            def nested(
-                rule: Rule,
-                inner: FieldPath,
-                violation: Violation,
-                at: FieldPath = at,
-                label: str = node.label,
-            ) -> None:
-                where = render(inner + violation.path) or "(root)"
-                message = f"{label}, config field `{where}`: {violation.message}"
-                emit(rule, (), Violation(at, message, violation.fix))
-
-            self._lint_config(config, nested, self.accelerator())
-
-    def _lint_jax_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts) -> None:
-        # One set of facts per spec, its caller's: stacked once, for every rule.
-        assert facts.spec is spec
-        for rule in self._rules("jax_spec"):
-            assert rule.check_jax_spec is not None
-            for violation in self._checked(rule, rule.check_jax_spec, spec, facts):
-                emit(rule, (), violation)
-
-    def _lint_spec(self, spec: EmbeddingSpec, emit: Emit, facts: SpecFacts) -> None:
-        # One set of facts per spec, its caller's: compiled (and laid out) once, for every rule.
-        assert facts.spec is spec
-        for rule in self._rules("spec"):
-            assert rule.check_spec is not None
-            for violation in self._checked(rule, rule.check_spec, spec, facts):
-                emit(rule, (), violation)
-        # The compiled config goes through the config rules too; each finding is placed at the
-        # spec field it comes from, unless a spec rule reports the same mistake better, or the
-        # rule does not judge what a SparseCore spec compiles to (the catalog's on_sparsecore).
-        compiled = facts.compiled
-        superseded = self.superseded
-        sparsecore = facts.sparsecore
-
-        def placed(rule: Rule, prefix: FieldPath, violation: Violation) -> None:
-            if rule.code in superseded or (sparsecore and not rule.on_sparsecore):
-                return
-            path = compiled.spec_path(prefix + violation.path)
-            message = f"in the compiled config ({render(prefix + violation.path)}): "
-            emit(rule, (), Violation(path, message + violation.message, violation.fix))
-
-        tpu = self.accelerator(spec.topology.accelerator)
-        if sparsecore:  # TPUEmbeddingV2 allocates stacked tables, not the compiled config's
-            if tpu is not None:
-                self._lint_sparsecore_memory(facts, emit, tpu.chip)
-            tpu = None
-        elif tpu is not None:  # the slice's size is held against the spec's topology by TE724
-            tpu = tpu._replace(size=None)
-        self._lint_config(compiled.config, placed, tpu)
-
     def chip(self, accelerator: str = "") -> Chip | None:
         """The chip a config runs on (``accelerator``'s)."""
         found = self.accelerator(accelerator)
@@ -630,86 +458,3 @@ class Engine:
             return parse(name)
         except UnknownTpu:
             return None
-
-    def _lint_memory(self, config: TPUEmbeddingConfiguration, emit: Emit, tpu: Accelerator) -> None:
-        rules = self._rules("memory")
-        chip = tpu.chip
-        if not rules or chip.hbm_per_core is None or config.num_tensor_cores < 1:
-            return  # no rule to run, no HBM to compare with, or no cores (TE502 says so)
-        from tpuemb_cli.model.memory import model
-
-        fit = Fit(chip, model(config), tpu)
-        for rule in rules:
-            assert rule.check_memory is not None
-            for violation in self._checked(rule, rule.check_memory, config, fit):
-                emit(rule, (), violation)
-
-    def _lint_sparsecore_memory(self, facts: SpecFacts, emit: Emit, chip: Chip) -> None:
-        """The memory rules on what TPUEmbeddingV2 allocates: the stacked tables and slot
-        variables on each chip (nothing when the spec cannot be laid out: other rules say why)."""
-        rules = self._rules("memory")
-        if not rules or chip.hbm_bytes.value is None:
-            return
-        memory = facts.sparsecore_memory
-        if memory is None:
-            return
-        fit = Fit(chip, memory)
-        config = facts.compiled.config
-        for rule in rules:
-            assert rule.check_memory is not None
-            for violation in self._checked(rule, rule.check_memory, config, fit):
-                emit(rule, (), violation)
-
-    def _lint_jax_memory(self, spec: Any, emit: Emit, chip: Chip) -> None:
-        """The memory rules on what jax-tpu-embedding allocates on each device: stacked variables
-        and input buffers (nothing when the chip's HBM or SparseCores per device are not known,
-        or the stacks' SparseCores are not whole devices of it: `explain --memory` says why)."""
-        rules = self._rules("memory")
-        hbm, per_device = chip.hbm_per_core, chip.sparse_cores_per_device.value
-        if not rules or hbm is None or per_device is None:
-            return
-        from tpuemb_cli.spec.jax_memory import model
-
-        memory = model(spec, per_device)
-        if memory.devices is None:
-            return
-        # No TensorFlow config, and no slice (fit.tpu): the rules read the JAX model only.
-        config = TPUEmbeddingConfiguration()
-        fit = Fit(chip, memory)
-        for rule in rules:
-            assert rule.check_memory is not None
-            for violation in self._checked(rule, rule.check_memory, config, fit):
-                emit(rule, (), violation)
-
-    def _lint_config(
-        self, config: TPUEmbeddingConfiguration, emit: Emit, tpu: Accelerator | None = None
-    ) -> None:
-        # Most tables share their optimizer settings, so optimizer rules run once per distinct
-        # OptimizationParameters and their violations are placed under every table that has it.
-        site = Site(in_config=True, trains=config.mode in TRAINING_MODES)
-        groups: dict[bytes, list[int]] = {}
-        tables = config.table_descriptor
-        for index, table in enumerate(tables):
-            if table.HasField("optimization_parameters"):
-                key = table.optimization_parameters.SerializeToString(deterministic=True)
-                groups.setdefault(key, []).append(index)
-        # The try is written out in these two loops, not through ``_checked``: they run every
-        # rule on every file, and a call and a list per rule showed in the many-files benchmark.
-        # (A rule that fails half-way keeps the violations it yielded before failing.)
-        for indexes in groups.values():
-            params = tables[indexes[0]].optimization_parameters
-            for rule in self._rules("optimizer"):
-                try:
-                    for violation in rule.check_optimizer(params, site):  # type: ignore[misc]
-                        for index in indexes:
-                            emit(rule, (*_TABLE, index, *_OPTIMIZER), violation)
-                except Exception as error:  # a bug in the rule: reported on the file
-                    self._crashed_in(rule, error)
-        for rule in self._rules("config"):
-            try:
-                for violation in rule.check_config(config):  # type: ignore[misc]
-                    emit(rule, (), violation)
-            except Exception as error:  # a bug in the rule: reported on the file
-                self._crashed_in(rule, error)
-        if tpu is not None:
-            self._lint_memory(config, emit, tpu)

@@ -42,7 +42,6 @@ KEYS = {
     "require-reason",
     "suppress",
     "tpu",
-    "keras-backend",
 }
 SUPPRESS_KEYS = {"file", "field", "rules", "reason"}
 
@@ -124,8 +123,17 @@ class Settings(Record):
     suppress: tuple[Suppression, ...] = ()
     tpu: str | None = None  # the chip the configs run on (model.chips), for the memory rules
     tpu_forced: bool = False  # from --tpu: it wins over a spec's topology.accelerator
-    # The Keras backend a Keras-RS model's layers convert for: "jax" or "tensorflow".
-    keras_backend: str = "jax"
+    # The front-ends' options (`frontends.Option`) given a value: name -> value.
+    options: Mapping[str, str] = {}
+
+    def option(self, name: str) -> str:
+        """The value of the front-end option ``name``: as set, else its default."""
+        value = self.options.get(name)
+        if value is not None:
+            return value
+        from tpuemb_cli.frontends import options
+
+        return next(option.default for option in options() if option.name == name)
 
     @property
     def table_path(self) -> tuple[str, ...]:
@@ -171,7 +179,8 @@ class Selection(Record):
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     tpu: str | None = None  # --tpu, a known chip's name
-    keras_backend: str | None = None  # --keras-backend
+    # The front-ends' options given on the command line (`--keras-backend`): (name, value).
+    options: tuple[tuple[str, str], ...] = ()
 
     def unknown(self) -> str | None:
         """The first selector that names no rule."""
@@ -190,8 +199,8 @@ class Selection(Record):
         )
         if self.tpu is not None:
             merged = merged._replace(tpu=self.tpu, tpu_forced=True)
-        if self.keras_backend is not None:
-            merged = merged._replace(keras_backend=self.keras_backend)
+        if self.options:
+            merged = merged._replace(options={**settings.options, **dict(self.options)})
         return merged
 
 
@@ -232,9 +241,13 @@ def _severity(path: Path, key: Key, value: Any) -> Severity:
 
 def parse(table: Mapping[str, Any], path: Path) -> Settings:
     """Settings from a ``[tool.tpuemb]`` table, or a .tpuemb.toml's top level, from ``path``."""
-    unknown = sorted(set(table) - KEYS)
+    from tpuemb_cli.frontends import options
+
+    declared = {option.name: option for option in options()}
+    known = KEYS | set(declared)
+    unknown = sorted(set(table) - known)
     if unknown:
-        raise _fail(path, (unknown[0],), _unknown_key(unknown[0], KEYS))
+        raise _fail(path, (unknown[0],), _unknown_key(unknown[0], known))
     values: dict[str, Any] = {"path": path}
     for key, field in (
         ("select", "select"),
@@ -273,8 +286,13 @@ def parse(table: Mapping[str, Any], path: Path) -> Settings:
         values["require_reason"] = table["require-reason"]
     if "tpu" in table:
         values["tpu"] = _tpu(path, table["tpu"])
-    if "keras-backend" in table:
-        values["keras_backend"] = _keras_backend(path, table["keras-backend"])
+    chosen = {
+        name: _choice(path, option.name, option.choices, table[name])
+        for name, option in declared.items()
+        if name in table
+    }
+    if chosen:
+        values["options"] = chosen
     if "suppress" in table:
         values["suppress"] = _suppressions(
             path, table["suppress"], values.get("require_reason", True)
@@ -294,12 +312,11 @@ def _tpu(path: Path, value: Any) -> str:
         raise _fail(path, ("tpu",), str(error)) from None
 
 
-def _keras_backend(path: Path, value: Any) -> str:
-    from tpuemb_cli.model.keras_optimizers import BACKENDS
-
-    if value not in BACKENDS:
-        names = " or ".join(f'"{name}"' for name in BACKENDS)
-        raise _fail(path, ("keras-backend",), f"must be {names}")
+def _choice(path: Path, name: str, choices: tuple[str, ...], value: Any) -> str:
+    """A front-end option's value: one of its ``choices``."""
+    if value not in choices:
+        names = " or ".join(f'"{choice}"' for choice in choices)
+        raise _fail(path, (name,), f"must be {names}")
     return str(value)
 
 

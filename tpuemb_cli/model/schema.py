@@ -27,8 +27,8 @@ class MessageType(Record):
 
     name: str  # the short name users give (`--type`, `# proto-message:` headers)
     module: str  # the generated module that defines it, imported on first use
-    # config, optimizer, spec, graph, saved_model, layouts, jax or keras: what the engine runs on
-    # it (its `Engine._run_<kind>`)
+    # config, optimizer, spec, graph, saved_model, layouts, jax or keras: which front-end lints
+    # it, and how (the `lint_<kind>` of the front-end that registers the kind: tpuemb_cli/frontends)
     kind: str
     # The proto packages of its full names (`--type`, headers): our mirror's, then TensorFlow's.
     packages: tuple[str, ...]

@@ -249,6 +249,7 @@ def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Pla
     the backend and TPU the new one's settings and ``--tpu`` give (compat/keras_weights)."""
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.compat.keras_weights import KerasSide, NotCompared, weight_changes
+    from tpuemb_cli.spec.keras_plan import topology_of
 
     old, new = documents
     if old is None or new is None:
@@ -258,7 +259,8 @@ def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Pla
             "another Keras-RS model's only (tpuemb diff OLD.keras NEW.keras)"
         )
     assert new.message is not None and old.message is not None
-    topology = engine.keras_topology(new.message)
+    engine.settle(new.message)  # the backend and TPU of the new side's settings: its target
+    topology = topology_of(new.message)
     try:
         changes = weight_changes(old.message, new.message, topology)
     except NotCompared as problem:
