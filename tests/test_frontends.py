@@ -75,3 +75,11 @@ def test_show_settings_lists_each_option(tmp_path: Path) -> None:
         ],
     )
     assert 'keras-backend = "tensorflow"' in result.output, result.output
+
+
+def test_every_kind_explain_reports_the_memory_of_has_a_front_ends_report() -> None:
+    # explain --memory asks the front-end of the document's kind (`memory_<kind>`), or the row
+    # refuses it with a text.
+    for row in schema.TYPES:
+        if row.explain and not row.memory_refusal:
+            assert callable(frontends.memory_of(row.kind)), row.name

@@ -3,7 +3,7 @@ optimizer."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import click
 
@@ -123,31 +123,16 @@ def _memory(
     facts: SpecFacts | None,
     streams: Streams,
 ) -> int:
-    """``--memory``: the tables' memory on each core, against the chip when one is named (the
-    chip the document's settings, a spec's accelerator or ``--tpu`` give ``engine``)."""
-    from tpuemb_cli.model import schema
-    from tpuemb_cli.model.memory import model
-    from tpuemb_cli.model.memory_record import memory_report
-    from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
+    """``--memory``: what the document's tables take, in its front-end's memory model, against
+    the chip when one is named (the chip the document's settings, a spec's accelerator or
+    ``--tpu`` give ``engine``)."""
+    from tpuemb_cli.frontends import memory_of
+    from tpuemb_cli.model.schema import kind_of
 
-    message = document.message
-    if message is not None and schema.row_of(message) is schema.BY_NAME["EmbeddingSpecProto"]:
-        return _jax_memory(document, options, engine, streams)
-    if message is not None and schema.row_of(message) is schema.BY_NAME["KerasModel"]:
-        return _keras_memory(document, options, engine, streams)
-    if facts is not None and facts.sparsecore:  # TPUEmbeddingV2: the SparseCore model
-        return _sparsecore_memory(document.name, options, engine, facts, streams)
-    header, accelerator = "", ""
-    if facts is not None:  # a spec (the workspace's facts, for every spec): what it compiles to
-        header, accelerator = " (compiled as TensorFlow would)", facts.spec.topology.accelerator
-        config = facts.compiled.config
-    else:
-        assert isinstance(message, TPUEmbeddingConfiguration)
-        config = message
-    tpu = engine.accelerator(accelerator)
-    chip = tpu.chip if tpu is not None else None
-    report = memory_report(document.name, config, model(config), chip, tpu, header)
-    return _render(report, options, streams)
+    assert document.message is not None
+    memory = memory_of(kind_of(document.message))
+    assert memory is not None  # a kind without a memory report has a `memory_refusal` row
+    return _render(memory(document, facts, engine), options, streams)
 
 
 def _render(report: MemoryReport, options: MemoryOptions, streams: Streams) -> int:
@@ -158,47 +143,6 @@ def _render(report: MemoryReport, options: MemoryOptions, streams: Streams) -> i
     render = render_json if options.output_format == "json" else render_text
     streams.out.write(render(report))
     return EXIT_OK
-
-
-def _sparsecore_memory(
-    name: str, options: MemoryOptions, engine: Engine, facts: SpecFacts, streams: Streams
-) -> int:
-    """``--memory`` on a spec with a ``sparse_core`` section: TPUEmbeddingV2's stacked tables and
-    slot variables on each SparseCore and chip, not the TensorCore config it also compiles to."""
-    from tpuemb_cli.spec.sparsecore_memory_record import memory_report
-
-    chip = engine.chip(facts.spec.topology.accelerator)
-    report = memory_report(name, facts.layout, facts.sparsecore_memory, chip)
-    return _render(report, options, streams)
-
-
-def _jax_memory(
-    document: Document, options: MemoryOptions, engine: Engine, streams: Streams
-) -> int:
-    """``--memory`` on a JAX EmbeddingSpecProto: jax-tpu-embedding's stacked variables and input
-    buffers on each SparseCore and, with a TPU named, each device."""
-    from tpuemb_cli.spec.jax_memory import model
-    from tpuemb_cli.spec.jax_memory_record import memory_report
-
-    chip = engine.chip()
-    memory = model(document.message, chip.sparse_cores_per_device.value if chip else None)
-    return _render(memory_report(document.name, memory, chip), options, streams)
-
-
-def _keras_memory(
-    document: Document, options: MemoryOptions, engine: Engine, streams: Streams
-) -> int:
-    """``--memory`` on a Keras-RS model: each DistributedEmbedding layer's SparseCore tables, in
-    the memory model of its backend's library (views/keras)."""
-    from tpuemb_cli.spec.keras_plan import plan_model, topology_of
-    from tpuemb_cli.views.keras import memory_report
-
-    model: Any = document.message
-    topology = topology_of(model)
-    chip = engine.chip(topology.accelerator)
-    return _render(
-        memory_report(document.name, plan_model(model), topology, chip), options, streams
-    )
 
 
 def _errors(findings: list[Finding]) -> list[Finding]:

@@ -2,7 +2,8 @@
 
 A front-end is everything one library's embedding configuration means to tpuemb: how its
 documents are linted (``engine.py``: the kinds of document it owns, the rules it runs on them),
-its options (a Keras backend) and, as they move in, its loading, memory model and views. Its
+what ``explain --memory`` reports of them (``views.py``), its options (a Keras backend) and, as
+they move in, its loading and its checkpoints. Its
 package is ``frontends/<name>/``; its ``__init__.py`` holds its record (``FRONT_END``), and its
 modules are named for the layer they sit in (``engine.py`` beside the engine, ``views.py`` beside
 the views), so that the layers hold across it.
@@ -24,12 +25,15 @@ from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
     from tpuemb_cli.engine.runner import Emit, Engine
+    from tpuemb_cli.load import Document
+    from tpuemb_cli.model.memory_report import MemoryReport
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
 
     # (the engine, the message, where findings go, a compiled spec's expectations, a spec's facts)
     Lint = Callable[[Engine, Any, Emit, Expected | None, SpecFacts | None], None]
     Settle = Callable[[Engine, Any], None]
+    Memory = Callable[[Document, SpecFacts | None, Engine], MemoryReport]
 
 # The front-ends' packages, each a literal string (the architecture guard reads them): the one
 # line a new front-end adds. The order is the order their options are listed in (`--help`,
@@ -66,6 +70,9 @@ class FrontEnd(Record):
     # a spec's `jax` section), each by the function of its ``engine`` module named `lint_<kind>`.
     kinds: tuple[str, ...]
     engine: str  # its module beside the engine, a literal string, imported when a kind is linted
+    # Its module beside the views: `memory_<kind>(document, facts, engine) -> MemoryReport`, what
+    # `explain --memory` reports of a document of the kind ("": none).
+    views: str = ""
     options: tuple[Option, ...] = ()
 
 
@@ -116,6 +123,19 @@ def settle_of(kind: str) -> Settle | None:
         return None
     module = importlib.import_module(front_end.engine)
     function: Settle | None = getattr(module, f"settle_{kind}", None)
+    return function
+
+
+@cache
+def memory_of(kind: str) -> Memory | None:
+    """The function that builds the memory report of a document of ``kind`` (its front-end's
+    ``memory_<kind>``), if it has one."""
+    front_end = by_kind(kind)
+    if front_end is None or not front_end.views:
+        return None
+    # The front-end's views module is a literal string of its record.
+    module = importlib.import_module(front_end.views)
+    function: Memory | None = getattr(module, f"memory_{kind}", None)
     return function
 
 

@@ -10,4 +10,5 @@ FRONT_END = FrontEnd(
     title="JAX",
     kinds=("jax", "jax_spec"),
     engine="tpuemb_cli.frontends.jax.engine",
+    views="tpuemb_cli.frontends.jax.views",
 )

@@ -10,6 +10,7 @@ FRONT_END = FrontEnd(
     title="Keras-RS",
     kinds=("keras",),
     engine="tpuemb_cli.frontends.keras.engine",
+    views="tpuemb_cli.frontends.keras.views",
     options=(
         Option(
             "keras-backend",

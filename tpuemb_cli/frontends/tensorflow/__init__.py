@@ -12,4 +12,5 @@ FRONT_END = FrontEnd(
     title="TensorFlow",
     kinds=("config", "optimizer", "spec", "graph", "saved_model", "layouts"),
     engine="tpuemb_cli.frontends.tensorflow.engine",
+    views="tpuemb_cli.frontends.tensorflow.views",
 )

@@ -1,0 +1,45 @@
+"""What ``explain --memory`` reports of TensorFlow's documents: a config's tables on each
+TensorCore; a spec's, as what it compiles to -- the TensorCore config, or with a ``sparse_core``
+section TPUEmbeddingV2's stacked tables and slot variables on each SparseCore and chip.
+
+Each ``memory_<kind>`` is called with the document, a spec's facts and the engine of its
+settings (the chip: ``--tpu``, the settings' ``tpu``, a spec's accelerator)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tpuemb_cli.engine import Engine
+    from tpuemb_cli.load import Document
+    from tpuemb_cli.model.memory_report import MemoryReport
+    from tpuemb_cli.spec.facts import SpecFacts
+
+
+def memory_config(document: Document, facts: SpecFacts | None, engine: Engine) -> MemoryReport:
+    """A config's tables on each TensorCore."""
+    from tpuemb_cli.model.memory import model
+    from tpuemb_cli.model.memory_record import memory_report
+
+    config: Any = document.message  # a TPUEmbeddingConfiguration (its kind)
+    tpu = engine.accelerator()
+    chip = tpu.chip if tpu is not None else None
+    return memory_report(document.name, config, model(config), chip, tpu, "")
+
+
+def memory_spec(document: Document, facts: SpecFacts | None, engine: Engine) -> MemoryReport:
+    """A spec's: what it compiles to (the workspace's facts, for every spec)."""
+    assert facts is not None
+    if facts.sparsecore:  # TPUEmbeddingV2: the SparseCore model
+        from tpuemb_cli.spec.sparsecore_memory_record import memory_report as sparsecore
+
+        chip = engine.chip(facts.spec.topology.accelerator)
+        return sparsecore(document.name, facts.layout, facts.sparsecore_memory, chip)
+    from tpuemb_cli.model.memory import model
+    from tpuemb_cli.model.memory_record import memory_report
+
+    config = facts.compiled.config
+    tpu = engine.accelerator(facts.spec.topology.accelerator)
+    chip = tpu.chip if tpu is not None else None
+    header = " (compiled as TensorFlow would)"
+    return memory_report(document.name, config, model(config), chip, tpu, header)
