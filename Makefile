@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples dist test-wheel corpus-record corpus-compare
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples dist test-wheel corpus-record corpus-compare
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -92,6 +92,26 @@ docs:
 check-docs:
 	@$(PYTHON) -m tpuemb_cli.rules.docs | diff -u docs/rules.md - > /dev/null || (echo "docs/rules.md is stale: run make docs" && exit 1)
 	@echo "docs/rules.md is fresh"
+
+# The documentation site, into build/site: the README as its landing page and docs/*.md, assembled
+# into build/site-src by tools/docs_site.py (links between them rewritten to the site's pages, a
+# link to any other repository file written as its path; a target that does not exist fails), then
+# built by MkDocs with the Material theme in strict mode (mkdocs.yml): a broken link or anchor, or a
+# page the nav leaves out, fails. MkDocs runs in its own virtualenv: it is never a dependency of
+# tpuemb.
+MKDOCS_VERSION := 1.6.1
+MKDOCS_MATERIAL_VERSION := 9.8.2
+DOCS_VENV := build/venv-docs
+DOCS_STAMP := $(DOCS_VENV)/.installed-$(MKDOCS_VERSION)-$(MKDOCS_MATERIAL_VERSION)
+$(DOCS_STAMP):
+	$(PYTHON) -m venv $(DOCS_VENV)
+	$(DOCS_VENV)/bin/python -m pip install -q 'mkdocs==$(MKDOCS_VERSION)' \
+	  'mkdocs-material==$(MKDOCS_MATERIAL_VERSION)'
+	touch $@
+
+docs-site: $(DOCS_STAMP)
+	$(DOCS_VENV)/bin/python tools/docs_site.py build/site-src
+	$(DOCS_VENV)/bin/python -m mkdocs build --strict --clean
 
 # Runs the test suite, slow tests included, under the oldest and the newest supported protobuf
 # runtime (the pre-commit test, which does not touch protobuf and builds its own environment, runs
