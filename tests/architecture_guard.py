@@ -114,9 +114,10 @@ FRONTENDS: dict[str, tuple[str, ...]] = {
     ),
 }
 FRONTENDS_PACKAGE = "frontends"
-# The layer of the registration and of each front-end's record (its package's __init__):
-# the engine's, which dispatches through them, and which their rows name.
-FRONTEND_RECORDS = "engine"
+# The layer of the registration and of each front-end's record (its package's __init__): the
+# model's, so that every layer above reads what a front-end adds to it (its schema rows, file
+# formats, rules, options).
+FRONTEND_RECORDS = "model"
 
 # Imports the rules above would refuse, each allowed for the reason given: (importer, imported).
 # An entry that no longer allows anything is itself reported.
@@ -174,6 +175,14 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
         "each front-end's module beside the views is a literal string of its record, "
         "imported when `explain --memory` first reports a document of a kind it owns"
     ),
+    ("tpuemb_cli.frontends", "front_end.rules"): (
+        "each front-end's rules module is a literal string of its record, imported when the "
+        "catalog is first read (its rows appended to the catalog's)"
+    ),
+    ("tpuemb_cli.frontends", "front_end.compat"): (
+        "each front-end's module beside compat is a literal string of its record, imported "
+        "when `diff` first compares a document of a kind it owns"
+    ),
     ("tpuemb_cli.load.encodings", "self.codec"): (
         "ENCODINGS: each encoding's codec module is a literal string in its row, imported "
         "when a file of the encoding is read"
@@ -230,7 +239,7 @@ def _frontend_layer(module: str, parts: list[str]) -> tuple[str, int]:
     """A front-end's module sits in the layer it is named for (``frontends.keras.engine``: the
     engine's; ``frontends.keras.views.memory``: the views'), under that layer's rules. The
     registration (``frontends``) and each front-end's record (``frontends.keras``) sit beside
-    the engine, which dispatches through them."""
+    the model's records: every layer above reads them."""
     if len(parts) <= 3:
         return FRONTEND_RECORDS, LAYERS[FRONTEND_RECORDS]
     named = parts[3]

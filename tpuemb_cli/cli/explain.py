@@ -52,6 +52,7 @@ def execute(
 ) -> int:
     from tpuemb_cli.cli.specs import jax_refusal
     from tpuemb_cli.engine.settings import Selection
+    from tpuemb_cli.frontends import explain_of
     from tpuemb_cli.model import schema
     from tpuemb_cli.views.explain import explain_document
     from tpuemb_cli.workspace import Workspace
@@ -83,7 +84,7 @@ def execute(
     # What explain shows of each type, or why not, is on its schema row.
     row = schema.row_of(document.message)
     assert row is not None  # the loader reads tpuemb's types only
-    if not row.explain:
+    if not row.explain and explain_of(row.kind) is None:
         error(streams, f"{item.name}: {row.explain_refusal}")
         return EXIT_ERROR
     if options.memory and row.memory_refusal:

@@ -24,16 +24,14 @@ from typing import TYPE_CHECKING, Any
 from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
-    from tpuemb_cli.engine.runner import Emit, Engine
-    from tpuemb_cli.load import Document
-    from tpuemb_cli.model.memory_report import MemoryReport
-    from tpuemb_cli.spec.drift import Expected
-    from tpuemb_cli.spec.facts import SpecFacts
+    from tpuemb_cli.model.message_type import MessageType
 
-    # (the engine, the message, where findings go, a compiled spec's expectations, a spec's facts)
-    Lint = Callable[[Engine, Any, Emit, Expected | None, SpecFacts | None], None]
-    Settle = Callable[[Engine, Any], None]
-    Memory = Callable[[Document, SpecFacts | None, Engine], MemoryReport]
+# The functions a front-end's modules define, called with the engine, documents and facts of the
+# layers above (typed there; the registration sits below them and names none of their types).
+Lint = Callable[..., None]  # lint_<kind>(engine, message, emit, expected, facts)
+Settle = Callable[..., None]  # settle_<kind>(engine, message)
+Memory = Callable[..., Any]  # memory_<kind>(document, facts, engine) -> MemoryReport
+Explain = Callable[..., Any]  # explain_<kind>(document, facts) -> (its header, its lines)
 
 # The front-ends' packages, each a literal string (the architecture guard reads them): the one
 # line a new front-end adds. The order is the order their options are listed in (`--help`,
@@ -61,6 +59,20 @@ class Option(Record):
         return self.name.replace("-", "_")
 
 
+class FileFormat(Record):
+    """A file format a front-end reads (load/encodings' row, from here): its name (``--to``,
+    ``lint_string(format=...)``), its extensions, its codec module (``load(data, name,
+    message_type) -> Document``, ``render(message) -> bytes``; see load/encodings)."""
+
+    name: str
+    extensions: tuple[str, ...]
+    codec: str
+    no_fixes: str = ""
+    writable: bool = True
+    archive: bool = False
+    text: bool = True
+
+
 class FrontEnd(Record):
     """One ecosystem's registration."""
 
@@ -74,6 +86,15 @@ class FrontEnd(Record):
     # `explain --memory` reports of a document of the kind ("": none).
     views: str = ""
     options: tuple[Option, ...] = ()
+    # What it adds to the layers below, each read by the layer it belongs to: its message types
+    # (the schema's rows, after tpuemb's), its file formats (load/encodings' rows), its rules
+    # (a module beside the rules whose `CATALOG` the catalog appends) and its checkpoint
+    # comparison (a module beside compat: `layout_<kind>(document)` -> (family, what it is),
+    # `changes_<family>(old, new)` -> placed changes).
+    types: tuple[MessageType, ...] = ()
+    formats: tuple[FileFormat, ...] = ()
+    rules: str = ""
+    compat: str = ""
 
 
 @cache
@@ -130,13 +151,53 @@ def settle_of(kind: str) -> Settle | None:
 def memory_of(kind: str) -> Memory | None:
     """The function that builds the memory report of a document of ``kind`` (its front-end's
     ``memory_<kind>``), if it has one."""
+    function: Memory | None = _views_function(kind, "memory")
+    return function
+
+
+@cache
+def explain_of(kind: str) -> Explain | None:
+    """The function that explains a document of ``kind`` (its front-end's ``explain_<kind>``),
+    if it has one; tpuemb's own types name theirs on their schema rows (views/explain)."""
+    function: Explain | None = _views_function(kind, "explain")
+    return function
+
+
+def _views_function(kind: str, what: str) -> Any:
     front_end = by_kind(kind)
     if front_end is None or not front_end.views:
         return None
     # The front-end's views module is a literal string of its record.
     module = importlib.import_module(front_end.views)
-    function: Memory | None = getattr(module, f"memory_{kind}", None)
-    return function
+    return getattr(module, f"{what}_{kind}", None)
+
+
+@cache
+def compat_of(kind: str, what: str) -> Any:
+    """The checkpoint comparison's function ``<what>_<kind>`` of the front-end that lints
+    ``kind`` (``layout_<kind>``, ``changes_<family>``: a family is named for its kind), if any."""
+    front_end = by_kind(kind)
+    if front_end is None or not front_end.compat:
+        return None
+    # The front-end's compat module is a literal string of its record.
+    module = importlib.import_module(front_end.compat)
+    return getattr(module, f"{what}_{kind}", None)
+
+
+def rule_rows() -> tuple[Any, ...]:
+    """Every front-end's rules' catalog rows (their rules modules' ``CATALOG``), in the order of
+    ``REGISTERED``: for the catalog to append to its own."""
+    rows: list[Any] = []
+    for front_end in front_ends():
+        if front_end.rules:
+            # The front-end's rules module is a literal string of its record.
+            rows.extend(importlib.import_module(front_end.rules).CATALOG)
+    return tuple(rows)
+
+
+def formats() -> tuple[FileFormat, ...]:
+    """Every front-end's file formats, for load/encodings' rows."""
+    return tuple(row for front_end in front_ends() for row in front_end.formats)
 
 
 @cache

@@ -17,6 +17,7 @@ import importlib
 from functools import cache
 from typing import TYPE_CHECKING
 
+from tpuemb_cli import frontends
 from tpuemb_cli.model.findings import Severity
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.rules.base import CHECKS
@@ -90,10 +91,14 @@ class Entry(Record):
     # (TE204), FTRL's allow_zero_accumulator (TE209) and low-dimensional packing (TE306) are
     # settings TE662 reports dropped.
     on_sparsecore: bool = True
+    # The package of its module when it is not the family's folder here: a front-end's rules
+    # (`tpuemb_cli.frontends.<name>.rules`).
+    home: str = ""
 
     @property
     def module(self) -> str:
-        return f"{__name__}.{self.family}.{self.name.replace('-', '_')}"
+        package = self.home or f"{__name__}.{self.family}"
+        return f"{package}.{self.name.replace('-', '_')}"
 
 
 CATALOG: tuple[Entry, ...] = (
@@ -618,6 +623,9 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE956", "cosmetic", "diff", INFO, "no", ()),
     Entry("TE957", "unsaved-state", "diff", WARNING, "no", ()),
 )
+# The front-ends' own rules, after tpuemb's: each front-end's rules module's rows (it imports
+# Entry from here, which is defined by now).
+CATALOG += frontends.rule_rows()
 BY_CODE: dict[str, Entry] = {entry.code: entry for entry in CATALOG}
 BY_NAME: dict[str, Entry] = {entry.name: entry for entry in CATALOG}
 

@@ -15,7 +15,7 @@ names:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -152,6 +152,17 @@ class Rule(Record):
     check_keras: KerasCheck | None = None
     follows: tuple[str, ...] = ()  # see the catalog's Entry
     on_sparsecore: bool = True  # see the catalog's Entry
+    # The checks of kinds a front-end adds (`check_<kind>`, its own document kinds): kind -> check.
+    others: Mapping[str, Callable[..., Iterator[Violation]]] = {}
+
+    def check(self, kind: str) -> Callable[..., Iterator[Violation]] | None:
+        """The rule's check of documents of ``kind``: a front-end's kind's (``check_<kind>``,
+        called with what its front-end passes), or one of CHECKS'."""
+        found = self.others.get(kind)
+        if found is not None:
+            return found
+        attribute = CHECKS.get(kind)
+        return getattr(self, attribute) if attribute is not None else None
 
     @property
     def summary(self) -> str:
@@ -166,7 +177,14 @@ class Rule(Record):
         # AttributeError for each check it lacks (five of six), 200 of them at every start-up.
         namespace = vars(module)
         checks = {kind: namespace.get(function) for kind, function in CHECKS.items()}
+        # A front-end's kinds: `check_<kind>`, for the kinds its entry says it runs on.
+        others = {
+            kind: namespace[f"check_{kind}"]
+            for kind in entry.runs
+            if kind not in CHECKS and f"check_{kind}" in namespace
+        }
         defined = tuple(kind for kind, check in checks.items() if check is not None)
+        defined += tuple(others)
         if sorted(defined) != sorted(entry.runs):
             raise TypeError(
                 f"{module.__name__} defines checks for {defined}, its catalog entry says "
@@ -191,6 +209,7 @@ class Rule(Record):
             check_keras=checks["keras"],
             follows=entry.follows,
             on_sparsecore=entry.on_sparsecore,
+            others=others,
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
+from tpuemb_cli.frontends import explain_of
 from tpuemb_cli.load import Document
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.words import plural, printable
@@ -79,11 +80,16 @@ def _optimizer(params: OptimizationParameters) -> list[str]:
 
 def explain_document(document: Document, facts: SpecFacts | None = None) -> str:
     """The explanation of a loaded spec (``facts``: what it compiles to, and its SparseCore
-    layout), config or OptimizationParameters: the view its schema row names (``explain``)."""
+    layout), config or OptimizationParameters: the view its schema row names (``explain``), or
+    for a front-end's own type the view of its front-end (``explain_<kind>``)."""
     assert document.message is not None
     row = schema.row_of(document.message)
-    assert row is not None and row.explain, f"explain shows no {type(document.message)}"
-    view: Callable[[Document, SpecFacts | None], tuple[str, list[str]]] = globals()[row.explain]
+    assert row is not None, f"explain shows no {type(document.message)}"
+    # A front-end's own type: its views' `explain_<kind>`.
+    view: Callable[[Document, SpecFacts | None], tuple[str, list[str]]] | None = (
+        globals()[row.explain] if row.explain else explain_of(row.kind)
+    )
+    assert view is not None, f"explain shows no {type(document.message)}"
     header, lines = view(document, facts)
     return text_of([header, "", *lines])
 

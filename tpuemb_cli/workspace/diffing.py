@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from tpuemb_cli import load as loader
 from tpuemb_cli.engine import Engine
+from tpuemb_cli.frontends import compat_of
 from tpuemb_cli.load import Document, Skipped
 from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.records import Record
@@ -114,6 +115,12 @@ def diff_versions(
             raise CannotCompare(f"{name}: cannot compare: {SPARSECORE_NOT_YET}")
         if family == KERAS:
             return _keras_changes([old_document, new_document], engine)
+        # A front-end's own family (named for its kind): its compat's `changes_<family>`, which
+        # returns the document changes are acknowledged in and the changes, placed.
+        changes = compat_of(family, "changes") if family is not None else None
+        if changes is not None:
+            anchor, placed = changes(old_document, new_document)
+            return anchor or Document(name, "", "", None, None), placed
         placed = _changes(old_document, new_document, since or "", facts)
         # The new file is where an acknowledgement can be written; for a removed file, its
         # configuration's entries only.
@@ -363,7 +370,10 @@ def _has_layout(document: Document | None) -> bool:
     return (
         document is not None
         and document.message is not None
-        and kind_of(document.message) in _LAYOUTS
+        and (
+            kind_of(document.message) in _LAYOUTS
+            or compat_of(kind_of(document.message), "layout") is not None
+        )
     )
 
 

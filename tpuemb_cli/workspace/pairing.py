@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from tpuemb_cli.frontends import compat_of
 from tpuemb_cli.model.schema import kind_of
 
 if TYPE_CHECKING:
@@ -50,6 +51,11 @@ def layout_of(document: Document, facts: SpecFacts | None) -> Layout:
         return Layout(STACKED, "a stacked layout of jax-tpu-embedding (EmbeddingSpecProto)")
     if kind == "keras":
         return Layout(KERAS, "a Keras-RS model")
+    # A front-end's own kind: its compat's `layout_<kind>` (a family named for its kind).
+    layout = compat_of(kind, "layout")
+    if layout is not None:
+        family, what = layout(document)
+        return Layout(family, what)
     return Layout(None, f"a message of type {message.DESCRIPTOR.name}, with no checkpoint layout")
 
 

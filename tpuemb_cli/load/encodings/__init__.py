@@ -14,7 +14,8 @@ module (``load/encodings/<name>.py``) defines:
 - ``text_edits(fix, source_map) -> list[TextEdit]`` (optional): a fix as minimal edits of the
   text; without it, files in this encoding get no fixes.
 
-To add an encoding: write its codec module and add its row here (or call ``register``).
+To add an encoding: write its codec module and add its row here (or call ``register``); a
+front-end's formats are its record's ``formats``, registered after these.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from tpuemb_cli.frontends import formats
 from tpuemb_cli.model.pbcompat import is_map_entry, is_repeated
 from tpuemb_cli.model.records import Record
 
@@ -204,6 +206,9 @@ for _row in (
     ),
 ):
     register(_row)
+# The front-ends' own formats, after tpuemb's (a front-end's record: `formats`).
+for _format in formats():
+    register(Encoding(**_format._asdict()))
 
 
 def names() -> list[str]:
