@@ -89,8 +89,9 @@ class FrontEnd(Record):
     # What it adds to the layers below, each read by the layer it belongs to: its message types
     # (the schema's rows, after tpuemb's), its file formats (load/encodings' rows), its rules
     # (a module beside the rules whose `CATALOG` the catalog appends) and its checkpoint
-    # comparison (a module beside compat: `layout_<kind>(document)` -> (family, what it is),
-    # `changes_<family>(old, new)` -> placed changes).
+    # comparison (a module beside compat: `layout_<kind>(document, facts)` -> its Layout,
+    # `changes_<family>(name, old, new, engine)` -> the document changes are placed in, and
+    # the placed changes; a family without one is compared by compat/compare).
     types: tuple[MessageType, ...] = ()
     formats: tuple[FileFormat, ...] = ()
     rules: str = ""
@@ -182,6 +183,20 @@ def compat_of(kind: str, what: str) -> Any:
     # The front-end's compat module is a literal string of its record.
     module = importlib.import_module(front_end.compat)
     return getattr(module, f"{what}_{kind}", None)
+
+
+@cache
+def changes_of(family: str) -> Any:
+    """The comparison of two documents of checkpoint ``family``: the ``changes_<family>`` of the
+    front-end whose compat module defines one (None: the common comparison, compat/compare)."""
+    for front_end in front_ends():
+        if front_end.compat:
+            # The front-end's compat module is a literal string of its record.
+            module = importlib.import_module(front_end.compat)
+            found = getattr(module, f"changes_{family}", None)
+            if found is not None:
+                return found
+    return None
 
 
 def rule_rows() -> tuple[Any, ...]:

@@ -11,22 +11,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tpuemb_cli import load as loader
+from tpuemb_cli.compat.layouts import NotComparedYet
 from tpuemb_cli.engine import Engine
-from tpuemb_cli.frontends import compat_of
+from tpuemb_cli.frontends import changes_of, compat_of
 from tpuemb_cli.load import Document, Skipped
 from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.schema import kind_of
 from tpuemb_cli.rules import BY_CODE
 from tpuemb_cli.workspace.linting import Linted, Workspace, facts_of
-from tpuemb_cli.workspace.pairing import (
-    KERAS,
-    SPARSECORE,
-    STACKED,
-    CannotCompare,
-    family_of_pair,
-    layout_of,
-)
+from tpuemb_cli.workspace.pairing import CannotCompare, family_of_pair, layout_of
 
 if TYPE_CHECKING:
     from tpuemb_cli.compat.kinds import Placed
@@ -64,17 +58,6 @@ class Diffed(Record):
     unchecked: bool = False
 
 
-class NotComparedYet(Exception):
-    """A pair of a family diff does not compare yet (SparseCore specs): skipped, and stderr
-    says so on every run (a gate that passes it must not pass it unseen)."""
-
-
-SPARSECORE_NOT_YET = (
-    "a SparseCore spec: TPUEmbeddingV2 checkpoints hold stacks of tables, which diff does not "
-    "compare yet"
-)
-
-
 def diff_versions(
     workspace: Workspace,
     old: Version | None,
@@ -101,26 +84,13 @@ def diff_versions(
             family = family_of_pair([(d.name, layout_of(d, facts[id(d)])) for d in present])
         else:
             family = layout_of(present[0], facts[id(present[0])]).family
-        if family == SPARSECORE:
-            if len(present) == 1:
-                # Added or removed since the revision: skipped, and stderr says so.
-                raise NotComparedYet(SPARSECORE_NOT_YET)
-            if present[0].message == present[1].message:
-                # One spec on both sides lays out one checkpoint: nothing changed.
-                return present[1], []
-            # TPUEmbeddingV2 saves each stack of tables as one variable named after the stack
-            # (docs/sparsecore.md): the per-table comparison would call a restored stack fresh,
-            # and miss a stack renamed by a table added to or taken from it. A gate must not
-            # take a pair it cannot judge for a pass: cannot compare, exit 2.
-            raise CannotCompare(f"{name}: cannot compare: {SPARSECORE_NOT_YET}")
-        if family == KERAS:
-            return _keras_changes([old_document, new_document], engine)
-        # A front-end's own family (named for its kind): its compat's `changes_<family>`, which
-        # returns the document changes are acknowledged in and the changes, placed.
-        changes = compat_of(family, "changes") if family is not None else None
+        # A family its front-end compares (`changes_<family>`: Keras-RS weights, SparseCore
+        # stacks); the others by the common comparison below.
+        changes = changes_of(family) if family is not None else None
         if changes is not None:
-            anchor, placed = changes(old_document, new_document)
-            return anchor or Document(name, "", "", None, None), placed
+            anchor: Document
+            anchor, placed = changes(name, old_document, new_document, engine)
+            return anchor, placed
         placed = _changes(old_document, new_document, since or "", facts)
         # The new file is where an acknowledgement can be written; for a removed file, its
         # configuration's entries only.
@@ -145,20 +115,8 @@ def diff_checkpoint(
         (document,) = documents
         assert document is not None and document.message is not None  # it has a layout
         layout = layout_of(document, facts[id(document)])
-        if layout.family == SPARSECORE:
-            raise CannotCompare(f"{document.name}: cannot compare: {SPARSECORE_NOT_YET}")
-        if layout.family == KERAS:
-            raise CannotCompare(
-                f"{document.name}: cannot compare: it is a Keras-RS model, whose saved weights "
-                "compare with another saved model's (tpuemb diff OLD.keras NEW.keras); "
-                "--against-checkpoint compares a config or spec with a TensorFlow checkpoint"
-            )
-        if layout.family == STACKED:
-            raise CannotCompare(
-                f"{document.name}: cannot compare: it is {layout.what}, whose checkpoints Orbax "
-                "writes; --against-checkpoint reads TensorFlow's (compare two layouts instead: "
-                "tpuemb diff OLD NEW)"
-            )
+        if layout.against_checkpoint:  # its front-end says why TensorFlow's do not compare
+            raise CannotCompare(layout.against_checkpoint)
         return document, _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
 
     return _diff(workspace, version.name, [version], False, against)
@@ -251,33 +209,6 @@ def _unchanged(versions: list[Version | None], documents: Sides) -> bool:
     return before.text is not None and before.text == after.text
 
 
-def _keras_changes(documents: Sides, engine: Engine) -> tuple[Document, list[Placed]]:
-    """Two Keras-RS models: what loading the old one's saved weights into the new one does, on
-    the backend and TPU the new one's settings and ``--tpu`` give (compat/keras_weights)."""
-    from tpuemb_cli.compat.compare import place
-    from tpuemb_cli.compat.keras_weights import KerasSide, NotCompared, weight_changes
-    from tpuemb_cli.spec.keras_plan import topology_of
-
-    old, new = documents
-    if old is None or new is None:
-        (shown,) = [d for d in documents if d is not None]
-        raise CannotCompare(
-            f"{shown.name}: cannot compare: a Keras-RS model's saved weights compare with "
-            "another Keras-RS model's only (tpuemb diff OLD.keras NEW.keras)"
-        )
-    assert new.message is not None and old.message is not None
-    engine.settle(new.message)  # the backend and TPU of the new side's settings: its target
-    topology = topology_of(new.message)
-    try:
-        changes = weight_changes(old.message, new.message, topology)
-    except NotCompared as problem:
-        # Named with the file whose layer it is. Not a skipped pair (exit 0): a CI job that
-        # gates on diff must not pass a pair whose weights nothing compared (exit 2).
-        where = old.name if problem.side == "old" else new.name
-        raise CannotCompare(f"{where}: {problem}") from None
-    return new, place(changes, KerasSide(old), KerasSide(new))
-
-
 def _against_checkpoint(
     document: Document, checkpoint: Checkpoint, prefix: str | None, facts: SpecFacts | None
 ) -> list[Placed]:
@@ -363,17 +294,13 @@ def _refusals(
 
 # The kinds of document that have a checkpoint layout (``pairing`` says which, and whether a
 # pair's are of one family).
-_LAYOUTS = frozenset({"config", "spec", "jax", "keras"})
 
 
 def _has_layout(document: Document | None) -> bool:
     return (
         document is not None
         and document.message is not None
-        and (
-            kind_of(document.message) in _LAYOUTS
-            or compat_of(kind_of(document.message), "layout") is not None
-        )
+        and compat_of(kind_of(document.message), "layout") is not None
     )
 
 

@@ -6,18 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from tpuemb_cli.compat.kinds import Placed
+from tpuemb_cli.compat.layouts import Layout
 from tpuemb_cli.load import Document
 
 
-def layout_toy(document: Document) -> tuple[str, str]:
-    return "toy", "a toyemb config"
+def layout_toy(document: Document, facts: Any) -> Layout:
+    return Layout("toy", "a toyemb config", "a toyemb config has no TensorFlow checkpoint")
 
 
 def _at(document: Document, path: tuple[str | int, ...]) -> Any:
     return document.source_map.position(path) if document.source_map is not None else None
 
 
-def changes_toy(old: Document | None, new: Document | None) -> tuple[Document | None, list[Placed]]:
+def changes_toy(
+    name: str, old: Document | None, new: Document | None, engine: Any
+) -> tuple[Document, list[Placed]]:
     assert old is not None and new is not None  # a pair (a file added or removed: none here)
     was_config: Any = old.message  # a ToyConfig
     config: Any = new.message

@@ -11,4 +11,5 @@ FRONT_END = FrontEnd(
     kinds=("jax", "jax_spec"),
     engine="tpuemb_cli.frontends.jax.engine",
     views="tpuemb_cli.frontends.jax.views",
+    compat="tpuemb_cli.frontends.jax.compat",
 )

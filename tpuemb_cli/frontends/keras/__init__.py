@@ -11,6 +11,7 @@ FRONT_END = FrontEnd(
     kinds=("keras",),
     engine="tpuemb_cli.frontends.keras.engine",
     views="tpuemb_cli.frontends.keras.views",
+    compat="tpuemb_cli.frontends.keras.compat",
     options=(
         Option(
             "keras-backend",

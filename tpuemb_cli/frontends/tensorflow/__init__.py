@@ -13,4 +13,5 @@ FRONT_END = FrontEnd(
     kinds=("config", "optimizer", "spec", "graph", "saved_model", "layouts"),
     engine="tpuemb_cli.frontends.tensorflow.engine",
     views="tpuemb_cli.frontends.tensorflow.views",
+    compat="tpuemb_cli.frontends.tensorflow.compat",
 )
