@@ -31,12 +31,12 @@ with atheris.instrument_imports():
     # parsers, PyYAML's pure-Python reader, and every rule.
     import yaml  # noqa: F401
 
+    import tpuemb_cli.frontends.keras.load.codec
+    import tpuemb_cli.frontends.keras.load.config
     import tpuemb_cli.load.encodings.binary
     import tpuemb_cli.load.encodings.json
-    import tpuemb_cli.load.encodings.keras
     import tpuemb_cli.load.encodings.text
     import tpuemb_cli.load.encodings.yaml
-    import tpuemb_cli.load.keras_config
     import tpuemb_cli.load.recognise  # noqa: F401
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import load_bytes, text_parser, text_tokenizer

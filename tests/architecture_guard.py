@@ -105,13 +105,7 @@ TOP_GROUPS: dict[str, str] = {
 FRONTENDS: dict[str, tuple[str, ...]] = {
     "tensorflow": ("tpuemb_cli.tf",),
     "jax": ("tpuemb_cli.jax", "tpuemb_cli.rules.jax", "tpuemb_cli.spec.jax_*"),
-    "keras": (
-        "tpuemb_cli.keras",
-        "tpuemb_cli.rules.keras",
-        "tpuemb_cli.spec.keras_*",
-        "tpuemb_cli.load.keras_*",
-        "tpuemb_cli.model.keras_*",
-    ),
+    "keras": ("tpuemb_cli.keras",),
 }
 FRONTENDS_PACKAGE = "frontends"
 # The layer of the registration and of each front-end's record (its package's __init__): the
@@ -126,18 +120,29 @@ ALLOWED: dict[tuple[str, str], str] = {
         "`tpuemb server` starts the language server: the command line's one way into it, "
         "imported once the `server` extra is found, the only import between the two"
     ),
-    ("tpuemb_cli.spec.keras_plan", "tpuemb_cli.spec.jax_compiler"): (
+    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.spec.jax_compiler"): (
         "Keras-RS on the JAX backend stacks its SparseCore tables with jax-tpu-embedding's "
         "stacking: the Keras front-end plans with the JAX front-end's, until the stacking "
         "shared by both moves below them (issue 37, point 1)"
     ),
-    ("tpuemb_cli.spec.keras_plan", "tpuemb_cli.spec.jax_layout"): (
+    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.spec.jax_layout"): (
         "as keras_plan -> jax_compiler: Keras-RS's JAX backend is jax-tpu-embedding's layout"
     ),
-    ("tpuemb_cli.spec.keras_plan", "tpuemb_cli.spec.jax_stacking"): (
+    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.spec.jax_stacking"): (
         "as keras_plan -> jax_compiler: Keras-RS's JAX backend is jax-tpu-embedding's stacking"
     ),
-    ("tpuemb_cli.spec.keras_spec", "tpuemb_cli.spec.jax_stacking"): (
+    ("tpuemb_cli.frontends.keras.compat.weights", "tpuemb_cli.spec.jax_memory"): (
+        "as keras_plan -> jax_compiler: a Keras-RS layer on the JAX backend saves the stacked "
+        "variables jax-tpu-embedding's memory model lays out"
+    ),
+    ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.spec.jax_memory"): (
+        "as keras_plan -> jax_compiler: a Keras-RS layer on the JAX backend takes the memory "
+        "jax-tpu-embedding's model says"
+    ),
+    ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.spec.jax_memory_record"): (
+        "as keras_plan -> jax_compiler: its report is jax-tpu-embedding's report of the layer"
+    ),
+    ("tpuemb_cli.frontends.keras.spec.conversion", "tpuemb_cli.spec.jax_stacking"): (
         "as keras_plan -> jax_compiler: a Keras-RS layer's spec is stacked as jax-tpu-embedding "
         "stacks it"
     ),
@@ -187,12 +192,9 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
         "ENCODINGS: each encoding's codec module is a literal string in its row, imported "
         "when a file of the encoding is read"
     ),
-    ("tpuemb_cli.load.encodings.json", "f'tpuemb_cli.load.{reader}'"): (
-        "a message type's own JSON reader (a Keras model's config.json: load.keras_config), "
-        "named by the schema row's `json_reader`. The one computed name left: the row (model) "
-        "cannot name a module of load by its full name without pointing up the layers, so the "
-        "loader completes it inside its own package; to go when identification owns the "
-        "readers (issue 37, point 4)"
+    ("tpuemb_cli.load.encodings.json", "reader"): (
+        "a message type's own JSON reader (a Keras model's config.json: its front-end's "
+        "load/config), a literal string of the module's full name on the type's row (`json_reader`)"
     ),
 }
 

@@ -163,7 +163,7 @@ PLANTED = {
     ),
     "a front-end -> another front-end": (
         JAX_RULE,
-        "from tpuemb_cli.rules.keras import keras_dropped_optimizer_option\n",
+        "from tpuemb_cli.frontends.keras.rules import keras_dropped_optimizer_option\n",
         "(rules): the jax front-end imports the keras front-end",
     ),
     "a front-end's facade -> another's": (

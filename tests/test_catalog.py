@@ -46,7 +46,7 @@ def test_documentation_has_every_section_in_order(rule: Rule) -> None:
     if rule.module.startswith("tpuemb_cli.rules.jax."):
         # A JAX rule says what the JAX library does instead.
         doc = doc.replace("## What jax-tpu-embedding does", "## What TensorFlow does")
-    if rule.module.startswith("tpuemb_cli.rules.keras."):
+    if rule.module.startswith("tpuemb_cli.frontends.keras.rules."):
         # A Keras rule says what Keras-RS does instead.
         doc = doc.replace("## What Keras-RS does", "## What TensorFlow does")
     positions = [doc.find(section) for section in SECTIONS]
@@ -81,7 +81,9 @@ def test_documentation_cites_only_what_users_can_open(rule: Rule) -> None:
     for link in JAX_LINK.findall(doc) if rule.module.startswith("tpuemb_cli.rules.jax.") else []:
         assert link.startswith("https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/"), link
     for link in (
-        KERAS_RS_LINK.findall(doc) if rule.module.startswith("tpuemb_cli.rules.keras.") else []
+        KERAS_RS_LINK.findall(doc)
+        if rule.module.startswith("tpuemb_cli.frontends.keras.rules.")
+        else []
     ):
         assert link.startswith("https://github.com/keras-team/keras-rs/blob/v0.4.0/"), link
 
@@ -173,16 +175,16 @@ def test_a_module_whose_checks_disagree_with_its_entry_is_refused() -> None:
 
 
 def test_every_rule_module_is_in_the_catalog() -> None:
+    # A family's modules are in its folder here, or in its front-end's rules folder (HOMES).
     folder = Path(tpuemb_cli.rules.__file__).parent
-    modules = {
-        f"tpuemb_cli.rules.{p.parent.name}.{p.stem}"
-        for family in tpuemb_cli.rules.FAMILIES
-        for p in (folder / family).glob("*.py")
-        if p.stem != "__init__"
-    }
+    modules = set()
+    for family in tpuemb_cli.rules.FAMILIES:
+        home = tpuemb_cli.rules.HOMES.get(family, f"tpuemb_cli.rules.{family}")
+        path = folder.parent.joinpath(*home.split(".")[1:])
+        modules |= {f"{home}.{p.stem}" for p in path.glob("*.py") if p.stem != "__init__"}
     assert modules == {entry.module for entry in CATALOG}
     assert {p.name for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__"} == {
-        *tpuemb_cli.rules.FAMILIES,
+        *(family for family in tpuemb_cli.rules.FAMILIES if family not in tpuemb_cli.rules.HOMES),
         "lib",
     }
 

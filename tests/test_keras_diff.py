@@ -1,6 +1,7 @@
 """`tpuemb diff` of two Keras-RS models, without Keras: what loading the old model's saved
-weights into the new one does (compat/keras_weights; tests/test_keras_diff_oracle.py holds the
-default-device verdicts against Keras's own load_weights)."""
+weights into the new one does (frontends/keras/compat/weights;
+tests/test_keras_diff_oracle.py holds the default-device verdicts against Keras's own
+load_weights)."""
 
 from __future__ import annotations
 
@@ -472,7 +473,7 @@ def test_a_table_that_misses_its_first_place_tries_its_later_ones() -> None:
     # of the same table (a later feature of it) tries again, and a success there clears the
     # failure (checked against Keras by tests/test_keras_diff_oracle.py's "first table removed,
     # the next one shared" cases).
-    from tpuemb_cli.compat.keras_weights import Entry, _default_changes
+    from tpuemb_cli.frontends.keras.compat.weights import Entry, _default_changes
 
     def entry(name: str, shape: tuple[int, int] | None, table: int) -> Entry:
         path = ("layers", 0, "tables", table)

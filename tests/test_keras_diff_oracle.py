@@ -397,9 +397,9 @@ def test_diff_on_the_sparsecore_path(
     import numpy as np
 
     from tests.keras_layers import SPARSECORES
-    from tpuemb_cli.compat.keras_weights import weight_changes
+    from tpuemb_cli.frontends.keras.compat.weights import weight_changes
+    from tpuemb_cli.frontends.keras.spec.conversion import Topology
     from tpuemb_cli.keras import _model
-    from tpuemb_cli.spec.keras_spec import Topology
 
     old_model, old_layer = _sparsecore_model(old_tables, old_features)
     saved = {}

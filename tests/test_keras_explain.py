@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tpuemb_cli.cli import main
+from tpuemb_cli.frontends.keras.spec.plan import NO_TPU, with_optimizers
 from tpuemb_cli.keras import specs_from_file
 from tpuemb_cli.load import Document
 from tpuemb_cli.spec.facts import SpecFacts
 from tpuemb_cli.spec.jax_compiler import compile_jax_spec
 from tpuemb_cli.spec.jax_memory import model as jax_memory
-from tpuemb_cli.spec.keras_plan import NO_TPU, with_optimizers
 
 DATA = Path(__file__).parent / "data" / "keras-core"
 CLEAN = DATA / "clean.keras"

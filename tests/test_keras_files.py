@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tpuemb_cli.cli import main
-from tpuemb_cli.load.keras_archive import CHUNK, members_of_file, read_archive
+from tpuemb_cli.frontends.keras.load.archive import CHUNK, members_of_file, read_archive
 
 DATA = Path(__file__).parent / "data" / "keras-core"
 # What keras-rs 0.4.0 saved on CPU (tests/data/keras-core/make.py).

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tpuemb_cli.engine import Engine
+from tpuemb_cli.frontends.keras.load.archive import read_archive
 from tpuemb_cli.load import Document, load_input
-from tpuemb_cli.load.keras_archive import read_archive
 
 SWEEP = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCALARS = st.one_of(
@@ -144,10 +144,14 @@ def _read_and_lint(tables: Any, features: Any, stacking: Any) -> None:
 def _explain_and_diff(model: Any) -> None:
     """explain, explain --memory (text and JSON) and diff of the model with itself: each runs
     to its end (a layer the library refuses is said so, not raised)."""
-    from tpuemb_cli.compat.keras_weights import NotCompared, weight_changes
+    from tpuemb_cli.frontends.keras.compat.weights import NotCompared, weight_changes
+    from tpuemb_cli.frontends.keras.spec.plan import plan_model, topology_of
+    from tpuemb_cli.frontends.keras.views.model import (
+        explain_keras,
+        explain_keras_memory,
+        keras_memory_json,
+    )
     from tpuemb_cli.model.chips import BY_NAME
-    from tpuemb_cli.spec.keras_plan import plan_model, topology_of
-    from tpuemb_cli.views.keras import explain_keras, explain_keras_memory, keras_memory_json
 
     plans, topology = plan_model(model), topology_of(model)
     explain_keras("m.keras", plans, topology)

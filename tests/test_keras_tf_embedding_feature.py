@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from tpuemb_cli.frontends.keras.spec.conversion import Topology
 from tpuemb_cli.keras import specs_from_file
-from tpuemb_cli.spec.keras_spec import Topology
 
 from .keras_config_text import invoke, model_text, optimizer, table, write
 

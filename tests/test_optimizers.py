@@ -442,7 +442,7 @@ def test_jax_column_reaches_the_optimizer_key_the_proto_and_the_slots(toy_jax: N
 
 
 def test_jax_column_reaches_keras_rs_jax_conversion(toy_jax: None) -> None:
-    from tpuemb_cli.model import keras_optimizers
+    from tpuemb_cli.frontends.keras.model import optimizers as keras_optimizers
 
     values = keras_optimizers.settings("Ftrl", {"beta": 0.5})
     kind, found = keras_optimizers.jax_spec("Ftrl", False, values)
@@ -470,7 +470,7 @@ def toy_keras(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_keras_column_reaches_defaults_refusals_names_and_conversions(toy_keras: None) -> None:
-    from tpuemb_cli.model import keras_optimizers
+    from tpuemb_cli.frontends.keras.model import optimizers as keras_optimizers
 
     assert keras_optimizers.class_of("toy", by_name=True) == "Toy"
     assert keras_optimizers.class_of("ftrl", by_name=True) == "ftrl"  # no such class any more

@@ -34,11 +34,13 @@ def test_every_name_on_a_row_is_something(name: str) -> None:
     if row.binary_sniff:
         assert callable(signatures.binary_sniff(row.binary_sniff))
     assert callable(frontends.lint_of(row.kind))  # a front-end lints the kind
-    # Explained by a view, or refused with a text; only an explained type is refused --memory.
-    assert bool(row.explain) != bool(row.explain_refusal)
+    # Explained by a view (its row's, or its front-end's), or refused with a text; only an
+    # explained type is refused --memory.
+    explained = bool(row.explain) or frontends.explain_of(row.kind) is not None
+    assert explained != bool(row.explain_refusal)
     if row.explain:
         assert callable(getattr(explain_views, row.explain))
-    else:
+    elif not explained:
         assert not row.memory_refusal
     descriptor: Any = schema.resolve(name).DESCRIPTOR
     assert row.signature <= set(descriptor.fields_by_name)

@@ -7,8 +7,9 @@ embedding feature V2 (v5p: the layer builds the real `TPUEmbeddingV2`) or V1 (v4
 `TPUEmbedding`). Every variable is then set to values of its own, the model is saved with
 `model.save`, and:
 
-- the weights file holds exactly what tpuemb says the layer saves (compat/keras_weights: the
-  gradient trap, then the default-device tables), and none of the TPU embedding's tables;
+- the weights file holds exactly what tpuemb says the layer saves
+  (frontends/keras/compat/weights: the gradient trap, then the default-device tables), and none
+  of the TPU embedding's tables;
 - `tpuemb check --keras-backend tensorflow` reports TE773 (keras-tables-not-saved) for exactly
   the layers that built a TPU embedding, naming exactly its tables;
 - a second model built alike loads the file with `load_weights`: its default-device tables get
@@ -47,7 +48,7 @@ from tests.keras_build import build_feature_configs
 from tests.keras_layers import DEVICES, all_cases
 from tests.tf_tpu_standin import tpu_strategy_standin
 from tpuemb_cli.cli import main
-from tpuemb_cli.spec.keras_spec import Topology
+from tpuemb_cli.frontends.keras.spec.conversion import Topology
 
 # The embedding feature, and the slice tpuemb is told (DEVICES chips of it).
 CHIPS = {"V2": "v5p-8", "V1": "v4-8"}
@@ -172,7 +173,7 @@ def _datasets(path: Path) -> dict[str, tuple[int, ...]]:
 def _expected_entries(path: Path, feature: str) -> tuple[list[Any], list[Any]]:
     """What tpuemb says the file's one layer saves: its own variables' shapes, and its
     default-device tables' shapes in their order."""
-    from tpuemb_cli.compat.keras_weights import layer_entries
+    from tpuemb_cli.frontends.keras.compat.weights import layer_entries
     from tpuemb_cli.load import load_input
 
     document: Any = load_input(path.read_bytes(), str(path))

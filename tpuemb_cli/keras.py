@@ -67,7 +67,7 @@ def _layers(
     kind = getattr(value, "_obj_type", None)
     walked = callable(kind) and kind() in ("Functional", "Sequential")
     prefix = "" if saved_at is None else f"{saved_at}/"
-    from tpuemb_cli.load.keras_config import snake_case
+    from tpuemb_cli.frontends.keras.load.config import snake_case
 
     used: dict[str, int] = {}
     for layer in layers:
@@ -196,7 +196,7 @@ _ABSENT = object()
 
 def _model(layer_or_feature_configs: Any) -> Any:
     """The KerasModel of live objects, read as a saved model's config.json is."""
-    from tpuemb_cli.load.keras_config import read_model
+    from tpuemb_cli.frontends.keras.load.config import read_model
 
     found = list(_layers(layer_or_feature_configs))
     serialized = []
@@ -236,7 +236,7 @@ def _nest(serialized: list[tuple[tuple[str, ...], dict[str, Any]]]) -> Any:
 
 
 def _target(model: Any, backend: str, devices: int, per_device: int, chip: str | None) -> None:
-    from tpuemb_cli.model.keras_optimizers import BACKENDS
+    from tpuemb_cli.frontends.keras.model.optimizers import BACKENDS
 
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
@@ -263,7 +263,7 @@ def specs_from_keras(
 
 
 def _specs(model: Any) -> list[tuple[str, EmbeddingSpec]]:
-    from tpuemb_cli.spec.keras_spec import Topology, convert
+    from tpuemb_cli.frontends.keras.spec.conversion import Topology, convert
 
     target = model.target
     topology = Topology(

@@ -71,6 +71,8 @@ class FileFormat(Record):
     writable: bool = True
     archive: bool = False
     text: bool = True
+    # The format it is listed (and sniffed, for a name that says nothing) before: "" for last.
+    before: str = ""
 
 
 class FrontEnd(Record):

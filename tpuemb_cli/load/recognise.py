@@ -51,7 +51,7 @@ def recognise(name: str, data: bytes, encoding: str) -> Verdict:
     if base in _NOT_CONFIGS:
         return Verdict(False, reason=_NOT_CONFIGS[base])
     if encoding == "keras":
-        from tpuemb_cli.load.keras_config import judge_archive  # only for .keras archives
+        from tpuemb_cli.frontends.keras.load.config import judge_archive  # only for .keras archives
 
         return judge_archive(data)
     if encoding == "binary":

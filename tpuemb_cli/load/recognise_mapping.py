@@ -31,7 +31,7 @@ def judge_json(text: str) -> Verdict:
         kind = type(value).__name__
         return Verdict(False, reason=f"its top level is a JSON {kind}, not an object")
     if "class_name" in value:  # perhaps a Keras model's config.json: Keras's own format
-        from tpuemb_cli.load.keras_config import is_keras_model, judge
+        from tpuemb_cli.frontends.keras.load.config import is_keras_model, judge
 
         if is_keras_model(value):
             return judge(value)

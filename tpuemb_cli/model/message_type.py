@@ -52,7 +52,7 @@ class MessageType(Record):
     explain: str = ""
     explain_refusal: str = ""
     memory_refusal: str = ""
-    # A type whose JSON is a format of its own, not protobuf's JSON mapping: the module of
-    # ``tpuemb_cli.load`` whose ``load_text(text, name, fmt)`` reads it (a Keras model's
-    # config.json).
+    # A type whose JSON is a format of its own, not protobuf's JSON mapping: the module (its full
+    # name, a literal string) whose ``load_text(text, name, fmt)`` reads it (a Keras model's
+    # config.json: its front-end's load/config).
     json_reader: str = ""

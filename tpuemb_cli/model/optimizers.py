@@ -257,7 +257,7 @@ def default(field: str, written: str) -> Argument:
 # each. Everything that knows a JAX optimizer reads it when it runs: auto-stacking's optimizer
 # key (``spec/jax_optimizer_key``), 0.2.0's ``OptimizerSpecProto`` (``spec/jax_optimizer_proto``),
 # the memory model's slot variables (``spec/jax_memory``), and Keras-RS's JAX conversion
-# (``model/keras_optimizers``, ``spec/keras_plan``).
+# (``frontends/keras/model/optimizers``, ``frontends/keras/spec/plan``).
 
 
 class JaxParameter(NamedTuple):
@@ -391,11 +391,11 @@ JAX_SLOTS: Mapping[str, tuple[str, ...] | None] = _JaxSlots()
 
 # --- Keras-RS's column -----------------------------------------------------------------------
 # Keras 3's optimizer classes as Keras-RS's SparseCore conversions read them (keras-rs 0.4.0,
-# ``config_conversion.py`` of each backend; model/keras_optimizers says what they do): each
-# class's own options with their defaults (Keras 3.15.1's ``get_config()`` of a default
+# ``config_conversion.py`` of each backend; frontends/keras/model/optimizers says what they do):
+# each class's own options with their defaults (Keras 3.15.1's ``get_config()`` of a default
 # instance; a learning rate is what Keras keeps: float32), and for a class the conversions
-# support, what each makes of it. Read when they run: ``model/keras_optimizers``,
-# ``spec/keras_spec``, the Keras rules.
+# support, what each makes of it. Read when they run: ``frontends/keras/model/optimizers``,
+# ``frontends/keras/spec/conversion``, the Keras rules.
 
 _F32_0_01 = 0.009999999776482582
 _F32_0_001 = 0.0010000000474974513

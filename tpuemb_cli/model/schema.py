@@ -134,17 +134,6 @@ TYPES: tuple[MessageType, ...] = (
         binary_sniff="jax_spec_bytes",
         explain="explain_jax_spec",
     ),
-    # A Keras 3 model with Keras-RS DistributedEmbedding layers: a `.keras` archive's config.json,
-    # or a model folder's. Recognised by its own check (load/keras_config), not by field names:
-    # config.json is Keras's format, which the KerasModel mirrors; never written.
-    MessageType(
-        "KerasModel",
-        "tpuemb_cli.pb.keras.keras_model_pb2",
-        "keras",
-        packages=("tpuemb.keras",),
-        explain="explain_keras",
-        json_reader="keras_config",
-    ),
 )
 # The front-ends' own types (each front-end's record's `types`), after tpuemb's.
 TYPES += tuple(row for front_end in front_ends() for row in front_end.types)

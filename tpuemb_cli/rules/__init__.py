@@ -97,9 +97,12 @@ class Entry(Record):
 
     @property
     def module(self) -> str:
-        package = self.home or f"{__name__}.{self.family}"
+        package = self.home or HOMES.get(self.family) or f"{__name__}.{self.family}"
         return f"{package}.{self.name.replace('-', '_')}"
 
+
+# The families whose rules live in a front-end's package (its `rules/`), not in a folder here.
+HOMES = {"keras": "tpuemb_cli.frontends.keras.rules"}
 
 CATALOG: tuple[Entry, ...] = (
     # Parsing (reported by the loader)

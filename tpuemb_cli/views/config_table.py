@@ -1,7 +1,8 @@
 """The table ``explain`` shows of a ``TPUEmbeddingConfiguration`` (a config's, or the one a spec
 compiles to): every table's effective optimizer settings, its features, the features whose
 ``table_id`` names no table, and the topology. Shared by the spec and config views
-(views/explain) and the Keras view of a layer TPUEmbedding (v1) builds (views/keras)."""
+(views/explain) and the Keras view of a layer TPUEmbedding (v1) builds
+(frontends/keras/views/model)."""
 
 from __future__ import annotations
 

@@ -145,13 +145,3 @@ def explain_jax_spec(document: Document, facts: SpecFacts | None) -> tuple[str, 
     from tpuemb_cli.views.jax_spec import explain_jax_spec as stacks
 
     return stacks(document)
-
-
-def explain_keras(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
-    """A Keras-RS model: each DistributedEmbedding layer's tables, placements and the library's
-    stacks, for the model's ``target`` (views/keras)."""
-    from tpuemb_cli.spec.keras_plan import plan_model, topology_of
-    from tpuemb_cli.views.keras import explain_keras as layers
-
-    model: Any = document.message
-    return layers(document.name, plan_model(model), topology_of(model))

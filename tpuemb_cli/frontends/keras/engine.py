@@ -15,10 +15,10 @@ from tpuemb_cli.model.paths import FieldPath, render
 
 if TYPE_CHECKING:
     from tpuemb_cli.engine.runner import Emit, Engine
+    from tpuemb_cli.frontends.keras.spec.conversion import Topology
     from tpuemb_cli.rules.base import Rule
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
-    from tpuemb_cli.spec.keras_spec import Topology
 
 BACKEND = "keras-backend"  # this front-end's option (its record)
 
@@ -32,8 +32,8 @@ def lint_keras(
     same mistake as Keras-RS shows it. With TensorFlow on a chip whose TPU embedding
     feature is not known (v5e, TPU7x), the specs are not linted: which library's rules
     apply is what is not known."""
+    from tpuemb_cli.frontends.keras.spec.conversion import convert, layer_path
     from tpuemb_cli.spec.facts import SpecFacts
-    from tpuemb_cli.spec.keras_spec import convert, layer_path
 
     topology = topology_for(engine, model)
     for rule in engine.rules("keras"):
@@ -82,7 +82,7 @@ def topology_for(engine: Engine, model: Any) -> Topology:
     gave one (live objects), else the settings' backend (``--keras-backend``,
     ``keras-backend``) and TPU (``--tpu``, ``tpu``): its devices and SparseCores per device
     when known."""
-    from tpuemb_cli.spec.keras_spec import Topology
+    from tpuemb_cli.frontends.keras.spec.conversion import Topology
 
     backend = engine.settings.option(BACKEND)
     if model.HasField("target"):

@@ -181,16 +181,6 @@ for _row in (
         "text", (".pbtxt", ".textproto", ".txtpb", ".prototxt"), f"{_CODECS}.text", headed=(".txt",)
     ),
     Encoding("json", (".json",), f"{_CODECS}.json"),
-    # Before binary: a zip's bytes are not UTF-8 either, and binary's sniff takes those.
-    Encoding(
-        "keras",
-        (".keras",),
-        f"{_CODECS}.keras",
-        no_fixes="a .keras archive gets no fixes (Keras writes it: change the model's code)",
-        writable=False,
-        archive=True,
-        text=False,
-    ),
     Encoding(
         "binary",
         (".pb", ".binpb"),
@@ -206,9 +196,20 @@ for _row in (
     ),
 ):
     register(_row)
-# The front-ends' own formats, after tpuemb's (a front-end's record: `formats`).
+# The front-ends' own formats (a front-end's record: `formats`), after tpuemb's or before the
+# one a format names (the order names are listed and content is sniffed in).
 for _format in formats():
-    register(Encoding(**_format._asdict()))
+    _fields = _format._asdict()
+    _before = _fields.pop("before")
+    register(Encoding(**_fields))
+    if _before in ENCODINGS:
+        _order = [name for name in ENCODINGS if name != _format.name]
+        _order.insert(_order.index(_before), _format.name)
+        _rows = [ENCODINGS[name] for name in _order]
+        for _table in (ENCODINGS, EXTENSIONS, HEADED):
+            _table.clear()
+        for _row in _rows:
+            register(_row)
 
 
 def names() -> list[str]:

@@ -41,7 +41,7 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
     if reader:  # JSON of its own (a Keras model's config.json), read by its module
         import importlib
 
-        module = importlib.import_module(f"tpuemb_cli.load.{reader}")
+        module = importlib.import_module(reader)
         read: Document = module.load_text(text, name, "json")
         return read
     message = schema.resolve(type_name)()

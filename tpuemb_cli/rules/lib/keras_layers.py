@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.keras.spec.conversion import Topology, replaced_tables
 from tpuemb_cli.model.paths import FieldPath
-from tpuemb_cli.spec.keras_spec import Topology, replaced_tables
 
 # keras-rs 0.4.0's sources, at its tag: every Keras rule's References link them.
 SOURCE = "https://github.com/keras-team/keras-rs/blob/v0.4.0/keras_rs/src/layers/embedding"

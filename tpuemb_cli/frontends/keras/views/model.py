@@ -17,9 +17,9 @@ from tpuemb_cli.views.memory_text import render_text
 from tpuemb_cli.views.text import grid
 
 if TYPE_CHECKING:
+    from tpuemb_cli.frontends.keras.spec.conversion import Topology
+    from tpuemb_cli.frontends.keras.spec.plan import LayerPlan, TablePlacement
     from tpuemb_cli.model.chips import Chip
-    from tpuemb_cli.spec.keras_plan import LayerPlan, TablePlacement
-    from tpuemb_cli.spec.keras_spec import Topology
 
 
 def _target(topology: Topology) -> str:

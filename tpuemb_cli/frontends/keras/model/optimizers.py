@@ -17,7 +17,7 @@ others:
 
 The classes, their defaults and what each conversion makes of them are the optimizer table's
 Keras-RS column (``model/optimizers.KERAS_TABLE``); this module says what the conversions do with
-them, for the conversion to a spec (``spec/keras_spec``) and the Keras rules.
+them, for the conversion to a spec (``frontends/keras/spec/conversion``) and the Keras rules.
 """
 
 from __future__ import annotations

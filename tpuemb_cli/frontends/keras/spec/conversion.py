@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.model import keras_optimizers
+from tpuemb_cli.frontends.keras.model import optimizers as keras_optimizers
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.spec.jax_stacking import Stacking, stack_name, stacking
@@ -157,7 +157,7 @@ def on_sparsecore(layer: Any, topology: Topology) -> list[int]:
 
 
 def unsaved_tables(layer: Any, topology: Topology) -> list[int]:
-    """The indexes of the layer's tables that its saved weights never hold (compat/keras_weights):
+    """The indexes of the layer's tables that its saved weights never hold (compat/weights):
     with the TensorFlow backend, those it builds into ``TPUEmbeddingV2`` / ``TPUEmbedding`` on a
     chip whose embedding feature is known; none with the JAX backend, whose layer saves its
     stacks."""

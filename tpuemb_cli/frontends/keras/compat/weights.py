@@ -7,7 +7,8 @@ order they were created, and each sub-layer kept in a dict or list under its cla
 place (``embed_reduce``, ``embed_reduce_1``, ...). The layers of a model are placed alike, in a
 Functional or Sequential model's ``layers`` (``layers/distributed_embedding``,
 ``layers/functional/layers/distributed_embedding_1``: ``_walk_saveable``; each layer's
-``weights_path``, load/keras_config), so layers are paired by that place, not by name or order.
+``weights_path``, frontends/keras/load/config), so layers are paired by that place, not by name
+or order.
 Loading checks the number of a layer's variables and each one's shape (``ValueError``, and
 ``load_weights`` / ``load_model`` fail) and nothing else: a variable of the same shape at the
 same place loads whatever it holds, and a saved object the new layer does not have is ignored.
@@ -53,12 +54,12 @@ from collections.abc import Container
 from typing import Any
 
 from tpuemb_cli.compat.kinds import Change
+from tpuemb_cli.frontends.keras.spec.conversion import Topology, shadowed_features, unsaved_tables
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import listed
-from tpuemb_cli.spec.keras_spec import Topology, shadowed_features, unsaved_tables
 
 __all__ = ["KerasSide", "NotCompared", "layer_entries", "weight_changes"]
 
@@ -118,7 +119,7 @@ def _default_order(layer: Any, topology: Topology) -> list[int]:
     """The features whose places the layer's ``EmbedReduce`` dict holds, in its order: keras-rs
     keys it by the feature's path joined by ``.``, in the order ``keras.tree.flatten_with_path``
     walks the features -- each level's dict keys sorted, which is the order the features are
-    read in (load/keras_config), not the joined paths sorted (``a-x`` comes after ``a`` /
+    read in (frontends/keras/load/config), not the joined paths sorted (``a-x`` comes after ``a`` /
     ``z``, whose joined ``a.z`` sorts after it). Two features of one joined path (``a.b`` and
     ``a`` / ``b``) of one placement share a key (``keras_spec.shadowed_features``): the dict
     keeps its first place and the later feature's table."""
@@ -154,7 +155,7 @@ def _default(layer: Any, index: int, topology: Topology) -> list[Entry]:
 
 def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
     """The layer's own variables: the JAX stacks of its SparseCore tables, then ``iteration``."""
-    from tpuemb_cli.spec.keras_plan import plan_layer
+    from tpuemb_cli.frontends.keras.spec.plan import plan_layer
 
     plan = plan_layer(layer, topology)
     if not plan.spec.features:

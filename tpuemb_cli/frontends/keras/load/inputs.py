@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tpuemb_cli.load.keras_layer_config import json_type
+from tpuemb_cli.frontends.keras.load.layer_config import json_type
 from tpuemb_cli.model.words import listed, plural
 
 JsonPath = tuple[str | int, ...]

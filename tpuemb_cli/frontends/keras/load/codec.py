@@ -1,15 +1,15 @@
 """Keras 3's ``.keras`` archive: its ``config.json`` read as a ``KerasModel`` (the model's
 Keras-RS ``DistributedEmbedding`` layers), positions in that member: ``m.keras!config.json:1:523``.
-Read only (``load/keras_archive``: bounded, nothing extracted or executed); never written.
+Read only (``frontends/keras/load/archive``: bounded, nothing extracted or executed); never written.
 """
 
 from __future__ import annotations
 
 from google.protobuf.message import Message
 
+from tpuemb_cli.frontends.keras.load.archive import CONFIG, is_zip, members_of_file, read_archive
 from tpuemb_cli.load.document import Document
 from tpuemb_cli.load.encodings import ConversionError
-from tpuemb_cli.load.keras_archive import CONFIG, is_zip, members_of_file, read_archive
 
 __all__ = ["load", "members_of_file", "render", "sniff"]
 
@@ -20,7 +20,7 @@ def sniff(data: bytes) -> bool:
 
 
 def load(data: bytes, name: str, message_type: str | None) -> Document:
-    from tpuemb_cli.load.keras_config import MESSAGE_TYPE, load_text
+    from tpuemb_cli.frontends.keras.load.config import MESSAGE_TYPE, load_text
     from tpuemb_cli.load.problems import LoadProblem
 
     archive = read_archive(data)

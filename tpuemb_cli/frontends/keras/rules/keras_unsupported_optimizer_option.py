@@ -70,7 +70,7 @@ No automatic fix: tpuemb does not write `.keras` files; change the model's code.
 from collections.abc import Iterator
 from typing import Any
 
-from tpuemb_cli.model import keras_optimizers
+from tpuemb_cli.frontends.keras.model import optimizers as keras_optimizers
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.rules.lib.keras_layers import (
     converted_tables,

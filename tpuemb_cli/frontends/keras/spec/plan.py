@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tpuemb_cli.model import optimizers as optimizer_table
-from tpuemb_cli.model.records import Record
-from tpuemb_cli.model.words import count
-from tpuemb_cli.spec.keras_spec import (
+from tpuemb_cli.frontends.keras.spec.conversion import (
     JAX_SPARSECORE_CHIPS,
     PLACEMENTS,
     Topology,
@@ -24,6 +21,9 @@ from tpuemb_cli.spec.keras_spec import (
     replaced_tables,
     shadowed_features,
 )
+from tpuemb_cli.model import optimizers as optimizer_table
+from tpuemb_cli.model.records import Record
+from tpuemb_cli.model.words import count
 
 if TYPE_CHECKING:
     from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tpuemb_cli.load.keras_config import JsonPath, KerasReading
+    from tpuemb_cli.frontends.keras.load.config import JsonPath, KerasReading
     from tpuemb_cli.model.paths import FieldPath
     from tpuemb_cli.pb.keras.keras_model_pb2 import DistributedEmbeddingLayer
 

@@ -1,6 +1,6 @@
 """``tpuemb diff`` of two Keras-RS models: what loading the old one's saved weights into the new
 one does, on the backend and TPU the new one's settings and ``--tpu`` give
-(compat/keras_weights)."""
+(frontends/keras/compat/weights)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ def changes_keras(
     name: str, old: Document | None, new: Document | None, engine: Any
 ) -> tuple[Document, list[Any]]:
     from tpuemb_cli.compat.compare import place
-    from tpuemb_cli.compat.keras_weights import KerasSide, NotCompared, weight_changes
-    from tpuemb_cli.spec.keras_plan import topology_of
+    from tpuemb_cli.frontends.keras.compat.weights import KerasSide, NotCompared, weight_changes
+    from tpuemb_cli.frontends.keras.spec.plan import topology_of
 
     if old is None or new is None:
         (shown,) = [d for d in (old, new) if d is not None]

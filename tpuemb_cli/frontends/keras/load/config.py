@@ -19,8 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.frontends.keras.load.layer_config import (
+    json_type,
+    schedule_partners,
+    top_level_types,
+)
 from tpuemb_cli.load.document import MAX_DEPTH
-from tpuemb_cli.load.keras_layer_config import json_type, schedule_partners, top_level_types
 from tpuemb_cli.load.limits import lone_surrogate, max_nesting, nests_deeper, repaired
 from tpuemb_cli.model.paths import FieldPath
 
@@ -210,7 +214,7 @@ def _inputs(
 ) -> None:
     """A problem where the layer's ``feature_configs`` differ from the inputs the model saved
     it with (``keras_inputs``)."""
-    from tpuemb_cli.load.keras_inputs import inputs_mismatch
+    from tpuemb_cli.frontends.keras.load.inputs import inputs_mismatch
 
     found = inputs_mismatch(layer)
     if found is None:
@@ -686,7 +690,7 @@ def judge_archive(data: bytes) -> Verdict:
     be read or parsed is one (the loader reports why, at the place)."""
     import json
 
-    from tpuemb_cli.load.keras_archive import read_archive
+    from tpuemb_cli.frontends.keras.load.archive import read_archive
     from tpuemb_cli.load.signatures import Verdict
 
     archive = read_archive(data)

@@ -1,0 +1,1 @@
+"""model of the front-end (modules named for their layer)."""
