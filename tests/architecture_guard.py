@@ -104,7 +104,7 @@ TOP_GROUPS: dict[str, str] = {
 # front-end too (`frontends`), named by its folder: once they land, that folder is the one place.
 FRONTENDS: dict[str, tuple[str, ...]] = {
     "tensorflow": ("tpuemb_cli.tf",),
-    "jax": ("tpuemb_cli.jax", "tpuemb_cli.rules.jax", "tpuemb_cli.spec.jax_*"),
+    "jax": ("tpuemb_cli.jax",),
     "keras": ("tpuemb_cli.keras",),
 }
 FRONTENDS_PACKAGE = "frontends"
@@ -120,29 +120,33 @@ ALLOWED: dict[tuple[str, str], str] = {
         "`tpuemb server` starts the language server: the command line's one way into it, "
         "imported once the `server` extra is found, the only import between the two"
     ),
-    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.spec.jax_compiler"): (
+    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.frontends.jax.spec.compiler"): (
         "Keras-RS on the JAX backend stacks its SparseCore tables with jax-tpu-embedding's "
         "stacking: the Keras front-end plans with the JAX front-end's, until the stacking "
         "shared by both moves below them (issue 37, point 1)"
     ),
-    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.spec.jax_layout"): (
+    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.frontends.jax.spec.layout"): (
         "as keras_plan -> jax_compiler: Keras-RS's JAX backend is jax-tpu-embedding's layout"
     ),
-    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.spec.jax_stacking"): (
+    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.frontends.jax.spec.stacking"): (
         "as keras_plan -> jax_compiler: Keras-RS's JAX backend is jax-tpu-embedding's stacking"
     ),
-    ("tpuemb_cli.frontends.keras.compat.weights", "tpuemb_cli.spec.jax_memory"): (
+    ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.frontends.jax.views.spec"): (
+        "as keras_plan -> jax_compiler: a Keras-RS layer on the JAX backend is shown as "
+        "jax-tpu-embedding's stacks"
+    ),
+    ("tpuemb_cli.frontends.keras.compat.weights", "tpuemb_cli.frontends.jax.spec.memory"): (
         "as keras_plan -> jax_compiler: a Keras-RS layer on the JAX backend saves the stacked "
         "variables jax-tpu-embedding's memory model lays out"
     ),
-    ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.spec.jax_memory"): (
+    ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.frontends.jax.spec.memory"): (
         "as keras_plan -> jax_compiler: a Keras-RS layer on the JAX backend takes the memory "
         "jax-tpu-embedding's model says"
     ),
-    ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.spec.jax_memory_record"): (
+    ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.frontends.jax.spec.memory_record"): (
         "as keras_plan -> jax_compiler: its report is jax-tpu-embedding's report of the layer"
     ),
-    ("tpuemb_cli.frontends.keras.spec.conversion", "tpuemb_cli.spec.jax_stacking"): (
+    ("tpuemb_cli.frontends.keras.spec.conversion", "tpuemb_cli.frontends.jax.spec.stacking"): (
         "as keras_plan -> jax_compiler: a Keras-RS layer's spec is stacked as jax-tpu-embedding "
         "stacks it"
     ),

@@ -63,7 +63,7 @@ RULE = "rules/config/unused_table.py"
 ENGINE = "engine/runner.py"
 CLI = "cli/check.py"
 SERVER = "server/linting.py"
-JAX_RULE = "rules/jax/jax_batch_mismatch.py"
+JAX_RULE = "frontends/jax/rules/jax_batch_mismatch.py"
 
 # Each planted violation: the file it goes in, what is appended, and what the guard must say.
 PLANTED = {
@@ -157,7 +157,7 @@ PLANTED = {
         "imports tpuemb_cli.server.session (server): the keras front-end imports the top layer",
     ),
     "a front-end's spec -> the cli": (
-        "spec/jax_compiler.py",
+        "frontends/jax/spec/compiler.py",
         "from tpuemb_cli.cli import explain\n",
         "imports tpuemb_cli.cli.explain (cli): the jax front-end imports the top layer",
     ),
@@ -392,7 +392,7 @@ def test_a_front_end_package_is_a_front_end(tmp_path: Path) -> None:
     assert violations(copy) == []
     (copy / "frontends/toy/engine.py").write_text(
         "from tpuemb_cli.frontends.other import __name__ as x\n"
-        "from tpuemb_cli.spec import jax_layout\n"
+        "from tpuemb_cli.frontends.jax.spec import layout\n"
         "from tpuemb_cli.views import text\n",
         encoding="utf-8",
     )

@@ -43,7 +43,7 @@ def test_codes_and_names_are_unique_and_well_formed() -> None:
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
 def test_documentation_has_every_section_in_order(rule: Rule) -> None:
     doc = rule.doc
-    if rule.module.startswith("tpuemb_cli.rules.jax."):
+    if rule.module.startswith("tpuemb_cli.frontends.jax.rules."):
         # A JAX rule says what the JAX library does instead.
         doc = doc.replace("## What jax-tpu-embedding does", "## What TensorFlow does")
     if rule.module.startswith("tpuemb_cli.frontends.keras.rules."):
@@ -78,7 +78,9 @@ def test_documentation_cites_only_what_users_can_open(rule: Rule) -> None:
         assert outside not in doc, f"{rule.code} cites {outside!r}"
     for link in TF_LINK.findall(doc):
         assert link.startswith("https://github.com/tensorflow/tensorflow/blob/v2.21.0/"), link
-    for link in JAX_LINK.findall(doc) if rule.module.startswith("tpuemb_cli.rules.jax.") else []:
+    for link in (
+        JAX_LINK.findall(doc) if rule.module.startswith("tpuemb_cli.frontends.jax.rules.") else []
+    ):
         assert link.startswith("https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/"), link
     for link in (
         KERAS_RS_LINK.findall(doc)

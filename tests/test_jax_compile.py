@@ -17,11 +17,11 @@ from google.protobuf import json_format, text_format
 
 from tests.jax_objects import AdagradOptimizerSpec, FeatureSpec, Setting, TableSpec
 from tpuemb_cli.cli import main
+from tpuemb_cli.frontends.jax.spec import stacking as jax_stacking
+from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
 from tpuemb_cli.jax import compile_jax, spec_from_jax
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
-from tpuemb_cli.spec import jax_stacking
-from tpuemb_cli.spec.jax_compiler import compile_jax_spec
 
 GOLDEN = Path(__file__).parent / "data" / "jax" / "compile"
 HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"

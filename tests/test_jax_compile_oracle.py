@@ -31,9 +31,11 @@ from google.protobuf import text_format  # noqa: E402
 from jax_tpu_embedding.sparsecore.lib.nn import embedding_spec, table_stacking  # noqa: E402
 
 from tpuemb_cli.cli import main  # noqa: E402
+from tpuemb_cli.frontends.jax.spec import layout as jax_layout  # noqa: E402
+from tpuemb_cli.frontends.jax.spec import optimizer_key as jax_optimizer_key  # noqa: E402
+from tpuemb_cli.frontends.jax.spec import stacking as jax_stacking  # noqa: E402
+from tpuemb_cli.frontends.jax.spec.memory import model  # noqa: E402
 from tpuemb_cli.jax import compile_jax, lint_jax, spec_from_jax  # noqa: E402
-from tpuemb_cli.spec import jax_layout, jax_optimizer_key, jax_stacking  # noqa: E402
-from tpuemb_cli.spec.jax_memory import model  # noqa: E402
 
 from .jax_release import (  # noqa: E402
     DEFAULT_ACTIVATION_MEM_BYTES_LIMIT,

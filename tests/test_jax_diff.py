@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from google.protobuf import json_format, text_format
 
 from tpuemb_cli.cli import main
-from tpuemb_cli.compat import jax_specs
+from tpuemb_cli.frontends.jax.compat import specs as jax_specs
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto, OptimizerSpecProto
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -174,7 +174,7 @@ def test_objects_stacked_as_no_spec_can_say_are_refused() -> None:
 
 def test_compile_jax_refuses_an_explicit_stack_of_two_optimizers_or_combiners() -> None:
     """As stack_tables does (tests/test_jax_front_oracle.py holds the messages against it)."""
-    from tpuemb_cli.spec.jax_stacking import JaxStackingError
+    from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
 
     for b, what in (
         (TableSpec("b", optimizer=AdagradOptimizerSpec(0.1)), "optimizers"),

@@ -233,8 +233,8 @@ def test_compile_jax_refuses_an_explicit_stack_the_library_refuses(
 ) -> None:
     """stack_tables raises for tables of different optimizers or combiners in one stack: so does
     compile_jax, with the library's message (it returned a proto); lint_jax says TE692."""
+    from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
     from tpuemb_cli.jax import compile_jax
-    from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
     def build() -> list[Any]:
         return [_feature("fa", _table("a")), _feature("fb", _table("b", **b_settings))]

@@ -17,8 +17,8 @@ jte = pytest.importorskip("jax_tpu_embedding.sparsecore.lib.nn.embedding")
 from jax_tpu_embedding.sparsecore.lib.nn import embedding_spec, table_stacking  # noqa: E402
 
 from tests.jax_release import VERSION, as_010  # noqa: E402
+from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError  # noqa: E402
 from tpuemb_cli.jax import compile_jax, lint_jax  # noqa: E402
-from tpuemb_cli.spec.jax_stacking import JaxStackingError  # noqa: E402
 
 DEVICES, CORES = 8, 4
 

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from tests.jax_objects import ArrayRate, FeatureSpec, SGDOptimizerSpec, TableSpec, codes
 from tpuemb_cli.cli import main
+from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
 from tpuemb_cli.jax import compile_jax, lint_jax, spec_from_jax
-from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
 SPEC = """\
 jax:

@@ -19,8 +19,8 @@ from google.protobuf import text_format
 
 from tests.jax_specs import STACKED, check, replaced
 from tpuemb_cli.cli import main
+from tpuemb_cli.frontends.jax.spec.memory import model, theoretical_max_coo_buffer_size
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
-from tpuemb_cli.spec.jax_memory import model, theoretical_max_coo_buffer_size
 
 
 def _spec(text: str = STACKED) -> EmbeddingSpecProto:

@@ -1,5 +1,5 @@
-"""tpuemb's memory model of a JAX EmbeddingSpecProto (tpuemb_cli/spec/jax_memory.py) against
-jax-tpu-embedding itself (`make test-jax`; skipped without the library).
+"""tpuemb's memory model of a JAX EmbeddingSpecProto (tpuemb_cli/frontends/jax/spec/memory.py)
+against jax-tpu-embedding itself (`make test-jax`; skipped without the library).
 
 (a) The input buffers: our ``theoretical_max_coo_buffer_size`` and each stack's COO size against
 the library's ``compute_theoretical_max_coo_buffer_size`` over generated limits, device counts
@@ -23,9 +23,9 @@ import pytest
 
 jte = pytest.importorskip("jax_tpu_embedding.sparsecore.lib.nn.embedding")
 
+from tpuemb_cli.frontends.jax.spec.memory import model, theoretical_max_coo_buffer_size  # noqa: E402
+from tpuemb_cli.frontends.jax.spec.stacking import ALIGNMENT  # noqa: E402
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto  # noqa: E402
-from tpuemb_cli.spec.jax_memory import model, theoretical_max_coo_buffer_size  # noqa: E402
-from tpuemb_cli.spec.jax_stacking import ALIGNMENT  # noqa: E402
 
 ROOT = Path(__file__).parent.parent
 

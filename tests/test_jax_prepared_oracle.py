@@ -14,13 +14,13 @@ jte = pytest.importorskip("jax_tpu_embedding.sparsecore.lib.nn.embedding")
 
 from jax_tpu_embedding.sparsecore.lib.nn import embedding_spec, table_stacking  # noqa: E402
 
+from tpuemb_cli.frontends.jax.spec.versions import VERSIONS  # noqa: E402
 from tpuemb_cli.jax import (  # noqa: E402
     PreparedSpecError,
     compile_jax,
     lint_jax,
     spec_from_jax,
 )
-from tpuemb_cli.spec.jax_versions import VERSIONS  # noqa: E402
 
 from .jax_release import VERSION  # noqa: E402
 

@@ -20,8 +20,8 @@ from jax_tpu_embedding.sparsecore.lib.proto import embedding_spec_pb2 as theirs_
 
 from tests.test_jax_oracle import _create_proto, _initializer  # noqa: E402
 from tpuemb_cli.api import lint_file  # noqa: E402
+from tpuemb_cli.frontends.jax.spec.memory import INT_MAX  # noqa: E402
 from tpuemb_cli.jax import lint_jax  # noqa: E402
-from tpuemb_cli.spec.jax_memory import INT_MAX  # noqa: E402
 
 DEVICES, CORES = 2, 4
 

@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tpuemb_cli.cli import main
+from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
+from tpuemb_cli.frontends.jax.spec.memory import model as jax_memory
 from tpuemb_cli.frontends.keras.spec.plan import NO_TPU, with_optimizers
 from tpuemb_cli.keras import specs_from_file
 from tpuemb_cli.load import Document
 from tpuemb_cli.spec.facts import SpecFacts
-from tpuemb_cli.spec.jax_compiler import compile_jax_spec
-from tpuemb_cli.spec.jax_memory import model as jax_memory
 
 DATA = Path(__file__).parent / "data" / "keras-core"
 CLEAN = DATA / "clean.keras"
@@ -56,7 +56,7 @@ def test_the_jax_stacks_are_compile_target_jax_s_for_the_layer_s_spec() -> None:
     assert (result.exit_code, result.stderr) == (0, "")
     [(path, spec)] = specs_from_file(CLEAN, **V5P)  # type: ignore[arg-type]
     compiled = with_optimizers(compile_jax_spec(spec), spec)
-    from tpuemb_cli.views.jax_spec import explain_jax_spec
+    from tpuemb_cli.frontends.jax.views.spec import explain_jax_spec
 
     header, lines = explain_jax_spec(Document("x", "binary", "EmbeddingSpecProto", compiled, None))
     shown = "\n".join("  " + line if line else line for line in lines)

@@ -49,7 +49,7 @@ from tests import keras_probe
 from tests.jax_release import as_010, records_training
 from tests.keras_layers import DEVICES, FIXTURES, SPARSECORES, Case, all_cases
 from tpuemb_cli.cli import main
-from tpuemb_cli.spec.jax_compiler import version_refusal
+from tpuemb_cli.frontends.jax.spec.compiler import version_refusal
 
 FIXTURE_DATA = Path(__file__).parent / "data" / "keras"
 VERSIONS = {
@@ -107,7 +107,7 @@ def lint_keras_findings(layer: Any) -> list[Any]:
 def compiled(spec: Any, version: str = "0.1.0") -> Any:
     """The EmbeddingSpecProto tpuemb compiles from a spec with a ``jax`` section, as
     jax-tpu-embedding ``version`` writes it."""
-    compiler = importlib.import_module("tpuemb_cli.spec.jax_compiler")
+    compiler = importlib.import_module("tpuemb_cli.frontends.jax.spec.compiler")
     return compiler.compile_jax_spec(spec, version=version)
 
 

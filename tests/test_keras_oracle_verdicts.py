@@ -38,8 +38,8 @@ from tests import keras_probe
 from tests.keras_input_cases import CASES as INPUT_CASES
 from tests.keras_layers import case, feature, layer, optimizer, table
 from tpuemb_cli.cli import main
+from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
 from tpuemb_cli.keras import specs_from_file
-from tpuemb_cli.spec.jax_compiler import compile_jax_spec
 
 
 def _check(path: Path, *options: str) -> list[dict[str, Any]]:

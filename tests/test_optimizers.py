@@ -420,9 +420,9 @@ def _jax_table(settings: dict[str, float]) -> Any:
 
 
 def test_jax_column_reaches_the_optimizer_key_the_proto_and_the_slots(toy_jax: None) -> None:
-    from tpuemb_cli.spec import jax_memory
-    from tpuemb_cli.spec.jax_optimizer_key import optimizer_key
-    from tpuemb_cli.spec.jax_optimizer_proto import optimizer_proto
+    from tpuemb_cli.frontends.jax.spec import memory as jax_memory
+    from tpuemb_cli.frontends.jax.spec.optimizer_key import optimizer_key
+    from tpuemb_cli.frontends.jax.spec.optimizer_proto import optimizer_proto
 
     settings = {
         "beta": 2.0,

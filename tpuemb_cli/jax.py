@@ -19,7 +19,8 @@ so that a stack the library would refuse is a finding before it raises.
 
 FeatureSpecs the library already stacked or prepared (after ``stack_tables``,
 ``auto_stack_tables``, ``prepare_feature_specs_for_training`` or
-``update_preprocessing_parameters``) are read as it left them (`tpuemb_cli.spec.jax_prepared`):
+``update_preprocessing_parameters``) are read as it left them
+(`tpuemb_cli.frontends.jax.spec.prepared`):
 each table keeps its stack and place, the spec takes the rotation the stacks were made with and
 each stack's limits from its ``StackedTableSpec``, and ``compile_jax`` then writes what
 ``create_proto_from_feature_specs`` writes for them. What one spec cannot say -- stacks made with
@@ -42,13 +43,13 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from numbers import Number
 from typing import Any
 
+from tpuemb_cli.frontends.jax.spec import prepared as jax_prepared
+from tpuemb_cli.frontends.jax.spec.prepared import PreparedSpecError
+from tpuemb_cli.frontends.jax.spec.stacking import ACTIVATION_LIMIT, stack_name
+from tpuemb_cli.frontends.jax.spec.versions import DEFAULT as JAX_DEFAULT
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.pb.jax.embedding_spec_pb2 import EmbeddingSpecProto
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, JaxOptimizer, LearningRate
-from tpuemb_cli.spec import jax_prepared
-from tpuemb_cli.spec.jax_prepared import PreparedSpecError
-from tpuemb_cli.spec.jax_stacking import ACTIVATION_LIMIT, stack_name
-from tpuemb_cli.spec.jax_versions import DEFAULT as JAX_DEFAULT
 from tpuemb_cli.spec.schedules import Schedules
 
 __all__ = ["PreparedSpecError", "compile_jax", "lint_jax", "spec_from_jax"]
@@ -425,13 +426,14 @@ def compile_jax(
     """The ``EmbeddingSpecProto`` the library writes (``create_proto_from_feature_specs``) once
     it has stacked ``feature_specs`` as asked and prepared them for training, without running it:
     what ``tpuemb compile --target jax`` writes for the spec ``spec_from_jax`` builds. A
-    stacking the library would refuse raises `tpuemb_cli.spec.jax_stacking.JaxStackingError`
+    stacking the library would refuse raises
+    `tpuemb_cli.frontends.jax.spec.stacking.JaxStackingError`
     (``lint_jax`` reports it, with the rest, as TE696). ``version``: the library's release,
-    0.1.0 or 0.2.0 (`tpuemb_cli.spec.jax_versions`); ValueError for a spec whose 0.2.0
+    0.1.0 or 0.2.0 (`tpuemb_cli.frontends.jax.spec.versions`); ValueError for a spec whose 0.2.0
     proto tpuemb cannot write (`version_refusal`)."""
-    from tpuemb_cli.spec.jax_compiler import compile_jax_spec, version_refusal
-    from tpuemb_cli.spec.jax_stack_checks import verify_stack_tables
-    from tpuemb_cli.spec.jax_versions import VERSIONS
+    from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec, version_refusal
+    from tpuemb_cli.frontends.jax.spec.stack_checks import verify_stack_tables
+    from tpuemb_cli.frontends.jax.spec.versions import VERSIONS
 
     if version not in VERSIONS:
         raise ValueError(f"version {version!r}: tpuemb writes {', '.join(VERSIONS)}")

@@ -11,10 +11,10 @@ from google.protobuf import text_format
 
 from tests.jax_objects import FeatureSpec, TableSpec, codes
 from tpuemb_cli.engine import Engine
+from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
 from tpuemb_cli.jax import compile_jax, lint_jax, spec_from_jax
 from tpuemb_cli.load import Document
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
-from tpuemb_cli.spec.jax_stacking import JaxStackingError
 
 
 def _found(text: str) -> list[tuple[str, tuple[str | int, ...], str]]:

@@ -17,8 +17,8 @@ IGNORED_FORMS = [
 
 
 def _stacked(path: Path, backend: str = "jax") -> list[tuple[str, list[str]]]:
+    from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
     from tpuemb_cli.keras import specs_from_file
-    from tpuemb_cli.spec.jax_compiler import compile_jax_spec
 
     ((_, spec),) = specs_from_file(
         path, backend=backend, global_device_count=4, num_sc_per_device=4, accelerator="v5p"

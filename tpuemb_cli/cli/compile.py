@@ -20,9 +20,9 @@ from tpuemb_cli.cli.common import (
     run,
     write_output,
 )
+from tpuemb_cli.frontends.jax.spec.versions import DEFAULT as JAX_DEFAULT
+from tpuemb_cli.frontends.jax.spec.versions import VERSIONS as JAX_VERSIONS
 from tpuemb_cli.model.findings import Severity
-from tpuemb_cli.spec.jax_versions import DEFAULT as JAX_DEFAULT
-from tpuemb_cli.spec.jax_versions import VERSIONS as JAX_VERSIONS
 
 
 class CompileOptions(NamedTuple):
@@ -69,9 +69,9 @@ def execute(options: CompileOptions, streams: Streams) -> int:
             return EXIT_ERROR
         output = encodings.get(options.to).render(found_layouts)
     elif options.target == "jax":
-        from tpuemb_cli.spec.jax_compiler import compile_jax_spec, version_refusal
-        from tpuemb_cli.spec.jax_layout import layout
-        from tpuemb_cli.spec.jax_stacking import JaxStackingError
+        from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec, version_refusal
+        from tpuemb_cli.frontends.jax.spec.layout import layout
+        from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
 
         refused_version = version_refusal(facts.spec, options.jax_version)
         if refused_version is not None:

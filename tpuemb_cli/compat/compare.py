@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from tpuemb_cli.compat.features import feature_changes
-from tpuemb_cli.compat.jax_changes import jax_changes
-from tpuemb_cli.compat.jax_entries import JaxSide, jax_side
 from tpuemb_cli.compat.kinds import Change, Placed
 from tpuemb_cli.compat.matching import identities
 from tpuemb_cli.compat.sides import NotComparable, side_of
 from tpuemb_cli.compat.tables import table_changes
 from tpuemb_cli.compat.topology import topology_changes
+from tpuemb_cli.frontends.jax.compat.changes import jax_changes
+from tpuemb_cli.frontends.jax.compat.entries import JaxSide, jax_side
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
@@ -109,7 +109,7 @@ def _stacked_side(document: Document, facts: SpecFacts | None) -> JaxSide | None
     if kind == "jax":
         return jax_side(document, message)
     if kind == "spec" and message.HasField("jax"):
-        from tpuemb_cli.compat import jax_specs
+        from tpuemb_cli.frontends.jax.compat import specs as jax_specs
 
         return jax_specs.spec_side(document, message, jax_specs.stacked_layout_of_spec)
     return None

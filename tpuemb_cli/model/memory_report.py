@@ -1,6 +1,6 @@
 """The one memory interface (issue 37, point 2b): the record every front-end's memory model is
 turned into for ``explain --memory``. Each model's adapter builds it (``model/memory_record``,
-``spec/sparsecore_memory_record``, ``spec/jax_memory_record``; Keras-RS's in
+``spec/sparsecore_memory_record``, ``frontends/jax/spec/memory_record``; Keras-RS's in
 ``frontends/keras/views/model``);
 ``views/memory_text`` and ``views/memory_json`` render any record, naming no ecosystem. What a
 report says differs by model (cores, SparseCores, devices, layers; its wording), so the adapter

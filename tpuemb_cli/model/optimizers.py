@@ -255,9 +255,10 @@ def default(field: str, written: str) -> Argument:
 # --- jax-tpu-embedding's column --------------------------------------------------------------
 # jax-tpu-embedding's optimizer classes (``lib/nn/embedding_spec.py``, v0.1.0 and 0.2.0): one row
 # each. Everything that knows a JAX optimizer reads it when it runs: auto-stacking's optimizer
-# key (``spec/jax_optimizer_key``), 0.2.0's ``OptimizerSpecProto`` (``spec/jax_optimizer_proto``),
-# the memory model's slot variables (``spec/jax_memory``), and Keras-RS's JAX conversion
-# (``frontends/keras/model/optimizers``, ``frontends/keras/spec/plan``).
+# key (``frontends/jax/spec/optimizer_key``), 0.2.0's ``OptimizerSpecProto``
+# (``frontends/jax/spec/optimizer_proto``), the memory model's slot variables
+# (``frontends/jax/spec/memory``), and Keras-RS's JAX conversion (``frontends/keras/model/
+# optimizers``, ``frontends/keras/spec/plan``).
 
 
 class JaxParameter(NamedTuple):

@@ -26,6 +26,7 @@ from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
 if TYPE_CHECKING:
+    from tpuemb_cli.frontends.jax.spec.memory import JaxMemory
     from tpuemb_cli.model.accelerators import Accelerator
     from tpuemb_cli.model.chips import Chip
     from tpuemb_cli.model.memory import Memory
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from tpuemb_cli.rules import Entry
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
-    from tpuemb_cli.spec.jax_memory import JaxMemory
     from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 __all__ = [

@@ -13,11 +13,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
+    from tpuemb_cli.frontends.jax.spec.stacking import Stacking
     from tpuemb_cli.load import Document
     from tpuemb_cli.model.pyhash import HashContext
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
     from tpuemb_cli.spec.compiler import Compiled
-    from tpuemb_cli.spec.jax_stacking import Stacking
     from tpuemb_cli.spec.sparsecore import Plan, SparseCoreError
     from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
@@ -38,7 +38,7 @@ class SpecFacts:
         JAX rules' every reader shares it (for 10,000 tables, auto-stacking is most of a
         check)."""
         if self._jax_stacking is None:
-            from tpuemb_cli.spec.jax_stacking import stacking
+            from tpuemb_cli.frontends.jax.spec.stacking import stacking
 
             self._jax_stacking = stacking(self.spec)
         return self._jax_stacking

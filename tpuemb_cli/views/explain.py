@@ -138,10 +138,3 @@ def explain_config(document: Document, facts: SpecFacts | None) -> tuple[str, li
     message = document.message
     assert isinstance(message, TPUEmbeddingConfiguration), type(message)
     return document.name, config_tables(message, {})
-
-
-def explain_jax_spec(document: Document, facts: SpecFacts | None) -> tuple[str, list[str]]:
-    """A JAX SparseCore EmbeddingSpecProto: its stacks (views/jax_spec)."""
-    from tpuemb_cli.views.jax_spec import explain_jax_spec as stacks
-
-    return stacks(document)

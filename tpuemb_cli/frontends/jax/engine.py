@@ -51,8 +51,8 @@ def _lint_memory(engine: Engine, spec: Any, emit: Emit, chip: Chip) -> None:
     hbm, per_device = chip.hbm_per_core, chip.sparse_cores_per_device.value
     if not engine.rules("memory") or hbm is None or per_device is None:
         return
+    from tpuemb_cli.frontends.jax.spec.memory import model
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-    from tpuemb_cli.spec.jax_memory import model
 
     memory = model(spec, per_device)
     if memory.devices is None:

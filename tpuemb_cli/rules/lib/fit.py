@@ -14,7 +14,7 @@ from tpuemb_cli.model.words import count, plural
 from tpuemb_cli.rules.base import Config, Fit
 
 if TYPE_CHECKING:  # the SparseCore models are imported only where such a spec is linted
-    from tpuemb_cli.spec.jax_memory import JaxMemory
+    from tpuemb_cli.frontends.jax.spec.memory import JaxMemory
     from tpuemb_cli.spec.sparsecore_memory import SparseCoreMemory
 
 
@@ -158,7 +158,7 @@ def budget(config: Config, fit: Fit) -> Budget:
             lambda most: remedy(config, fit, most),
         )
     # Imported only here: a config (the common case) never loads the spec models.
-    from tpuemb_cli.spec.jax_memory import JaxMemory
+    from tpuemb_cli.frontends.jax.spec.memory import JaxMemory
 
     if isinstance(memory, JaxMemory):
         hbm = fit.chip.hbm_per_core  # a JAX device is a TensorFlow core's share of the chip

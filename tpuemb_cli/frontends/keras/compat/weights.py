@@ -27,8 +27,8 @@ keras-rs 0.4.0's layer holds:
   name) its
   ``stack_vocab_size x stack_embedding_dim`` table then one array a slot of its optimizer, then
   a scalar ``iteration``. A table's rows sit in the stack by its padded size, offset and
-  rotation on ``num_sparsecores`` shards (compat/jax_entries): a stack of the same shape laid
-  out otherwise loads other rows' values.
+  rotation on ``num_sparsecores`` shards (frontends/jax/compat/entries): a stack of the same shape
+  laid out otherwise loads other rows' values.
 
 - the tables on SparseCores (or the TPU embedding engine) with the TensorFlow backend
   (``_sparsecore_init`` in ``layers/embedding/tensorflow/distributed_embedding.py``): nothing.
@@ -171,7 +171,7 @@ def _own(layer: Any, index: int, topology: Topology) -> list[Entry]:
         return [Entry(GRADIENT_TRAP, (1,), (GRADIENT_TRAP,), ("layers", index))]
     if plan.jax is None:  # no --tpu, or a layer its conversion refuses
         raise NotCompared(f"{where}: {plan.unknown}")
-    from tpuemb_cli.spec.jax_memory import SLOTS
+    from tpuemb_cli.frontends.jax.spec.memory import SLOTS
 
     by_name = {table.name: i for i, table in enumerate(layer.tables)}
     entries = []

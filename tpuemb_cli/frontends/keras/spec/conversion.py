@@ -32,10 +32,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.frontends.jax.spec.stacking import Stacking, stack_name, stacking
 from tpuemb_cli.frontends.keras.model import optimizers as keras_optimizers
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.spec.jax_stacking import Stacking, stack_name, stacking
 
 if TYPE_CHECKING:
     from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec, LearningRate

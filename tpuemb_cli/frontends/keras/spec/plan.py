@@ -190,9 +190,9 @@ def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
     if topology.global_device_count < 1:
         return plan._replace(unknown=NO_TPU)
     if topology.backend == "jax":
-        from tpuemb_cli.spec.jax_compiler import compile_jax_spec
-        from tpuemb_cli.spec.jax_layout import layout
-        from tpuemb_cli.spec.jax_stacking import JaxStackingError
+        from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
+        from tpuemb_cli.frontends.jax.spec.layout import layout
+        from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
 
         try:
             # Laid out from the stacking the conversion worked out.

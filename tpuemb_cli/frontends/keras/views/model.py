@@ -1,6 +1,6 @@
 """``tpuemb explain`` of a Keras-RS model: each DistributedEmbedding layer, by its path in the
 model -- its tables, where each goes and why, its features -- then what the backend's library
-builds from the tables on SparseCores: the JAX stacks (views/jax_spec) or TPUEmbeddingV2's
+builds from the tables on SparseCores: the JAX stacks (frontends/jax/views/spec) or TPUEmbeddingV2's
 stacking (views/sparsecore) -- or, with TensorFlow on a chip of embedding feature V1, the
 tables of TPUEmbedding's compiled config (views/explain); with ``--memory`` the memory report
 of that library (the JAX, SparseCore or TensorCore memory model, with the fits / near /
@@ -77,8 +77,8 @@ def _library(name: str, plan: LayerPlan) -> list[str]:
     if plan.unknown:
         return [f"  stacks: {printable(plan.unknown)}"]
     if plan.jax is not None:
+        from tpuemb_cli.frontends.jax.views.spec import explain_jax_spec
         from tpuemb_cli.load import Document
-        from tpuemb_cli.views.jax_spec import explain_jax_spec
 
         document = Document(name, "binary", "EmbeddingSpecProto", plan.jax, None)
         header, lines = explain_jax_spec(document)
@@ -144,8 +144,8 @@ def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryRepor
     if plan.unknown:
         return None
     if plan.jax is not None:
-        from tpuemb_cli.spec.jax_memory import model
-        from tpuemb_cli.spec.jax_memory_record import memory_report as jax_report
+        from tpuemb_cli.frontends.jax.spec.memory import model
+        from tpuemb_cli.frontends.jax.spec.memory_record import memory_report as jax_report
 
         memory = model(plan.jax, plan.topology.num_sc_per_device)
         return jax_report(layer_name(name, plan), memory, chip)

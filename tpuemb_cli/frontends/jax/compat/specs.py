@@ -1,0 +1,55 @@
+"""The stacked layout ``tpuemb diff`` compares for a tpuemb spec with a ``jax`` section: the
+``EmbeddingSpecProto`` jax-tpu-embedding would make of it.
+
+``diff`` does not stack tables itself: ``stacked_layout_of_spec`` is the one place where a spec
+becomes its stacked layout, and it is ``compile --target jax``'s work
+(``frontends/jax/spec/compiler.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tpuemb_cli.compat.sides import NotComparable
+from tpuemb_cli.frontends.jax.compat.entries import JaxSide, jax_side
+from tpuemb_cli.load import Document
+from tpuemb_cli.model.paths import FieldPath
+
+SpecToStacked = Callable[[Any], Any]
+
+
+def stacked_layout_of_spec(spec: Any) -> Any:
+    """The EmbeddingSpecProto the library would make of ``spec`` (an EmbeddingSpec with a jax
+    section): compile --target jax's; raises NotComparable for a stacking the library refuses
+    (a spec whose refusal TE696 would report, with that rule turned off)."""
+    from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
+    from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
+
+    try:
+        return compile_jax_spec(spec)
+    except JaxStackingError as refused:
+        raise NotComparable(
+            f"jax-tpu-embedding would refuse the spec's stacking: {refused.message}"
+        ) from None
+
+
+def spec_side(document: Document, spec: Any, to_stacked: SpecToStacked) -> JaxSide:
+    """The stacked layout of ``spec`` (``document``'s message), its changes placed at the spec's
+    tables (a stack's at its first table's), or at its ``jax`` section."""
+    try:
+        proto = to_stacked(spec)
+    except NotComparable as refused:
+        raise NotComparable(f"{document.name}: {refused}") from None
+    by_name = {table.name: i for i, table in enumerate(spec.tables)}
+
+    def to_file(path: FieldPath) -> FieldPath:
+        if len(path) >= 2 and path[0] == "stacked_table_specs" and isinstance(path[1], int):
+            stack = proto.stacked_table_specs[path[1]]
+            tables = stack.table_specs
+            which = path[3] if len(path) >= 4 and isinstance(path[3], int) else 0
+            if 0 <= which < len(tables) and tables[which].table_name in by_name:
+                return ("tables", by_name[tables[which].table_name])
+        return ("jax",)
+
+    return jax_side(document, proto, to_file)

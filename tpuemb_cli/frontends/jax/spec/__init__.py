@@ -1,0 +1,1 @@
+"""spec of the front-end (modules named for their layer)."""

@@ -1,0 +1,204 @@
+"""The jax-tpu-embedding memory model's adapter: ``spec.jax_memory``'s figures for an
+EmbeddingSpecProto as the one ``MemoryReport`` (model/memory_report) ``explain --memory``
+renders; and why there are no per-device figures, which its text view says too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tpuemb_cli.frontends.jax.spec.memory import COO_ARRAYS, INT_MAX, SLOTS, JaxMemory
+from tpuemb_cli.load.limits import shown
+from tpuemb_cli.model.chips import Chip
+from tpuemb_cli.model.memory import WARNING_PERCENT, size
+from tpuemb_cli.model.memory_report import ChipVerdict, MemoryReport, budget_for, cut
+from tpuemb_cli.model.words import plural, printable
+
+ENGINE_LINE = (
+    "engine: jax-tpu-embedding (SparseCore) -- one variable per stack and slot variable, "
+    "split evenly over num_sparsecores SparseCores; one COO input buffer per stack and device"
+)
+NO_OPTIMIZER = (
+    "optimizer: not in the proto (a 0.1.0 EmbeddingSpecProto has no TableSpecProto.optimizer, or "
+    "the optimizer is CUSTOM) for {stacks}: their parameters only are counted, no slot variable"
+)
+BUFFERS = (
+    "input buffers: the library's theoretical maximum COO buffer (RoundUpTo(max_ids_per_partition"
+    ", 8) x SparseCores a device x SparseCores), its default without a suggested_coo_buffer_size; "
+    f"{', '.join(COO_ARRAYS)} of that many 4-byte elements, and the row pointers; minibatching "
+    "off (on: 64 times the COO buffer)"
+)
+NOT_COUNTED = (
+    "not counted (so this is a lower bound): activations, the dense model, XLA's working set"
+)
+
+
+def device_problem(memory: JaxMemory, chip: Chip | None) -> str:
+    """Why there are no per-device figures, or "" when there are."""
+    empty = [stack.name for stack in memory.stacks if stack.num_sparsecores < 1]
+    if empty:
+        # Its rows split over no SparseCore: any figure, and a "fits", would be made up (TE681).
+        return (
+            f'per device: stack "{shown(empty[0])}" has num_sparsecores below 1 (TE681): its rows '
+            "are split over no SparseCore, so the stacks cannot be sized"
+        )
+    if chip is None:
+        return (
+            "per device: no TPU named (--tpu CHIP or `tpu` in [tool.tpuemb]): a device holds its "
+            "SparseCores' share, times the chip's SparseCores per device"
+        )
+    if memory.per_device is None:
+        return (
+            f"per device: TPU {chip.name} has no SparseCores per device known to "
+            "jax-tpu-embedding (NUM_SC_PER_DEVICE_MAP); JAX SparseCore does not run on it"
+        )
+    if memory.devices is None:
+        return (
+            f"per device: the stacks' {memory.num_sparsecores:,} SparseCores are not a multiple "
+            f"of TPU {chip.name}'s {memory.per_device} a device: the spec was made for another chip"
+        )
+    return ""
+
+
+def _chip_verdict(memory: JaxMemory, chip: Chip) -> ChipVerdict:
+    hbm = chip.hbm_per_core
+    if hbm is None:
+        return ChipVerdict(chip.name, None)
+    used = memory.per_device_bytes
+    budget = budget_for(used, hbm)
+    advice: list[str] = []
+    if budget is not None:
+        sgd = memory.parameters_per_device
+        advice = [
+            "  more devices: the variables are split over every SparseCore (but the COO buffers "
+            "grow with the SparseCores)",
+            "  smaller input buffers: a suggested_coo_buffer_size_per_device from the library's "
+            "preprocessing stats (`embedding.update_preprocessing_parameters`), or lower "
+            "max_ids_per_partition",
+        ]
+        if sgd != used:
+            advice.append(
+                f"  cheaper optimizer state: SGD on every table (no slot variables): {size(sgd)} "
+                f"a device ({'enough' if sgd <= budget else 'not enough'})"
+            )
+    return ChipVerdict(
+        chip.name,
+        hbm,
+        used,
+        unit="device",
+        what="stacks",
+        exceeded="the stacks alone exceed a device's HBM",
+        ask="help",
+        advice=tuple(advice),
+    )
+
+
+def _rows(memory: JaxMemory, per_device: int | None) -> list[tuple[str, ...]]:
+    rows = []
+    for number, stack in enumerate(memory.stacks, 1):
+        row = [
+            f"{number} {cut(stack.name)}",
+            str(len(stack.tables)),
+            f"{stack.rows_per_sparse_core:,} x {stack.width:,}",
+            f"{len(stack.arrays)} ({', '.join(stack.arrays)})",
+            size(stack.variables_per_sparse_core),
+            f"{stack.coo_per_sparse_core:,} ids",
+        ]
+        if per_device:
+            refused = stack.refused(per_device)
+            row += [
+                size(stack.variables(per_device)),
+                "refused" if refused else size(stack.buffers(per_device)),
+            ]
+        rows.append(tuple(row))
+    return rows
+
+
+def _notes(memory: JaxMemory, problem: str, per_device: int | None) -> list[str]:
+    lines = []
+    unknown = [stack.name for stack in memory.stacks if SLOTS.get(stack.optimizer) is None]
+    if unknown:
+        named = ", ".join(printable(n) for n in unknown[:3]) + (" ..." if len(unknown) > 3 else "")
+        lines.append(NO_OPTIMIZER.format(stacks=named))
+    lines.append(BUFFERS)
+    if problem or per_device is None:
+        return [*lines, NOT_COUNTED]
+    for stack in memory.too_large():
+        lines.append(
+            f"COO buffer of {printable(stack.name)}: {stack.coo_size(per_device):,} elements, not "
+            f"below INT_MAX ({INT_MAX:,}): the library refuses it (CHECK in "
+            "ComputeCooBufferSizePerDevice; a limit past 32 bits: TypeError) and allocates "
+            "nothing; not counted below"
+        )
+    return [
+        *lines,
+        f"total: {size(memory.per_device_bytes)} a device ({memory.devices:,} devices x "
+        f"{per_device} SparseCores): variables {size(memory.variables_per_device)}, input "
+        f"buffers {size(memory.buffers_per_device)}; {memory.per_device_bytes:,} bytes a device",
+        NOT_COUNTED,
+    ]
+
+
+def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryReport:
+    """An EmbeddingSpecProto's memory as a ``MemoryReport``."""
+    problem = device_problem(memory, chip)
+    per_device = None if problem else memory.per_device
+    stacks = []
+    for stack in memory.stacks:
+        entry: dict[str, Any] = {
+            "name": stack.name,
+            "tables": list(stack.tables),
+            "shape": [stack.rows, stack.width],
+            "rows_per_sparse_core": stack.rows_per_sparse_core,
+            "arrays": list(stack.arrays),
+            "optimizer": stack.optimizer or None,
+            "variables_per_sparse_core_bytes": stack.variables_per_sparse_core,
+            "max_ids_per_partition": stack.max_ids_per_partition,
+            "coo_elements_per_sparse_core": stack.coo_per_sparse_core,
+        }
+        if per_device:
+            entry |= {
+                "coo_buffer_size_per_device": stack.coo_size(per_device),
+                "variables_per_device_bytes": stack.variables(per_device),
+                "buffers_per_device_bytes": stack.buffers(per_device),
+                "coo_buffer_refused": stack.refused(per_device),
+            }
+        stacks.append(entry)
+    fields: dict[str, Any] = {
+        "sparse_cores": memory.num_sparsecores,
+        "sparse_cores_per_device": per_device,
+        "devices": memory.devices if per_device else None,
+        "optimizers_known": memory.optimizers_known,
+        "minibatching": False,
+        "stacks": stacks,
+        "per_device_bytes": memory.per_device_bytes if per_device else None,
+        "per_device": problem or None,
+        "tpu": None,
+    }
+    if chip is not None:
+        hbm = chip.hbm_per_core
+        tpu: dict[str, Any] = {"chip": chip.name, "hbm_per_device_bytes": hbm}
+        if hbm is not None and per_device:
+            tpu |= {
+                "fits": memory.per_device_bytes <= hbm,
+                "share": memory.per_device_bytes / hbm,
+                "warning_percent": WARNING_PERCENT,
+                "per_device_bytes_with_sgd": memory.parameters_per_device,
+            }
+        fields["tpu"] = tpu
+    columns = ["stack", "tables", "rows x dim", "arrays", "variables a SC", "COO a SC"]
+    if per_device:
+        columns += ["variables a device", "buffers a device"]
+    return MemoryReport(
+        "jax",
+        name,
+        fields,
+        heading=f"{printable(name)} (jax-tpu-embedding on SparseCores): each stack on each of "
+        f"{plural(memory.num_sparsecores, 'SparseCore')} (rows x dim: a SparseCore's rows of the "
+        "stack)",
+        engine_line=ENGINE_LINE,
+        columns=tuple(columns),
+        rows=tuple(_rows(memory, per_device)),
+        notes=tuple(_notes(memory, problem, per_device)),
+        verdict=(problem,) if problem else (),
+        chip=_chip_verdict(memory, chip) if chip is not None and not problem else None,
+    )
