@@ -205,4 +205,4 @@ def test_a_config_run_imports_no_spec_or_graph_rule() -> None:
     loaded = {name for name in ast.literal_eval(out) if name.rsplit(".", 1)[1][0] != "_"}
     expected = {e.module for e in CATALOG if {"config", "optimizer"} & set(e.runs)}
     assert {m for m in loaded if m.count(".") == 3 and ".lib." not in m} == expected
-    assert not {"tpuemb_cli.rules.spec", "tpuemb_cli.rules.graph"} & loaded
+    assert not {"tpuemb_cli.rules.spec", "tpuemb_cli.frontends.tensorflow.rules"} & loaded

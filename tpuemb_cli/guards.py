@@ -16,10 +16,19 @@ from typing import Any
 
 from google.protobuf.message import Message
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import (
+    DIRECTIONS,
+    GATES,
+    INPUT_MODES,
+    params_size,
+)
+from tpuemb_cli.frontends.tensorflow.rules.lib.embedding_ops import (
+    activation_shapes,
+    activations,
+    distinct_tags,
+)
 from tpuemb_cli.model.words import plural
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.rules.lib.cudnn import DIRECTIONS, GATES, INPUT_MODES, params_size
-from tpuemb_cli.rules.lib.embedding_ops import activation_shapes, activations, distinct_tags
 
 
 class GuardError(ValueError):

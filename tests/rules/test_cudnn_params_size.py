@@ -20,7 +20,7 @@ Figures:
 import pytest
 
 from tests.helpers import graph, graph_findings, node
-from tpuemb_cli.rules.lib.cudnn import params_size
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import params_size
 
 
 @pytest.mark.parametrize(

@@ -102,7 +102,11 @@ class Entry(Record):
 
 
 # The families whose rules live in a front-end's package (its `rules/`), not in a folder here.
-HOMES = {"jax": "tpuemb_cli.frontends.jax.rules", "keras": "tpuemb_cli.frontends.keras.rules"}
+HOMES = {
+    "graph": "tpuemb_cli.frontends.tensorflow.rules",
+    "jax": "tpuemb_cli.frontends.jax.rules",
+    "keras": "tpuemb_cli.frontends.keras.rules",
+}
 
 CATALOG: tuple[Entry, ...] = (
     # Parsing (reported by the loader)

@@ -105,7 +105,9 @@ class Site(Record):
 
 OptimizerCheck = Callable[[OptimizationParameters, Site], Iterator[Violation]]
 SpecCheck = Callable[["EmbeddingSpec", "SpecFacts"], Iterator[Violation]]
-GraphCheck = Callable[[Any], Iterator[Violation]]  # a tpuemb_cli.rules.lib.graph.GraphView
+GraphCheck = Callable[
+    [Any], Iterator[Violation]
+]  # a tpuemb_cli.frontends.tensorflow.rules.lib.graph.GraphView
 DriftCheck = Callable[[TPUEmbeddingConfiguration, "Expected"], Iterator[Violation]]
 
 STANDALONE = Site(in_config=False, trains=True)

@@ -108,8 +108,8 @@ def lint_layouts(
 
 
 def _lint_graph(engine: Engine, graph: Message, prefix: FieldPath, emit: Emit) -> None:
-    from tpuemb_cli.rules.lib.embedding_ops import CONFIG_OPS, config_of
-    from tpuemb_cli.rules.lib.graph import GraphView
+    from tpuemb_cli.frontends.tensorflow.rules.lib.embedding_ops import CONFIG_OPS, config_of
+    from tpuemb_cli.frontends.tensorflow.rules.lib.graph import GraphView
 
     view = GraphView(graph, prefix)
     for rule in engine.rules("graph"):

@@ -65,13 +65,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.frontends.keras.model import optimizers as keras_optimizers
-from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.keras_layers import (
+from tpuemb_cli.frontends.keras.rules.lib.layers import (
     converted_tables,
     layer_label,
     table_label,
     table_path,
 )
+from tpuemb_cli.model.findings import Violation
 
 
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:

@@ -57,9 +57,9 @@ No automatic fix: tpuemb does not write `.keras` files; change the model's code.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.keras.rules.lib.layers import layer_label, table_path
 from tpuemb_cli.frontends.keras.spec.conversion import replaced_tables
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.keras_layers import layer_label, table_path
 
 
 def _described(table: Any) -> str:

@@ -54,8 +54,8 @@ No automatic fix: change the model's code.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.keras.rules.lib.layers import layer_label
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.keras_layers import layer_label
 
 
 def _stacks(layer: Any) -> str:

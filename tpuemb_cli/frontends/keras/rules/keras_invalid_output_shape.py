@@ -45,9 +45,9 @@ No automatic fix: tpuemb does not write `.keras` files; change the model's code.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.keras.rules.lib.layers import feature_label, feature_path, layer_label
 from tpuemb_cli.frontends.keras.spec.conversion import on_sparsecore
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.keras_layers import feature_label, feature_path, layer_label
 
 
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:

@@ -91,10 +91,15 @@ None.
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from tpuemb_cli.frontends.keras.rules.lib.layers import (
+    feature_label,
+    feature_path,
+    layer_label,
+    table_label,
+)
 from tpuemb_cli.frontends.keras.spec.conversion import on_sparsecore
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.paths import FieldPath
-from tpuemb_cli.rules.lib.keras_layers import feature_label, feature_path, layer_label, table_label
 
 
 def returned_shape(input_shape: Sequence[int], embedding_dim: int) -> list[int]:

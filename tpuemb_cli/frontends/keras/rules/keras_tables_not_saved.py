@@ -62,10 +62,10 @@ SparseCore chip is assumed, as for the other TensorFlow-backend rules).
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.keras.rules.lib.layers import layer_label, table_path
 from tpuemb_cli.frontends.keras.spec.conversion import unsaved_tables
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import listed
-from tpuemb_cli.rules.lib.keras_layers import layer_label, table_path
 
 
 def check_keras(model: Any, topology: Any) -> Iterator[Violation]:

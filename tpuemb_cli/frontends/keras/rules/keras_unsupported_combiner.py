@@ -64,9 +64,14 @@ same on every chip and backend.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.keras.rules.lib.layers import (
+    layer_label,
+    table_label,
+    table_path,
+    used_tables,
+)
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.nearest import did_you_mean, nearest
-from tpuemb_cli.rules.lib.keras_layers import layer_label, table_label, table_path, used_tables
 
 # keras-rs 0.4.0, embed_reduce.py: SUPPORTED_COMBINERS.
 COMBINERS = ("mean", "sum", "sqrtn")

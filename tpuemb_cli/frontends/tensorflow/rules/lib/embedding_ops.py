@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from google.protobuf.message import DecodeError
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.graph import Node
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
-from tpuemb_cli.rules.lib.graph import Node
 
 # Ops with a `config` attribute holding a serialized TPUEmbeddingConfiguration.
 SEND_OPS = {

@@ -46,9 +46,14 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.embedding_ops import (
+    SEND_OPS,
+    config_of,
+    distinct_tags,
+    int_attr,
+)
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import plural
-from tpuemb_cli.rules.lib.embedding_ops import SEND_OPS, config_of, distinct_tags, int_attr
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

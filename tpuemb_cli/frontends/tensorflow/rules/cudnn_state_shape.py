@@ -41,8 +41,15 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import (
+    BACKPROP,
+    FORWARD,
+    known,
+    shape_of,
+    shapes,
+    string_attr,
+)
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.cudnn import BACKPROP, FORWARD, known, shape_of, shapes, string_attr
 
 # Where each backprop op takes `output_backprop` (the gradient of the forward op's output).
 OUTPUT_BACKPROP = {"CudnnRNNBackprop": 7, "CudnnRNNBackpropV2": 7, "CudnnRNNBackpropV3": 8}

@@ -37,8 +37,8 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import BACKPROP, SHARED, forward_of
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.cudnn import BACKPROP, SHARED, forward_of
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

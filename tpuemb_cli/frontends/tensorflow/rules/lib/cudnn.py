@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from tpuemb_cli.rules.lib.graph import Node
+from tpuemb_cli.frontends.tensorflow.rules.lib.graph import Node
 
 FORWARD = {"CudnnRNN", "CudnnRNNV2", "CudnnRNNV3"}
 BACKPROP = {"CudnnRNNBackprop", "CudnnRNNBackpropV2", "CudnnRNNBackpropV3"}

@@ -44,10 +44,10 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.accumulators import dtype_name, output_dtype
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import shape_of
+from tpuemb_cli.frontends.tensorflow.rules.lib.embedding_ops import SEND_OPS, int_attr
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.accumulators import dtype_name, output_dtype
-from tpuemb_cli.rules.lib.cudnn import shape_of
-from tpuemb_cli.rules.lib.embedding_ops import SEND_OPS, int_attr
 
 FLOAT32 = 1
 

@@ -38,8 +38,8 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import FORWARD, known, shapes, string_attr
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.cudnn import FORWARD, known, shapes, string_attr
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

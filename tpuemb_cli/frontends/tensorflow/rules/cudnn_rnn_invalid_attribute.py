@@ -40,8 +40,14 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import (
+    BACKPROP,
+    DIRECTIONS,
+    FORWARD,
+    INPUT_MODES,
+    RNN_MODES,
+)
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.cudnn import BACKPROP, DIRECTIONS, FORWARD, INPUT_MODES, RNN_MODES
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

@@ -39,8 +39,8 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.embedding_ops import CONFIG_OPS, config_of
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.embedding_ops import CONFIG_OPS, config_of
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

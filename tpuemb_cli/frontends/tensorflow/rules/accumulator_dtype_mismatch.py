@@ -48,8 +48,7 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
-from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.accumulators import (
+from tpuemb_cli.frontends.tensorflow.rules.lib.accumulators import (
     APPLY,
     GRADIENT_INPUT,
     TAKE,
@@ -58,6 +57,7 @@ from tpuemb_cli.rules.lib.accumulators import (
     output_dtype,
     users,
 )
+from tpuemb_cli.model.findings import Violation
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

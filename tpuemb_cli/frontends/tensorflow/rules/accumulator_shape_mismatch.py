@@ -38,8 +38,8 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.accumulators import DENSE_APPLY, const_shape, users
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.accumulators import DENSE_APPLY, const_shape, users
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

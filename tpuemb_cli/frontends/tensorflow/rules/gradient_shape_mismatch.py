@@ -41,9 +41,14 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import shape_of
+from tpuemb_cli.frontends.tensorflow.rules.lib.embedding_ops import (
+    SEND_OPS,
+    activation_shapes,
+    config_of,
+    int_attr,
+)
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.cudnn import shape_of
-from tpuemb_cli.rules.lib.embedding_ops import SEND_OPS, activation_shapes, config_of, int_attr
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

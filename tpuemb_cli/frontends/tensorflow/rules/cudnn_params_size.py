@@ -44,9 +44,7 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
-from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.words import plural
-from tpuemb_cli.rules.lib.cudnn import (
+from tpuemb_cli.frontends.tensorflow.rules.lib.cudnn import (
     FORWARD,
     GATES,
     known,
@@ -54,6 +52,8 @@ from tpuemb_cli.rules.lib.cudnn import (
     shapes,
     string_attr,
 )
+from tpuemb_cli.model.findings import Violation
+from tpuemb_cli.model.words import plural
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

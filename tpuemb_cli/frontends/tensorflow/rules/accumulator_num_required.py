@@ -41,9 +41,9 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.accumulators import TAKE, const_int
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.words import plural
-from tpuemb_cli.rules.lib.accumulators import TAKE, const_int
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

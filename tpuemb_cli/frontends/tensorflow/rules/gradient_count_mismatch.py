@@ -43,8 +43,14 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.embedding_ops import (
+    RECV_OPS,
+    SEND_OPS,
+    activations,
+    config_of,
+    int_attr,
+)
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.embedding_ops import RECV_OPS, SEND_OPS, activations, config_of, int_attr
 
 _COUNTS = {op: names[0] for op, names in SEND_OPS.items()} | RECV_OPS
 

@@ -37,8 +37,8 @@ None.
 from collections.abc import Iterator
 from typing import Any
 
+from tpuemb_cli.frontends.tensorflow.rules.lib.accumulators import ACCUMULATORS
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.lib.accumulators import ACCUMULATORS
 
 
 def check_graph(view: Any) -> Iterator[Violation]:

@@ -6,7 +6,7 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
-from tpuemb_cli.rules.lib.graph import Node
+from tpuemb_cli.frontends.tensorflow.rules.lib.graph import Node
 
 ACCUMULATORS = {
     "ResourceConditionalAccumulator",

@@ -1,0 +1,1 @@
+"""lib of the front-end (modules named for their layer)."""
