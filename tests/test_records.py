@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import collections
+import inspect
 import pickle
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -52,3 +54,98 @@ def test_a_field_without_default_after_one_with_is_refused() -> None:
         class Bad(Record):
             a: int = 0
             b: int  # type: ignore[misc]
+
+
+def _built_by_namedtuple(record: Any) -> Any:
+    fields = record._fields
+    defaults = record._field_defaults
+    return collections.namedtuple(
+        record.__name__,
+        fields,
+        defaults=[defaults[name] for name in fields if name in defaults] or None,
+        module=record.__module__,
+    )
+
+
+class Empty(Record):
+    pass
+
+
+class One(Record):
+    only: str
+
+
+class Many(Record):
+    a: int
+    b: str
+    c: tuple[int, ...] = ()
+    d: Severity | None = None
+
+
+class Wide(Record):
+    """Ten fields: more than the module has a compiled ``__new__`` for."""
+
+    a: int
+    b: int
+    c: int
+    d: int
+    e: int
+    f: int
+    g: int
+    h: int
+    i: int
+    j: int = 0
+
+
+@pytest.mark.parametrize("record", [Empty, One, Many, Point, Finding, Position, Wide])
+def test_a_record_is_the_class_collections_namedtuple_builds(record: Any) -> None:
+    """Records build their ``__new__`` from a template instead of namedtuple's ``eval``; every
+    other attribute, and every method's behaviour, is namedtuple's on the running Python."""
+    reference = _built_by_namedtuple(record)
+    # __slotnames__: copyreg's cache, once an instance was pickled.
+    skip = {"__annotations__", "__slotnames__"}
+    ours = {key: value for key, value in vars(record).items() if key not in skip}
+    theirs = dict(vars(reference))
+    # Everything namedtuple defines (the class body adds its docstring and methods).
+    assert set(theirs) - set(ours) == set()
+    for key in ("_fields", "_field_defaults", "__match_args__", "__slots__", "__module__"):
+        assert ours[key] == theirs[key], key
+    for key in [k for k in theirs if k in record._fields]:
+        assert (ours[key].__doc__, type(ours[key])) == (theirs[key].__doc__, type(theirs[key]))
+    ours_new, theirs_new = record.__new__, reference.__new__
+    assert inspect.signature(ours_new) == inspect.signature(theirs_new)
+    for attribute in ("__name__", "__qualname__", "__doc__", "__defaults__", "__module__"):
+        assert getattr(ours_new, attribute) == getattr(theirs_new, attribute), attribute
+    assert ours_new.__code__.co_code == theirs_new.__code__.co_code
+    assert ours_new.__code__.co_varnames == theirs_new.__code__.co_varnames
+    for name in ("_make", "_replace", "__repr__", "_asdict", "__getnewargs__", "__replace__"):
+        if name in theirs:
+            method, expected = getattr(record, name), getattr(reference, name)
+            assert (method.__doc__, method.__qualname__) == (
+                expected.__doc__,
+                expected.__qualname__,
+            )
+    # The same instances, methods and errors.
+    values = tuple(range(len(record._fields)))
+    mine, same = record(*values), reference(*values)
+    assert (tuple(mine), repr(mine).split("(", 1)[1]) == (tuple(same), repr(same).split("(", 1)[1])
+    assert mine._asdict() == same._asdict() and mine.__getnewargs__() == same.__getnewargs__()
+    assert tuple(record._make(values)) == tuple(reference._make(values))
+    if values:
+        assert tuple(mine._replace(**{record._fields[0]: 9})) == tuple(
+            same._replace(**{reference._fields[0]: 9})
+        )
+    errors: list[object] = []
+    for cls in (record, reference):
+        try:
+            cls(*values)._replace(nope=1)
+        except (TypeError, ValueError) as error:  # which one is what is compared
+            errors.append((type(error), str(error)))
+    assert errors[0] == errors[1]
+    for cls in (record, reference):
+        with pytest.raises(TypeError) as raised:
+            cls._make((*values, 1))
+        errors.append(str(raised.value))
+    assert errors[2] == errors[3]
+    if values:
+        assert record(**dict(zip(record._fields, values, strict=True))) == mine
