@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench examples dist test-wheel corpus-record corpus-compare
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench bench-venv bench-startup examples dist test-wheel corpus-record corpus-compare
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -226,8 +226,24 @@ fuzz-fix:
 	cd build/fuzz/fix && $(PYTHON) ../../../fuzz/fuzz_fix.py -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=4096 -len_control=0 -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 ../../fuzz-corpus/fix
 
-bench:
-	$(PYTHON) -m bench.run
+# The benchmark (bench/run.py). Its start-up line measures the `tpuemb` of build/venv-bench: the
+# wheel `make dist` builds, installed with plain pip (not editable) into a fresh environment, as
+# users have it; every other line runs in-process or with $(PYTHON)'s environment.
+bench: bench-venv
+	$(PYTHON) -m bench.run --startup-python $(BENCH_VENV)/bin/python
+
+# The start-up line alone, three runs of 21 pairs, on the wheel: `python -m bench.startup` run by
+# build/venv-bench's interpreter, which measures its own console script and fails unless the
+# tpuemb_cli it imports is that environment's (--installed).
+bench-startup: bench-venv
+	$(BENCH_VENV)/bin/python -m bench.startup --runs 3 --installed
+
+# build/venv-bench: the wheel, installed with plain pip (no -e) into a fresh environment.
+BENCH_VENV = build/venv-bench
+bench-venv: dist
+	rm -rf $(BENCH_VENV)
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install -q build/dist/*.whl
 
 examples:
 	$(PYTHON) -m tpuemb_cli check examples/

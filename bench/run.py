@@ -11,7 +11,10 @@ Prints, for configs of 100, 1,000 and 10,000 tables (two features each, mixed op
 - the 10k/1k lint-time ratio (target <= 11: linear);
 - `tpuemb check` on a one-table file against `python -c "import google.protobuf.text_format,
   click"`, in alternating pairs, the median of the per-pair ratios (bench/startup.py; target
-  <= 1.25x; `python -m bench.startup` runs this line alone);
+  <= 1.25x; `python -m bench.startup` runs this line alone), with the console script and the
+  interpreter of --startup-python (default: this one); `make bench` passes the wheel's
+  environment (build/venv-bench), as users install it, and the line before it names the
+  tpuemb_cli measured and whether it is a regular install;
 - a hostile spec, "billion laughs" (nine levels of nine YAML aliases: 387 million nodes once
   expanded, in 420 bytes), against a clean spec of about its size: refused in milliseconds, no
   slower than reading the clean one (target <= 2x);
@@ -298,6 +301,11 @@ def main() -> int:
         "--startup-runs", type=int, default=startup.PAIRS, help="start-up pairs (ours, floor)"
     )
     parser.add_argument(
+        "--startup-python",
+        help="the interpreter whose `tpuemb` console script the start-up line measures "
+        "(default: this one; `make bench`: build/venv-bench's, the wheel installed)",
+    )
+    parser.add_argument(
         "--large",
         action="store_true",
         help="also 100,000 tables (time per 10x, peak memory) and 1,000 files",
@@ -309,7 +317,7 @@ def main() -> int:
         memory_ratio = memory_model(directory, 10_000, args.repeat)
         memory_large = memory_model(directory, LARGE, 1) if args.large else None
         laughs_ratio = billion_laughs(args.repeat)
-        startup_ratio = startup.run(directory, args.startup_runs)
+        startup_ratio = startup.run(directory, args.startup_runs, args.startup_python)
         hostile_ratios = hostile.run(directory, args.repeat)
         diff_ratio, renamed_ratio = diff.run(directory, best_of, args.repeat)
         advice_ratio = memory_advice.run(directory, best_of, args.repeat)

@@ -175,6 +175,8 @@ def _help(*args: str) -> str:
 OTHER_PROGRAMS = {
     "--large": [sys.executable, "-m", "bench.run", "--help"],
     "--runs": [sys.executable, "-m", "bench.startup", "--help"],
+    "--installed": [sys.executable, "-m", "bench.startup", "--help"],
+    "--startup-python": [sys.executable, "-m", "bench.run", "--help"],
     "--write": [sys.executable, "-m", "bench.keras_models", "--help"],
 }
 
