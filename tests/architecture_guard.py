@@ -176,21 +176,13 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
         "REGISTERED: each front-end's package is a literal string in the registration, its "
         "record imported when the front-ends are first asked for"
     ),
-    ("tpuemb_cli.frontends", "front_end.engine"): (
-        "each front-end's module beside the engine is a literal string of its record, "
-        "imported when a document of a kind it owns is first linted"
-    ),
-    ("tpuemb_cli.frontends", "front_end.views"): (
-        "each front-end's module beside the views is a literal string of its record, "
-        "imported when `explain --memory` first reports a document of a kind it owns"
+    ("tpuemb_cli.frontends", "name"): (
+        "each front-end's modules (engine, views, compat) are literal strings of its record, "
+        "each imported when a document of a kind it owns first needs it"
     ),
     ("tpuemb_cli.frontends", "front_end.rules"): (
         "each front-end's rules module is a literal string of its record, imported when the "
         "catalog is first read (its rows appended to the catalog's)"
-    ),
-    ("tpuemb_cli.frontends", "front_end.compat"): (
-        "each front-end's module beside compat is a literal string of its record, imported "
-        "when `diff` first compares a document of a kind it owns"
     ),
     ("tpuemb_cli.load.encodings", "self.codec"): (
         "ENCODINGS: each encoding's codec module is a literal string in its row, imported "

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.model.records import Record
@@ -126,65 +127,55 @@ def by_kind(kind: str) -> FrontEnd | None:
     return _lints().get(kind)
 
 
+def _module(front_end: FrontEnd, part: str) -> ModuleType | None:
+    """The front-end's module for ``part`` ("engine", "views", "compat"), imported; None when
+    its record names none."""
+    name: str = getattr(front_end, part)
+    # Each of a record's modules is a literal string of that record.
+    return importlib.import_module(name) if name else None
+
+
 @cache
+def function_of(kind: str, part: str, prefix: str) -> Any:
+    """The function ``<prefix>_<kind>`` of the ``part`` module of the front-end that lints
+    ``kind``, if it has one: ``lint_<kind>`` and ``settle_<kind>`` (engine), ``explain_<kind>``
+    and ``memory_<kind>`` (views), ``layout_<kind>`` (compat)."""
+    front_end = by_kind(kind)
+    module = _module(front_end, part) if front_end is not None else None
+    return getattr(module, f"{prefix}_{kind}", None) if module is not None else None
+
+
 def lint_of(kind: str) -> Lint | None:
     """The function that lints a document of ``kind`` (its front-end's ``lint_<kind>``)."""
-    front_end = by_kind(kind)
-    if front_end is None:
-        return None
-    # The front-end's engine module is a literal string of its record.
-    module = importlib.import_module(front_end.engine)
-    function: Lint = getattr(module, f"lint_{kind}")
+    function: Lint | None = function_of(kind, "engine", "lint")
     return function
 
 
-@cache
 def settle_of(kind: str) -> Settle | None:
     """The function that writes into a document of ``kind`` what the settings decide of how it
     is read (its front-end's ``settle_<kind>``, if it has one): a Keras-RS model's target."""
-    front_end = by_kind(kind)
-    if front_end is None:
-        return None
-    module = importlib.import_module(front_end.engine)
-    function: Settle | None = getattr(module, f"settle_{kind}", None)
+    function: Settle | None = function_of(kind, "engine", "settle")
     return function
 
 
-@cache
 def memory_of(kind: str) -> Memory | None:
     """The function that builds the memory report of a document of ``kind`` (its front-end's
     ``memory_<kind>``), if it has one."""
-    function: Memory | None = _views_function(kind, "memory")
+    function: Memory | None = function_of(kind, "views", "memory")
     return function
 
 
-@cache
 def explain_of(kind: str) -> Explain | None:
     """The function that explains a document of ``kind`` (its front-end's ``explain_<kind>``),
     if it has one; tpuemb's own types name theirs on their schema rows (views/explain)."""
-    function: Explain | None = _views_function(kind, "explain")
+    function: Explain | None = function_of(kind, "views", "explain")
     return function
 
 
-def _views_function(kind: str, what: str) -> Any:
-    front_end = by_kind(kind)
-    if front_end is None or not front_end.views:
-        return None
-    # The front-end's views module is a literal string of its record.
-    module = importlib.import_module(front_end.views)
-    return getattr(module, f"{what}_{kind}", None)
-
-
-@cache
 def compat_of(kind: str, what: str) -> Any:
     """The checkpoint comparison's function ``<what>_<kind>`` of the front-end that lints
-    ``kind`` (``layout_<kind>``, ``changes_<family>``: a family is named for its kind), if any."""
-    front_end = by_kind(kind)
-    if front_end is None or not front_end.compat:
-        return None
-    # The front-end's compat module is a literal string of its record.
-    module = importlib.import_module(front_end.compat)
-    return getattr(module, f"{what}_{kind}", None)
+    ``kind`` (``layout_<kind>``), if any."""
+    return function_of(kind, "compat", what)
 
 
 @cache
@@ -192,12 +183,10 @@ def changes_of(family: str) -> Any:
     """The comparison of two documents of checkpoint ``family``: the ``changes_<family>`` of the
     front-end whose compat module defines one (None: the common comparison, compat/compare)."""
     for front_end in front_ends():
-        if front_end.compat:
-            # The front-end's compat module is a literal string of its record.
-            module = importlib.import_module(front_end.compat)
-            found = getattr(module, f"changes_{family}", None)
-            if found is not None:
-                return found
+        module = _module(front_end, "compat")
+        found = getattr(module, f"changes_{family}", None) if module is not None else None
+        if found is not None:
+            return found
     return None
 
 
