@@ -83,3 +83,39 @@ def test_every_kind_explain_reports_the_memory_of_has_a_front_ends_report() -> N
     for row in schema.TYPES:
         if row.explain and not row.memory_refusal:
             assert callable(frontends.memory_of(row.kind)), row.name
+
+
+KERAS_MODEL = str(Path(__file__).parent.parent / "examples" / "keras" / "ranking.keras")
+
+
+def test_the_api_takes_the_options_by_name() -> None:
+    from tpuemb_cli.api import lint_file
+
+    on_jax = {f.rule for f in lint_file(KERAS_MODEL, isolated=True)}
+    on_tf = {
+        f.rule
+        for f in lint_file(KERAS_MODEL, isolated=True, options={"keras-backend": "tensorflow"})
+    }
+    # TensorFlow's layer keeps its SparseCore tables out of the saved weights (TE773); JAX's does
+    # not: the option reached the engine.
+    assert "TE773" in on_tf - on_jax
+    with pytest.raises(ValueError, match="must be one of jax, tensorflow, not 'torch'"):
+        lint_file(KERAS_MODEL, options={"keras-backend": "torch"})
+    with pytest.raises(ValueError, match="unknown option 'kras-backend'"):
+        lint_file(KERAS_MODEL, options={"kras-backend": "jax"})
+
+
+def test_the_server_reads_the_options_in_the_editors_spelling() -> None:
+    from tpuemb_cli.server import settings
+
+    values, warnings = settings.read({"kerasBackend": "tensorflow", "tpu": "v5p"})
+    assert warnings == []
+    merged = settings.layered(values, {})
+    assert merged.options == (("keras-backend", "tensorflow"),)
+    assert merged.as_json()["kerasBackend"] == "tensorflow"
+    _, warnings = settings.read({"kerasBackend": "torch"})
+    assert warnings == [
+        "setting 'kerasBackend': expected one of jax, tensorflow, got \"torch\"; it is ignored"
+    ]
+    _, warnings = settings.read({"kerasBackand": "jax"})
+    assert "did you mean `kerasBackend`" in warnings[0], warnings

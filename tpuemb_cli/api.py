@@ -18,6 +18,7 @@ for a configuration that cannot be used.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from google.protobuf.message import Message
@@ -28,15 +29,38 @@ from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.workspace import Linted, Workspace
 
 
-def _workspace(tpu: str | None, isolated: bool) -> Workspace:
+def _workspace(
+    tpu: str | None, isolated: bool, options: Mapping[str, str] | None = None
+) -> Workspace:
     """A workspace that finds each file's configuration (none when ``isolated``); with ``tpu``,
-    the memory rules check that chip. Raises ValueError for a chip tpuemb does not know."""
-    if tpu is None:
+    the memory rules check that chip; ``options``: front-end options by name
+    (``{"keras-backend": "tensorflow"}``), over the configuration's. Raises ValueError for a chip
+    tpuemb does not know, or an option no front-end declares or a value it does not take."""
+    if tpu is None and not options:
         return Workspace(isolated=isolated)
-    from tpuemb_cli.model.accelerators import parse
+    chip = None
+    if tpu is not None:
+        from tpuemb_cli.model.accelerators import parse
 
-    # UnknownTpu is a ValueError, with the suggestion in its message.
-    return Workspace(isolated=isolated, selection=Selection(tpu=parse(tpu).name))
+        # UnknownTpu is a ValueError, with the suggestion in its message.
+        chip = parse(tpu).name
+    selection = Selection(tpu=chip, options=_checked_options(options or {}))
+    return Workspace(isolated=isolated, selection=selection)
+
+
+def _checked_options(options: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    from tpuemb_cli.frontends import options as declared
+
+    known = {option.name: option for option in declared()}
+    for name, value in options.items():
+        option = known.get(name)
+        if option is None:
+            raise ValueError(f"unknown option {name!r} (known: {', '.join(known)})")
+        if value not in option.choices:
+            raise ValueError(
+                f"option {name!r} must be one of {', '.join(option.choices)}, not {value!r}"
+            )
+    return tuple(options.items())
 
 
 def _placeholder(name: str) -> bool:
@@ -57,15 +81,17 @@ def lint_file(
     message_type: str | None = None,
     tpu: str | None = None,
     isolated: bool = False,
+    options: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """Findings for a config file, as ``tpuemb check PATH`` reports them; the format comes from
     its extension (else its content). ``tpu``: the chip it runs on (``"v5p"``), for the memory
-    rules; ``isolated``: no configuration file applies.
+    rules; ``isolated``: no configuration file applies; ``options``: the front-ends' options
+    by name, as their flags give them (``{"keras-backend": "tensorflow"}``).
 
     Raises OSError if the file cannot be read.
     """
     data = Path(path).read_bytes()
-    workspace = _workspace(tpu, isolated)
+    workspace = _workspace(tpu, isolated, options)
     linted = workspace.lint_document(data, str(path), message_type=message_type, exclude=False)
     return _findings(linted)
 
@@ -77,14 +103,15 @@ def lint_string(
     message_type: str | None = None,
     tpu: str | None = None,
     isolated: bool = False,
+    options: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """Findings for a config given as text format (default), JSON, binary or YAML content
-    (``format`` is an encoding's name: ``tpuemb_cli.load.encodings.names()``); ``tpu`` and
-    ``isolated`` as for ``lint_file``."""
+    (``format`` is an encoding's name: ``tpuemb_cli.load.encodings.names()``); ``tpu``,
+    ``isolated`` and ``options`` as for ``lint_file``."""
     from tpuemb_cli.load import load_bytes
 
     data = content.encode("utf-8") if isinstance(content, str) else content
-    return _lint_loaded(load_bytes(data, name, format, message_type), tpu, isolated)
+    return _lint_loaded(load_bytes(data, name, format, message_type), tpu, isolated, options)
 
 
 def lint_message(
@@ -105,8 +132,10 @@ def lint_objects(document: Document, tpu: str | None, isolated: bool) -> list[Fi
     return _findings(workspace.lint_loaded(document, on_disk=False))
 
 
-def _lint_loaded(document: Document, tpu: str | None, isolated: bool) -> list[Finding]:
+def _lint_loaded(
+    document: Document, tpu: str | None, isolated: bool, options: Mapping[str, str] | None = None
+) -> list[Finding]:
     """A document loaded as the caller said, linted with the settings its name's configuration
     gives."""
-    workspace = _workspace(tpu, isolated or _placeholder(document.name))
+    workspace = _workspace(tpu, isolated or _placeholder(document.name), options)
     return _findings(workspace.lint_loaded(document))

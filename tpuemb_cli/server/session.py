@@ -223,7 +223,7 @@ class TpuembServer(LanguageServer):
                 "no configuration file is read"
             )
             new = new._replace(configuration=None)
-        selection = Selection(new.select, new.extend_select, new.ignore, new.tpu)
+        selection = Selection(new.select, new.extend_select, new.ignore, new.tpu, new.options)
         problem = self.linter.configure(new.configuration, new.isolated, selection)
         if problem is not None:
             warnings.append(f"setting 'configuration': {problem}; it is ignored")

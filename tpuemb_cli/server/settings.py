@@ -36,10 +36,31 @@ class ServerSettings(Record):
     fix_all: bool = True
     log_level: str = "info"
     debounce_ms: float = 250
+    # The front-ends' options (`frontends.Option`), each under its name in camelCase
+    # (`kerasBackend`): (name, value) for those set.
+    options: tuple[tuple[str, str], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The settings as the editor spells them (for the debug information)."""
-        return {KEYS[field]: _plain(value) for field, value in self._asdict().items()}
+        shown = {
+            KEYS[field]: _plain(value)
+            for field, value in self._asdict().items()
+            if field != "options"
+        }
+        return shown | {_camel(name): value for name, value in self.options}
+
+
+def _camel(name: str) -> str:
+    """An option's name as an editor's setting: ``keras-backend`` -> ``kerasBackend``."""
+    first, *rest = name.split("-")
+    return first + "".join(part.capitalize() for part in rest)
+
+
+def _front_end_options() -> dict[str, Any]:
+    """Each front-end option by its editor key."""
+    from tpuemb_cli.frontends import options
+
+    return {_camel(option.name): option for option in options()}
 
 
 # The editor's key of each field.
@@ -77,7 +98,21 @@ def read(options: Mapping[str, Any]) -> tuple[dict[str, object], list[str]]:
     unknown or has a bad value (that key is left out)."""
     values: dict[str, object] = {}
     warnings: list[str] = []
+    declared = _front_end_options()
+    chosen: dict[str, str] = {}
     for key, raw in options.items():
+        option = declared.get(key)
+        if option is not None:
+            if raw is None:
+                continue  # the configuration's (or the default)
+            if raw not in option.choices:
+                names = ", ".join(option.choices)
+                warnings.append(
+                    f"setting {key!r}: expected one of {names}, got {_shown(raw)}; it is ignored"
+                )
+                continue
+            chosen[option.name] = raw
+            continue
         field = FIELDS.get(key)
         if field is None:
             warnings.append(f"unknown setting {key!r}{_nearest(key)}")
@@ -87,24 +122,31 @@ def read(options: Mapping[str, Any]) -> tuple[dict[str, object], list[str]]:
             warnings.append(f"setting {key!r}: {problem}; it is ignored")
             continue
         values[field] = value
+    if chosen:
+        values["options"] = tuple(chosen.items())
     return values, warnings
 
 
 def layered(*layers: Mapping[str, object]) -> ServerSettings:
     """The defaults with each layer's fields over them, in order."""
     fields: dict[str, Any] = {}
+    chosen: dict[str, str] = {}
     for layer in layers:
         fields.update(layer)
+        chosen.update(dict(layer.get("options", ())))  # type: ignore[call-overload]
+    if chosen:
+        fields["options"] = tuple(chosen.items())
     return ServerSettings(**fields)
 
 
 def _nearest(key: str) -> str:
     from tpuemb_cli.model.nearest import did_you_mean, nearest
 
-    close = nearest(key, sorted(FIELDS))
+    known = sorted([*FIELDS, *_front_end_options()])
+    close = nearest(key, known)
     if close is not None:
         return did_you_mean(close)
-    return f" (known: {', '.join(sorted(FIELDS))})"
+    return f" (known: {', '.join(known)})"
 
 
 def _check(field: str, raw: object) -> tuple[str | None, object]:
