@@ -11,11 +11,14 @@ from typing import NamedTuple
 class Layout(NamedTuple):
     """A side's checkpoint family (None: it has no checkpoint layout) and what it is, in a
     user's words; ``against_checkpoint``: why ``--against-checkpoint`` (TensorFlow's checkpoints)
-    does not compare it ("": it does)."""
+    does not compare it ("": it does); ``any_error_refuses``: see below."""
 
     family: str | None
     what: str
     against_checkpoint: str = ""
+    # Whether any error refuses the comparison (a spec, as ``compile`` refuses one with errors:
+    # it would be compared with made-up values), not only one of its loading (a config).
+    any_error_refuses: bool = False
 
 
 class CannotCompare(Exception):

@@ -1,17 +1,18 @@
 """The front-ends: one package per ecosystem, and the one place they are registered.
 
-A front-end is everything one library's embedding configuration means to tpuemb: how its
-documents are linted (``engine.py``: the kinds of document it owns, the rules it runs on them),
-what ``explain --memory`` reports of them (``views.py``), its options (a Keras backend) and, as
-they move in, its loading and its checkpoints. Its
-package is ``frontends/<name>/``; its ``__init__.py`` holds its record (``FRONT_END``), and its
-modules are named for the layer they sit in (``engine.py`` beside the engine, ``views.py`` beside
-the views), so that the layers hold across it.
+A front-end is everything one library's embedding configuration means to tpuemb: its message
+types and file formats, how its files are read (``load/``), converted and sized (``spec/``),
+linted (``engine.py``: the kinds of document it owns; ``rules/``), explained (``views/``) and
+compared with a checkpoint (``compat/``), and its options (a Keras backend). Its package is
+``frontends/<name>/``; its ``__init__.py`` holds its record (``FRONT_END``), and its modules are
+named for the layer they sit in (``engine.py`` beside the engine, ``views/`` beside the views),
+so that the layers hold across it. docs/architecture.md ("Adding a front-end") walks through one.
 
-Registering a front-end is one line of ``REGISTERED``: the engine, the settings, the command
-line and the server reach it through ``by_kind`` and ``options`` and name no ecosystem. A
-front-end's modules import no other front-end's: one that needs another's kind of document (a
-Keras-RS layer's spec, linted as its backend's library would) asks the engine to run that kind.
+Registering a front-end is one line of ``REGISTERED``: the schema, the encodings, the rule
+catalog, the engine, the settings, explain, diff, the command line, the server and the API reach
+it through the functions below and name no ecosystem. A front-end's modules import no other
+front-end's: one that needs another's kind of document (a Keras-RS layer's spec, linted as its
+backend's library would) asks the engine to run that kind.
 """
 
 from __future__ import annotations
@@ -85,8 +86,10 @@ class FrontEnd(Record):
     # a spec's `jax` section), each by the function of its ``engine`` module named `lint_<kind>`.
     kinds: tuple[str, ...]
     engine: str  # its module beside the engine, a literal string, imported when a kind is linted
-    # Its module beside the views: `memory_<kind>(document, facts, engine) -> MemoryReport`, what
-    # `explain --memory` reports of a document of the kind ("": none).
+    # Its module beside the views: `explain_<kind>(document, facts)` -> (header, lines), what
+    # `explain` shows of a document of the kind (tpuemb's own types name theirs on their rows),
+    # and `memory_<kind>(document, facts, engine)` -> MemoryReport, what `explain --memory`
+    # reports ("": none).
     views: str = ""
     options: tuple[Option, ...] = ()
     # What it adds to the layers below, each read by the layer it belongs to: its message types

@@ -271,16 +271,12 @@ def _loaded(version: Version | None) -> Document | None:
 def _refusals(
     check: Engine, document: Document, facts: dict[int, SpecFacts | None]
 ) -> list[Finding]:
-    """The errors that keep ``document`` from being compared: for a config, those of its
-    loading (a value that did not load would be compared as its default); for a spec or a
-    Keras-RS model, every error, as ``compile`` refuses a spec with errors (it would be
-    compared with made-up values).
+    """The errors that keep ``document`` from being compared: those of its loading (a value that
+    did not load would be compared as its default), or every error where its front-end says any
+    refuses it (a spec, as ``compile`` refuses one with errors: ``Layout.any_error_refuses``).
     ``check``: the engine of the lint rules, with the file's settings."""
     message = document.message
-    kind = kind_of(message) if message is not None else ""
-    # A Keras-RS model with errors is one whose layer does not build where it trains (or
-    # builds other tables than it says): refused as a spec with errors is.
-    whole = kind in ("spec", "keras")
+    whole = message is not None and layout_of(document, facts.get(id(document))).any_error_refuses
     if not whole and message is not None and not document.problems:
         return []  # a config (or another document) that loaded cleanly: nothing to lint for
     found = check.lint(document, None, facts.get(id(document)))

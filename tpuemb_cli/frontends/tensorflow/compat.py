@@ -31,13 +31,16 @@ def layout_spec(document: Document, facts: Any) -> Layout:
             SPARSECORE,
             "a SparseCore spec (TensorFlow's TPUEmbeddingV2)",
             f"{document.name}: cannot compare: {SPARSECORE_NOT_YET}",
+            any_error_refuses=True,
         )
     if message.HasField("jax"):
         stacked = compat_of("jax_spec", "layout")  # the kind's own front-end says
         assert stacked is not None
         found: Layout = stacked(document, facts)
         return found
-    return Layout(TENSORFLOW, "an embedding spec (TensorFlow's TPUEmbedding)")
+    return Layout(
+        TENSORFLOW, "an embedding spec (TensorFlow's TPUEmbedding)", any_error_refuses=True
+    )
 
 
 def changes_sparsecore(

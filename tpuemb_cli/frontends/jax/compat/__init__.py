@@ -11,13 +11,14 @@ from tpuemb_cli.load import Document
 STACKED = "stacked"
 
 
-def _stacked(document: Document, what: str) -> Layout:
+def _stacked(document: Document, what: str, spec: bool = False) -> Layout:
     return Layout(
         STACKED,
         what,
         f"{document.name}: cannot compare: it is {what}, whose checkpoints Orbax writes; "
         "--against-checkpoint reads TensorFlow's (compare two layouts instead: "
         "tpuemb diff OLD NEW)",
+        any_error_refuses=spec,  # a spec's every error; the library's own layout, its loading's
     )
 
 
@@ -26,4 +27,4 @@ def layout_jax(document: Document, facts: Any) -> Layout:
 
 
 def layout_jax_spec(document: Document, facts: Any) -> Layout:
-    return _stacked(document, "a spec with a `jax` section (jax-tpu-embedding's stacks)")
+    return _stacked(document, "a spec with a `jax` section (jax-tpu-embedding's stacks)", spec=True)

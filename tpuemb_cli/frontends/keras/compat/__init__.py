@@ -19,6 +19,9 @@ def layout_keras(document: Document, facts: Any) -> Layout:
         f"{document.name}: cannot compare: it is a Keras-RS model, whose saved weights "
         "compare with another saved model's (tpuemb diff OLD.keras NEW.keras); "
         "--against-checkpoint compares a config or spec with a TensorFlow checkpoint",
+        # A model with errors is one whose layer does not build where it trains (or builds other
+        # tables than it says): refused as a spec with errors is.
+        any_error_refuses=True,
     )
 
 
