@@ -38,7 +38,8 @@ class CompileOptions(NamedTuple):
 
 
 def execute(options: CompileOptions, streams: Streams) -> int:
-    from tpuemb_cli.cli.specs import jax_refusal, jax_target_refusal, load_spec
+    from tpuemb_cli.cli.specs import jax_target_refusal, load_spec
+    from tpuemb_cli.frontends.tensorflow.spec import jax_refusal
     from tpuemb_cli.load import encodings
 
     loaded = load_spec(options.path, options.max_bytes, streams)

@@ -56,20 +56,6 @@ def load_spec(
     return LoadedSpec(document, linted.findings, linted.facts)
 
 
-def jax_refusal(spec: EmbeddingSpec) -> str | None:
-    """Why ``compile`` (but for ``--target jax``) and ``explain`` do not take a spec written for
-    jax-tpu-embedding (one with a ``jax`` section, as ``spec_from_jax`` writes): what they show
-    is what TensorFlow would build, and the library builds something else (its own stacking,
-    padding and optimizers)."""
-    if not spec.HasField("jax"):
-        return None
-    return (
-        "a spec for jax-tpu-embedding (it has a `jax` section): this shows what TensorFlow "
-        "would build, not what the JAX library builds; `tpuemb compile --target jax` writes the "
-        "library's EmbeddingSpecProto, which `tpuemb explain` and `explain --memory` take"
-    )
-
-
 def jax_target_refusal(spec: EmbeddingSpec) -> str | None:
     """Why ``compile --target jax`` does not take a spec: one without a ``jax`` section says
     nothing of the library's devices and SparseCores."""

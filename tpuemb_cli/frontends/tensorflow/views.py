@@ -27,6 +27,14 @@ def memory_config(document: Document, facts: SpecFacts | None, engine: Engine) -
     return memory_report(document.name, config, model(config), chip, tpu, "")
 
 
+def explain_refusal_spec(document: Document, facts: SpecFacts | None) -> str | None:
+    """Why ``explain`` does not show a spec: one written for jax-tpu-embedding (a ``jax``
+    section), whose library builds what TensorFlow does not."""
+    from tpuemb_cli.frontends.tensorflow.spec import jax_refusal
+
+    return jax_refusal(facts.spec) if facts is not None else None
+
+
 def memory_spec(document: Document, facts: SpecFacts | None, engine: Engine) -> MemoryReport:
     """A spec's: what it compiles to (the workspace's facts, for every spec)."""
     assert facts is not None
