@@ -17,24 +17,27 @@ CONFIG = str(ROOT / "examples" / "recommender.pbtxt")
 
 
 def _on_a_terminal(*args: str) -> tuple[int, bytes]:
-    """Runs tpuemb with its stdout on a pseudo-terminal; its exit code and what it printed."""
+    """Runs tpuemb with its stdout on a pseudo-terminal; its exit code and what it printed.
+    The terminal is read while the process runs: a terminal holds a few KB, and a process that
+    writes more waits for its reader (a JSON config of some KB hung the suite once)."""
     leader, follower = pty.openpty()
-    done = subprocess.run(
+    process = subprocess.Popen(
         [sys.executable, "-m", "tpuemb_cli", *args],
         stdout=follower,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        check=False,
     )
     os.close(follower)
     shown = b""
     try:
         while chunk := os.read(leader, 65536):
             shown += chunk
-    except OSError:  # the terminal's other end closed
+    except OSError:  # EIO: the terminal's other end closed, the process is done with it
         pass
     os.close(leader)
-    return done.returncode, shown + done.stderr
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    return process.wait(timeout=60), shown + errors
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
@@ -57,3 +60,18 @@ def test_binary_is_refused_on_a_terminal_and_written_elsewhere(tmp_path: Path) -
     out = tmp_path / "model.pb"
     code, shown = _on_a_terminal("convert", "--to", "binary", "-o", str(out), CONFIG)
     assert (code, shown) == (0, b"") and out.read_bytes() == piped.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_text_larger_than_a_terminal_holds_is_written_whole(tmp_path: Path) -> None:
+    # More than a pseudo-terminal buffers (a few KB): written whole while it is read.
+    tables = "".join(
+        f'table_descriptor {{ name: "t{i}" vocabulary_size: 100 dimension: 8 '
+        "optimization_parameters { adagrad {} learning_rate { constant: 0.1 } } }\n"
+        for i in range(300)
+    )
+    config = tmp_path / "large.pbtxt"
+    config.write_text(tables + "mode: TRAINING\n", encoding="utf-8")
+    code, shown = _on_a_terminal("convert", "--to", "json", str(config))
+    assert code == 0
+    assert len(shown) > 30_000 and shown.count(b'"name"') == 300
