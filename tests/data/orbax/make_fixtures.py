@@ -3,7 +3,7 @@
 Run with the oracle environment (jax, jax-tpu-embedding, orbax-checkpoint, tensorstore):
 
     XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu \
-        /work/main/build/venv-jax/bin/python tests/data/orbax/make_fixtures.py
+        build/venv-jax/bin/python tests/data/orbax/make_fixtures.py
 
 Each case directory gets a `ckpt/` written by Orbax itself from variables the library itself made
 (jax_tpu_embedding.sparsecore: TableSpec/FeatureSpec, table_stacking.stack_tables,
@@ -557,7 +557,7 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
         "regenerate with",
         "",
         "    XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu \\",
-        "        /work/main/build/venv-jax/bin/python tests/data/orbax/make_fixtures.py",
+        "        build/venv-jax/bin/python tests/data/orbax/make_fixtures.py",
         "",
         "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items()) + ".",
         "",
