@@ -145,10 +145,8 @@ class Engine:
         self.scope = command_codes(command)
         self.enabled = _enabled(self.settings, command) & self.scope
         self._entries = tuple(entry for entry in CATALOG if entry.code in self.enabled)
-        self.superseded = frozenset(
-            code for entry in self._entries if "spec" in entry.runs for code in entry.supersedes
-        )
         self._loaded: dict[str, tuple[Rule, ...]] = {}
+        self._superseded: dict[str, frozenset[str]] = {}
         self.config_use: ConfigUse | None = None
         # What failed unexpectedly in the last ``lint`` (a bug in tpuemb): where, and the
         # exception, whose traceback a caller may print.
@@ -390,11 +388,13 @@ class Engine:
         """The codes of the rules that the enabled rules of ``kind`` report better (their
         ``supersedes``): a spec's, over the config's it compiles to; a Keras model's, over its
         layers' specs'."""
-        if kind == "spec":
-            return self.superseded
-        return frozenset(
-            code for entry in self._entries if kind in entry.runs for code in entry.supersedes
-        )
+        found = self._superseded.get(kind)
+        if found is None:  # once per kind: a spec's are asked for on every spec linted
+            found = frozenset(
+                code for entry in self._entries if kind in entry.runs for code in entry.supersedes
+            )
+            self._superseded[kind] = found
+        return found
 
     def checked(
         self, rule: Rule, check: Callable[..., Iterable[Violation]], *args: Any
