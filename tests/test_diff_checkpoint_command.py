@@ -74,7 +74,7 @@ def test_a_new_optimizer_slot_starts_afresh(here: Path) -> None:
             ["--against-checkpoint", ".", "--checkpoint-prefix", "embeding", "model.pbtxt"],
             "did you mean `embedding`?",
         ),
-        (["--against-checkpoint", ".", "a.pbtxt", "b.pbtxt"], "takes one config or spec"),
+        (["--against-checkpoint", ".", "a.pbtxt", "b.pbtxt"], "takes one file"),
         (["--checkpoint-prefix", "x", "a.pbtxt", "b.pbtxt"], "goes with --against-checkpoint"),
         (["--against", "HEAD", "--against-checkpoint", ".", "a"], "contradict each other"),
     ],

@@ -86,6 +86,7 @@ def test_json_contract() -> None:
         "topology-change": 1,
         "cosmetic": 0,
         "unsaved-state": 0,
+        "unverified-layout": 0,
     }
     assert report["changes"][0] == {
         "kind": "restore-error",

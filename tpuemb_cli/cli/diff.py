@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -70,8 +70,9 @@ class DiffOptions(NamedTuple):
     color: bool = False
     show_files: bool = False  # list each pair as compared, skipped (and why) or not comparable
     message_type: str | None = None  # --type: what both sides hold
-    against_checkpoint: str | None = None  # compare FILE with this TensorFlow checkpoint
+    against_checkpoint: str | None = None  # compare FILE with this checkpoint (TF or Orbax)
     checkpoint_prefix: str | None = None  # where the embedding's variables are in it
+    step: int | None = None  # --step: of an Orbax CheckpointManager root
     tpu: str | None = None  # --tpu: where a Keras-RS model's tables go, and how they stack
     front_end_options: FrontEndOptions = ()  # --keras-backend
 
@@ -119,12 +120,30 @@ def _revision(
 def _checkpoint(
     options: DiffOptions, workspace: Workspace, streams: Streams
 ) -> list[Diffed] | None:
+    from pathlib import Path
+
     from tpuemb_cli.load.checkpoint import UnreadableCheckpoint, read_checkpoint
+    from tpuemb_cli.load.orbax import is_orbax, read_orbax
     from tpuemb_cli.workspace import Version, diff_checkpoint
 
     assert options.against_checkpoint is not None
+    checkpoint: Any
     try:
-        checkpoint = read_checkpoint(options.against_checkpoint)
+        # Told apart by their files: an Orbax step (or a manager's root of steps), else TF's.
+        if is_orbax(Path(options.against_checkpoint)):
+            if options.checkpoint_prefix is not None:
+                error(streams, "--checkpoint-prefix goes with a TensorFlow checkpoint")
+                return None
+            checkpoint = read_orbax(options.against_checkpoint, options.step)
+        else:
+            if options.step is not None:
+                error(
+                    streams,
+                    f"{options.against_checkpoint}: --step picks a step of an Orbax "
+                    "CheckpointManager's root, and this is no Orbax checkpoint",
+                )
+                return None
+            checkpoint = read_checkpoint(options.against_checkpoint)
     except UnreadableCheckpoint as problem:
         error(streams, str(problem))
         return None
@@ -263,8 +282,17 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
 @click.option(
     "--against-checkpoint",
     metavar="CKPT",
-    help="Compare one config or spec with a TensorFlow checkpoint (ckpt-N.index or its prefix, "
-    "a folder with a `checkpoint` file, a SavedModel or its variables/): will it restore?",
+    help="Compare one file with a checkpoint: will it restore? A TensorFlow checkpoint "
+    "(ckpt-N.index or its prefix, a folder with a `checkpoint` file, a SavedModel or its "
+    "variables/) for a config or spec; an Orbax checkpoint (a step directory, or a "
+    "CheckpointManager's root: its latest step) for a stacked layout of jax-tpu-embedding.",
+)
+@click.option(
+    "--step",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="With --against-checkpoint of an Orbax CheckpointManager's root: its step N "
+    "(default: the latest).",
 )
 @click.option(
     "--checkpoint-prefix",
@@ -308,6 +336,7 @@ def command(
     files: tuple[str, ...],
     against: str | None,
     against_checkpoint: str | None,
+    step: int | None,
     checkpoint_prefix: str | None,
     formats: tuple[str, ...],
     output_files: tuple[str, ...],
@@ -329,9 +358,10 @@ def command(
     Compares OLD and NEW (configs or specs, any encoding; specs are compiled first; or two
     Keras-RS models: what loading OLD's saved weights into NEW does), or with
     --against each config under the paths with its version at a git revision. Each change is a
-    restore-error, silent-reinit, orphaned-state, training-change, topology-change,
-    cosmetic or unsaved-state (`tpuemb rules`, docs/diff.md); a `# tpuemb: ignore[KIND]
-    reason` comment in the new file, or a [[suppress]] entry, acknowledges an intended one.
+    restore-error, silent-reinit, orphaned-state, training-change, topology-change, cosmetic,
+    unsaved-state or unverified-layout (`tpuemb rules`, docs/diff.md); a
+    `# tpuemb: ignore[KIND] reason` comment in the new file, or a [[suppress]] entry,
+    acknowledges an intended one.
     Exit 0: nothing --fail-on names; 1: something it names; 2: an input or the revision could
     not be read.
     """
@@ -341,9 +371,13 @@ def command(
         raise click.UsageError("--against and --against-checkpoint contradict each other")
     if against_checkpoint is not None:
         if len(files) != 1:
-            raise click.UsageError("--against-checkpoint CKPT takes one config or spec")
+            raise click.UsageError(
+                "--against-checkpoint CKPT takes one file (a config, a spec, a stacked layout)"
+            )
     elif checkpoint_prefix is not None:
         raise click.UsageError("--checkpoint-prefix goes with --against-checkpoint")
+    elif step is not None:
+        raise click.UsageError("--step goes with --against-checkpoint")
     elif against is None and len(files) != 2:
         raise click.UsageError(
             "give two files (OLD NEW), --against REF [PATH...], or --against-checkpoint CKPT FILE"
@@ -371,6 +405,7 @@ def command(
         message_type,
         against_checkpoint,
         checkpoint_prefix,
+        step,
         tpu,
         front_end_options,
     )

@@ -3,7 +3,7 @@
 A change's ``kind`` is the name of a rule of the catalog (``rules/diff/``: its code, severity
 and documentation), so that a change is reported, selected, acknowledged and formatted as any
 finding is: ``restore-error``, ``silent-reinit``, ``orphaned-state``, ``training-change``,
-``topology-change``, ``cosmetic`` or ``unsaved-state``.
+``topology-change``, ``cosmetic``, ``unsaved-state`` or ``unverified-layout``.
 """
 
 from __future__ import annotations

@@ -73,6 +73,15 @@ class Checkpoint(Record):
         return index.with_name(f"{prefix}.data-{shard:05d}-of-{self.num_shards:05d}")
 
     @property
+    def format(self) -> str:
+        """Which checkpoints these are, for the front-end comparisons (``against_<format>``)."""
+        return "tensorflow"
+
+    @property
+    def what(self) -> str:
+        return "a TensorFlow checkpoint"
+
+    @property
     def object_based(self) -> bool:
         """Saved by ``tf.train.Checkpoint`` (keys are object paths), not by name (TF1 Saver)."""
         return OBJECT_GRAPH_KEY in self.variables

@@ -629,6 +629,7 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE955", "topology-change", "diff", INFO, "no", ()),
     Entry("TE956", "cosmetic", "diff", INFO, "no", ()),
     Entry("TE957", "unsaved-state", "diff", WARNING, "no", ()),
+    Entry("TE958", "unverified-layout", "diff", WARNING, "no", ()),
 )
 # The front-ends' own rules, after tpuemb's: each front-end's rules module's rows (it imports
 # Entry from here, which is defined by now).

@@ -8,7 +8,7 @@ diff is about: its selection, per-file ignores and suppressions (which acknowled
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from tpuemb_cli import load as loader
 from tpuemb_cli.compat.layouts import NotComparedYet
@@ -25,6 +25,7 @@ from tpuemb_cli.workspace.pairing import CannotCompare, family_of_pair, layout_o
 if TYPE_CHECKING:
     from tpuemb_cli.compat.kinds import Placed
     from tpuemb_cli.load.checkpoint import Checkpoint
+    from tpuemb_cli.load.orbax import OrbaxCheckpoint
     from tpuemb_cli.spec.facts import SpecFacts
 
 
@@ -104,7 +105,10 @@ def diff_versions(
 
 
 def diff_checkpoint(
-    workspace: Workspace, version: Version, checkpoint: Checkpoint, prefix: str | None = None
+    workspace: Workspace,
+    version: Version,
+    checkpoint: Checkpoint | OrbaxCheckpoint,
+    prefix: str | None = None,
 ) -> Diffed:
     """Compares the config or spec ``version`` holds with the variables ``checkpoint`` holds
     under ``prefix`` (found when None): will it restore from that checkpoint? The same pipeline
@@ -115,9 +119,22 @@ def diff_checkpoint(
         (document,) = documents
         assert document is not None and document.message is not None  # it has a layout
         layout = layout_of(document, facts[id(document)])
+        # A front-end that reads this format of checkpoint says what it holds for its kind
+        # (``against_<format>_<kind>``: an Orbax checkpoint's stacks); TensorFlow's checkpoints
+        # are the common comparison's.
+        compare = compat_of(kind_of(document.message), f"against_{checkpoint.format}")
+        if compare is not None:
+            placed: list[Placed] = compare(document, facts[id(document)], checkpoint, engine)
+            return document, placed
+        if checkpoint.format != "tensorflow":
+            raise CannotCompare(
+                f"{document.name}: cannot compare: it is {layout.what}, and "
+                f"{checkpoint.path} is {checkpoint.what}, which holds none of its variables"
+            )
         if layout.against_checkpoint:  # its front-end says why TensorFlow's do not compare
             raise CannotCompare(layout.against_checkpoint)
-        return document, _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
+        tensorflow = cast("Checkpoint", checkpoint)
+        return document, _against_checkpoint(document, tensorflow, prefix, facts[id(document)])
 
     return _diff(workspace, version.name, [version], False, against)
 

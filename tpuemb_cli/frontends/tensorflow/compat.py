@@ -60,3 +60,18 @@ def changes_sparsecore(
     # and miss a stack renamed by a table added to or taken from it. A gate must not
     # take a pair it cannot judge for a pass: cannot compare, exit 2.
     raise CannotCompare(f"{name}: cannot compare: {SPARSECORE_NOT_YET}")
+
+
+def against_orbax_spec(document: Document, facts: Any, checkpoint: Any, engine: Any) -> list[Any]:
+    """A spec against an Orbax checkpoint: one with a ``jax`` section is compared by the
+    front-end that owns that kind; TensorFlow's own checkpoints are no Orbax checkpoints."""
+    message: Any = document.message
+    if message.HasField("jax") and not (facts is not None and facts.sparsecore):
+        compare = compat_of("jax_spec", "against_orbax")
+        assert compare is not None
+        found: list[Any] = compare(document, facts, checkpoint, engine)
+        return found
+    raise CannotCompare(
+        f"{document.name}: cannot compare: it is {layout_spec(document, facts).what}, whose "
+        f"checkpoints TensorFlow writes; {checkpoint.path} is {checkpoint.what}"
+    )

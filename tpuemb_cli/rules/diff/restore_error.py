@@ -20,11 +20,13 @@ table (and one per optimizer slot, `<table>/<slot>`): `_create_variables` in
 Its checkpoints hold one entry per stack, named after the stack: `init_embedding_variables` in
 [embedding.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py)
 makes `{stack_name: EmbeddingVariables(table, slot)}`, and Orbax restores that tree strictly. A
-stack gained, lost or renamed (a table joining a stack renames it) or another number of slot
-arrays raises `User-provided restore item and on-disk value metadata tree structures do not
+stack gained, lost or renamed (a table joining a stack renames it) or another optimizer's slot
+arrays (restored by name: Adam's `momentum`, `velocity` are not FTRL's `accumulator`, `linear`)
+raise `User-provided restore item and on-disk value metadata tree structures do not
 match`; another shape (a table's padded rows or width, the SparseCore count) raises `Requested
 shape: ... is not compatible with the stored shape`. `tpuemb diff` of two `EmbeddingSpecProto`
-files reports each, with the library's way across: `unstack_and_unshard_stacked_tables` with the
+files reports each, and `--against-checkpoint STEP` judges them from the arrays an Orbax
+checkpoint holds, with the library's way across: `unstack_and_unshard_stacked_tables` with the
 old layout, then `stack_and_shard_feature_tables` with the new one, in
 [table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py);
 or `convert_cross_topology_checkpoint` for an NNX checkpoint, in

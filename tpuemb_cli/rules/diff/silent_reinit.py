@@ -22,9 +22,11 @@ sits on SparseCore `(r mod N + shard_rotation) mod N` at `row_offset_in_shard + 
 (`_stack_and_shard_table` in
 [table_stacking.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/table_stacking.py)),
 so another SparseCore count `N` (devices x SparseCores per device), offset or rotation gives each
-table other rows' values, without an error. Slots of another optimizer with as many arrays
-restore by position (Adam's `momentum` into FTRL's `accumulator`). Restack with the library
-instead (docs/jax.md).
+table other rows' values, without an error. (Slots of another optimizer do not restore at all:
+Orbax restores them by name, a `restore-error`.) Restack with the library instead (docs/jax.md).
+Against an Orbax checkpoint on disk (`--against-checkpoint STEP`), the layout compared is the
+`EmbeddingSpecProto` the checkpoint holds; where it holds none, such a stack is an
+`unverified-layout`.
 
 ## Example
 ```pbtxt

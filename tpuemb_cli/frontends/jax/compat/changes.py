@@ -168,6 +168,14 @@ def _whither(new: JaxSide, name: str) -> str:
 
 def _carry(old: JaxSide, new: JaxSide, stack: StackVariables) -> str:
     """``CARRY``, with what the library's restacking does to this stack's tables."""
+    notes = table_notes(old, new, stack)
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    return CARRY + extra
+
+
+def table_notes(old: JaxSide, new: JaxSide, stack: StackVariables) -> list[str]:
+    """What the library's restacking (and its converter) does not do for this stack's tables:
+    a new table's values, a grown or shrunk one."""
     notes = []
     for table in stack.tables:
         was = old.table_named(table.name)
@@ -188,8 +196,7 @@ def _carry(old: JaxSide, new: JaxSide, stack: StackVariables) -> str:
                 f"{table.dim}) first (stack_and_shard_feature_tables refuses one larger "
                 "than its padded size)"
             )
-    extra = f" ({'; '.join(notes)})" if notes else ""
-    return CARRY + extra
+    return notes
 
 
 def _renamed(stored: StackVariables, stack: StackVariables) -> Change:
@@ -256,39 +263,30 @@ def _tables_gone(old: JaxSide, new: JaxSide) -> Iterator[Change]:
 
 
 def _slots(stored: StackVariables, stack: StackVariables) -> Iterator[Change]:
-    """The slot arrays of the entry (only where both protos record the optimizer: 0.2.0)."""
+    """The slot arrays of the entry (only where both protos record the optimizer: 0.2.0).
+    Orbax restores them by name: the library's slot namedtuples are saved as dict keys
+    (``('user_item', 'slot', 'momentum')``, tests/data/orbax), so any other set of names -- Adam
+    -> FTRL as much as Adagrad -> Adam -- refuses the tree."""
     before, now = stored.slots, stack.slots
     if before is None or now is None or before == now:
         return
     path = (*stack.tables[0].path, "optimizer") if stack.tables else stack.path
-    if len(before) != len(now):
-        yield Change(
-            "restore-error",
-            stack.name,
-            path,
-            stored.optimizer,
-            stack.optimizer,
-            f"restoring fails: {stored.optimizer} -> {stack.optimizer}: the checkpoint's stack "
-            f"`{stack.name}` holds {plural(len(before), 'slot array')} ({_names(before)}), the "
-            f"new optimizer {plural(len(now), 'slot array')} ({_names(now)}) ({_TREE})",
-            help=(
-                "restore the table without its slots and start the new slots from their "
-                "initializers (Orbax's `partial_restore=True`), or keep the optimizer"
-            ),
-        )
-    else:
-        pairs = ", ".join(f"`{b}` -> `{n}`" for b, n in zip(before, now, strict=True) if b != n)
-        yield Change(
-            "silent-reinit",
-            stack.name,
-            path,
-            stored.optimizer,
-            stack.optimizer,
-            f"{stored.optimizer} -> {stack.optimizer}: the checkpoint's slots of stack "
-            f"`{stack.name}` restore by position into the new optimizer's ({pairs}): they "
-            "start from another optimizer's state",
-            help="start the new slots from their initializers instead, or keep the optimizer",
-        )
+    yield Change(
+        "restore-error",
+        stack.name,
+        path,
+        stored.optimizer,
+        stack.optimizer,
+        f"restoring fails: {stored.optimizer} -> {stack.optimizer}: the checkpoint's stack "
+        f"`{stack.name}` holds {plural(len(before), 'slot array')} ({_names(before)}), the "
+        f"new optimizer {plural(len(now), 'slot array')} ({_names(now)}), and Orbax restores "
+        f"slots by name ({_TREE})",
+        help=(
+            "restore the table without its slots and start the new slots from their "
+            "initializers (restore the old tree as it was written, on CPU, and build the new "
+            "optimizer's slots for the restacked table), or keep the optimizer"
+        ),
+    )
 
 
 def _topology(old: JaxSide, new: JaxSide) -> Iterator[Change]:

@@ -1,0 +1,295 @@
+"""`tpuemb diff --against-checkpoint` of an Orbax checkpoint on disk (tests/data/orbax: written by
+Orbax itself, see its README), and the reader under it (tpuemb_cli/load/orbax): what each layout
+makes of the stacks the checkpoint holds, roots and steps, and hostile checkpoints -- each one
+clear error and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tpuemb_cli.cli import main
+from tpuemb_cli.load.checkpoint_state import UnreadableCheckpoint
+from tpuemb_cli.load.orbax import is_orbax, read_orbax
+
+DATA = Path(__file__).resolve().parent / "data" / "orbax"
+ADAM = DATA / "adam_manager" / "ckpt"
+ADAGRAD = DATA / "adagrad_manager" / "ckpt"
+SGD = DATA / "sgd_standard" / "ckpt"
+SAVED = (ADAM / "7" / "embedding_spec" / "embedding_spec.pbtxt").read_text()
+
+
+def _diff(
+    checkpoint: Path, layout: str, tmp_path: Path, *extra: str
+) -> tuple[int, list[dict[str, Any]], str]:
+    new = tmp_path / "new.pbtxt"
+    new.write_text(layout)
+    result = CliRunner().invoke(
+        main,
+        [
+            "diff",
+            "--isolated",
+            "--format",
+            "json",
+            *extra,
+            "--against-checkpoint",
+            str(checkpoint),
+            str(new),
+        ],
+    )
+    changes = json.loads(result.stdout)["changes"] if result.stdout.strip() else []
+    return result.exit_code, changes, result.stderr
+
+
+def _kinds(changes: list[dict[str, Any]]) -> list[str]:
+    return sorted(change["kind"] for change in changes)
+
+
+def _with_optimizer(text: str, optimizer: str) -> str:
+    """The saved layout with each table's optimizer recorded (0.2.0's protos do)."""
+    return text.replace(
+        "    padded_embedding_dim: 16\n",
+        f"    padded_embedding_dim: 16\n    optimizer {{ type: {optimizer} }}\n",
+    )
+
+
+def test_the_reader_matches_what_orbax_reads_back() -> None:
+    for case in ("adagrad_manager", "adam_manager", "sgd_standard"):
+        expected = json.loads((DATA / case / "expected.json").read_text())
+        checkpoint = read_orbax(DATA / case / "ckpt")
+        assert checkpoint.step == expected["step"]
+        for name, item in expected["items"].items():
+            (read,) = [i for i in checkpoint.items if i.name == name]
+            if "arrays" not in item:  # the proto item
+                assert read.proto is not None, case
+                assert (
+                    read.proto[0].endswith(item["file"]) and "stacked_table_specs" in read.proto[1]
+                )
+                continue
+            arrays = {str(a.path): a for a in read.arrays if not a.skipped}
+            assert set(arrays) == set(item["arrays"]), case
+            for key, want in item["arrays"].items():
+                assert list(arrays[key].shape or ()) == want["shape"]
+                assert list(arrays[key].write_shape or ()) == want["write_shape"]
+                sharding = arrays[key].sharding
+                assert sharding is not None
+                assert [list(a) or None for a in sharding.spec] == [
+                    None if axis is None else [axis] for axis in want["sharding"]["partition_spec"]
+                ]
+            skipped = [str(a.path) for a in read.arrays if a.skipped]
+            assert sorted(skipped) == sorted(item.get("none_leaves", {})), case
+
+
+def test_a_layout_against_the_checkpoint_it_was_written_with_is_no_change(tmp_path: Path) -> None:
+    for checkpoint in (ADAM, ADAM / "7", ADAGRAD):
+        code, changes, stderr = _diff(checkpoint, SAVED, tmp_path)
+        assert (code, changes, stderr) == (0, [], "")
+
+
+def test_the_same_optimizer_recorded_is_no_change(tmp_path: Path) -> None:
+    code, changes, _ = _diff(ADAM, _with_optimizer(SAVED, "ADAM"), tmp_path)
+    assert (code, changes) == (0, [])
+
+
+@pytest.mark.parametrize("optimizer", ["FTRL", "ADAGRAD", "ADAGRAD_MOMENTUM", "SGD"])
+def test_slots_restore_by_name(tmp_path: Path, optimizer: str) -> None:
+    """Adam's `momentum`, `velocity` on disk: any other optimizer's slots refuse the tree, as
+    many arrays (FTRL) or not."""
+    code, changes, _ = _diff(ADAM, _with_optimizer(SAVED, optimizer), tmp_path)
+    assert code == 1
+    assert _kinds(changes) == ["restore-error"]
+    assert "restores slots by name" in changes[0]["message"]
+    assert "`momentum`, `velocity`" in changes[0]["message"]
+
+
+def test_a_shape_change_is_a_restore_error_with_orbaxs_words(tmp_path: Path) -> None:
+    grown = SAVED.replace("stack_vocab_size: 768", "stack_vocab_size: 1024").replace(
+        "padded_vocab_size: 512", "padded_vocab_size: 768"
+    )
+    code, changes, _ = _diff(ADAM, grown, tmp_path)
+    assert code == 1
+    errors = [c for c in changes if c["kind"] == "restore-error"]
+    assert len(errors) == 1
+    assert (
+        "Requested shape: (1024, 16) is not compatible with the stored shape: (768, 16)"
+        in (errors[0]["message"])
+    )
+    assert errors[0]["line"] == 3  # stack_vocab_size of the new file
+
+
+def test_a_renamed_stack_is_one_restore_error(tmp_path: Path) -> None:
+    code, changes, _ = _diff(ADAM, SAVED.replace('"user_item"', '"users_items"'), tmp_path)
+    assert code == 1
+    assert _kinds(changes) == ["restore-error"]
+    assert "renamed" in changes[0]["message"]
+
+
+def test_a_same_shape_relayout_is_a_silent_reinit_where_the_proto_is_saved(
+    tmp_path: Path,
+) -> None:
+    moved = SAVED.replace("row_offset_in_shard: 16", "row_offset_in_shard: 0").replace(
+        "shard_rotation: 4", "shard_rotation: 0"
+    )
+    code, changes, _ = _diff(ADAM, moved, tmp_path)
+    assert code == 1
+    assert "silent-reinit" in _kinds(changes)
+    assert "restore-error" not in _kinds(changes)
+
+
+def test_without_a_saved_proto_a_same_shape_stack_is_unverified(tmp_path: Path) -> None:
+    code, changes, _ = _diff(SGD, SAVED, tmp_path)
+    assert code == 0  # a warning: not in the default --fail-on
+    assert _kinds(changes) == ["unverified-layout"]
+    assert "holds no EmbeddingSpecProto" in changes[0]["message"]
+    moved = SAVED.replace("row_offset_in_shard: 16", "row_offset_in_shard: 0")
+    assert _kinds(_diff(SGD, moved, tmp_path)[1]) == ["unverified-layout"]
+
+
+def test_without_a_saved_proto_shapes_and_names_still_refuse(tmp_path: Path) -> None:
+    code, changes, _ = _diff(SGD, SAVED.replace('"user_item"', '"other"'), tmp_path)
+    assert code == 1
+    assert _kinds(changes) == ["restore-error", "restore-error"]  # one gained, one lost
+    code, changes, _ = _diff(SGD, _with_optimizer(SAVED, "ADAGRAD"), tmp_path)
+    assert _kinds(changes) == ["restore-error"]
+    assert "holds 0 slot arrays" in changes[0]["message"]
+
+
+def test_the_help_gives_the_way_across(tmp_path: Path) -> None:
+    moved = SAVED.replace("num_sparsecores: 32", "num_sparsecores: 16")
+    _, changes, _ = _diff(ADAM, moved, tmp_path)
+    helps = {c["kind"]: c["help"] for c in changes}
+    assert "unstack_and_unshard_stacked_tables" in helps["silent-reinit"]
+    # The stacks are under `params`, not the NNX layer's `embedding_table`: no converter.
+    assert "embedding_table" in helps["silent-reinit"]
+
+
+def _copy(source: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "ckpt"
+    shutil.copytree(source, target, symlinks=True)
+    return target
+
+
+def test_a_manager_root_gives_its_latest_step_or_the_one_asked(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    shutil.copytree(root / "7", root / "12")
+    (root / "12" / "params" / "_METADATA").write_text("{}")  # step 12 is the latest, broken
+    (root / "20.orbax-checkpoint-tmp-1795925266").mkdir()  # being written: never picked
+    assert read_orbax(root, step=7).step == 7
+    with pytest.raises(UnreadableCheckpoint, match="tree_metadata"):
+        read_orbax(root)
+    code, changes, stderr = _diff(root, SAVED, tmp_path, "--step", "7")
+    assert (code, changes) == (0, [])
+    code, _, stderr = _diff(root, SAVED, tmp_path, "--step", "8")
+    assert code == 2 and "no step 8 (steps: 7, 12)" in stderr
+
+
+@pytest.mark.parametrize(
+    "harm",
+    [
+        "truncated metadata",
+        "not json",
+        "huge metadata",
+        "metadata is a link",
+        "metadata is a fifo",
+        "item folder missing",
+        "item is a file",
+        "bad sharding",
+        "deep json",
+        "bad key path",
+        "bad write_shape",
+        "proto is a link",
+    ],
+)
+def test_a_hostile_checkpoint_is_one_clear_error(tmp_path: Path, harm: str) -> None:
+    root = _copy(ADAM, tmp_path)
+    step = root / "7"
+    metadata = step / "params" / "_METADATA"
+    if harm == "truncated metadata":
+        metadata.write_bytes(metadata.read_bytes()[:100])
+    elif harm == "not json":
+        metadata.write_bytes(b"\x00\xff garbage")
+    elif harm == "huge metadata":
+        with metadata.open("wb") as stream:
+            stream.truncate(65 * 1024 * 1024)
+    elif harm == "metadata is a link":
+        metadata.unlink()
+        metadata.symlink_to("/etc/passwd")
+    elif harm == "metadata is a fifo":
+        metadata.unlink()
+        os.mkfifo(metadata)
+    elif harm == "item folder missing":
+        shutil.rmtree(step / "params")
+    elif harm == "item is a file":
+        shutil.rmtree(step / "params")
+        (step / "params").write_text("x")
+    elif harm == "bad sharding":
+        (step / "params" / "_sharding").write_text('{"!!!": "{}"}')
+    elif harm == "deep json":
+        metadata.write_text("[" * 100_000 + "]" * 100_000)
+    elif harm == "bad key path":
+        metadata.write_text('{"tree_metadata": {"x": {"key_metadata": [{"key": null}]}}}')
+    elif harm == "bad write_shape":
+        data = json.loads(metadata.read_text())
+        for entry in data["tree_metadata"].values():
+            entry["value_metadata"]["write_shape"] = [-1, "x"]
+        metadata.write_text(json.dumps(data))
+    elif harm == "proto is a link":
+        proto = step / "embedding_spec" / "embedding_spec.pbtxt"
+        proto.unlink()
+        proto.symlink_to("/etc/passwd")
+    code, changes, stderr = _diff(root, SAVED, tmp_path)
+    assert code == 2, (harm, stderr)
+    assert changes == []
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr, stderr
+    assert str(step) in stderr or str(root) in stderr
+
+
+def test_a_step_directory_that_is_a_file_or_missing(tmp_path: Path) -> None:
+    file = tmp_path / "7"
+    file.write_text("x")
+    code, _, stderr = _diff(file, SAVED, tmp_path)
+    assert code == 2 and "not a checkpoint" in stderr
+    code, _, stderr = _diff(tmp_path / "nowhere", SAVED, tmp_path)
+    assert code == 2 and "no such file or folder" in stderr
+
+
+def test_tensorflow_and_orbax_are_told_apart(tmp_path: Path) -> None:
+    assert is_orbax(ADAM) and is_orbax(ADAM / "7") and is_orbax(SGD)
+    tensorflow = Path(__file__).resolve().parent / "data" / "real-repo" / "tree" / "ckpt"
+    assert not is_orbax(tensorflow) and not is_orbax(tensorflow / "ckpt-1.index")
+    assert not is_orbax(tmp_path)
+    # A TensorFlow config against an Orbax checkpoint: nothing in common, exit 2.
+    config = tmp_path / "config.pbtxt"
+    config.write_text('table_descriptor { name: "t" vocabulary_size: 8 dimension: 4 }\n')
+    result = CliRunner().invoke(
+        main, ["diff", "--isolated", "--against-checkpoint", str(ADAM), str(config)]
+    )
+    assert result.exit_code == 2
+    assert "an Orbax checkpoint" in result.stderr
+    # A stacked layout against a TensorFlow checkpoint: the same.
+    layout = tmp_path / "layout.pbtxt"
+    layout.write_text(SAVED)
+    result = CliRunner().invoke(
+        main, ["diff", "--isolated", "--against-checkpoint", str(tensorflow), str(layout)]
+    )
+    assert result.exit_code == 2
+    assert "Orbax writes, not TensorFlow" in result.stderr
+
+
+def test_options_that_go_with_the_other_format(tmp_path: Path) -> None:
+    new = tmp_path / "new.pbtxt"
+    new.write_text(SAVED)
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        ["diff", "--against-checkpoint", str(ADAM), "--checkpoint-prefix", "x", str(new)],
+    )
+    assert result.exit_code == 2 and "--checkpoint-prefix" in result.stderr
+    result = runner.invoke(main, ["diff", "--step", "3", str(new), str(new)])
+    assert result.exit_code == 2 and "--step goes with --against-checkpoint" in result.stderr

@@ -1,0 +1,413 @@
+"""Will an Orbax checkpoint on disk restore into a stacked layout, and into the right rows?
+(``tpuemb diff --against-checkpoint STEP NEW`` for an EmbeddingSpecProto or a spec with a
+``jax`` section.)
+
+What is on disk (``load.orbax``): per stack, under the key path of the library's variables
+(``{stack_name: EmbeddingVariables(table, slot)}``, saved as dict keys), the array
+``<stack>/table`` and one array per slot, keyed by the slot's name
+(``<stack>/slot/accumulator``; SGD's empty slot is a ``None`` leaf ``<stack>/slot``). Orbax
+restores the new variables' tree strictly (``StandardRestore``, orbax-checkpoint 0.12.8): a key
+on one side and not on the other -- a stack gained, lost or renamed, another optimizer's slot
+names -- refuses the tree, and another shape refuses the array. Those are ``restore-error``s,
+judged from the arrays themselves.
+
+A stack that keeps its name and shape restores whatever its layout. Where the checkpoint holds
+the ``EmbeddingSpecProto`` it was written with (an item of ``ProtoCheckpointHandler``, as 0.2.0's
+``save_checkpoint`` and the library's examples save it), that layout is compared with the new
+one (``changes``): a ``silent-reinit`` where rows move, and what else changed. Where it holds
+none, shapes cannot tell a re-layout that keeps them (another SparseCore count, offset, rotation,
+or another table of the same size): each such stack is an ``unverified-layout``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from tpuemb_cli.compat.kinds import Change
+from tpuemb_cli.compat.layouts import CannotCompare
+from tpuemb_cli.frontends.jax.compat.changes import CARRY, jax_changes, table_notes
+from tpuemb_cli.frontends.jax.compat.entries import JaxSide, StackVariables, jax_side
+from tpuemb_cli.load.orbax import Array, Item, KeyPath, OrbaxCheckpoint
+from tpuemb_cli.model.words import plural, printable
+
+if TYPE_CHECKING:
+    from tpuemb_cli.load import Document
+
+_TREE = (
+    "Orbax: `User-provided restore item and on-disk value metadata tree structures do not match`"
+)
+# The kinds whose help is the way across.
+_CARRIED = ("restore-error", "silent-reinit", "topology-change")
+_CONVERTER = "https://github.com/jax-ml/jax-tpu-embedding/blob/v0.2.0/jax_tpu_embedding/sparsecore/lib/flax/nnx"
+
+
+class Stored(NamedTuple):
+    """A stack as the checkpoint holds it: its table array and slot arrays by key (``()`` for
+    SGD's empty slot; None where the checkpoint holds no slot node at all)."""
+
+    name: str
+    table: Array
+    slots: dict[str | int, Array] | None
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        return self.table.shape
+
+
+class Held(NamedTuple):
+    """The embedding state of a checkpoint: the item and key path its stacks sit under, the
+    stacks by name, and the saved layout where there is one (with why it is not used, if so)."""
+
+    item: Item
+    prefix: KeyPath
+    stacks: dict[str, Stored]
+    others: int  # the item's other arrays: the rest of the model, not compared
+
+
+def stored_stacks(checkpoint: OrbaxCheckpoint, expected: set[str]) -> Held:
+    """Where the stacks sit: the key paths ``P/<stack>/table`` of an item, grouped by ``P``; of
+    several groups, the one whose stack names are most like ``expected`` (the new layout's and
+    the saved layout's). Raises CannotCompare when no item holds any."""
+    groups: dict[tuple[int, KeyPath], dict[str, Stored]] = {}
+    items = [item for item in checkpoint.items if item.arrays]
+    for index, item in enumerate(items):
+        by_path = {array.path: array for array in item.arrays}
+        for array in item.arrays:
+            path = array.path
+            if len(path) < 2 or path[-1] != "table" or not isinstance(path[-2], str):
+                continue
+            if array.skipped:
+                continue
+            stack = path[:-1]
+            slots: dict[str | int, Array] | None = None
+            empty = by_path.get((*stack, "slot"))
+            if empty is not None:
+                slots = {}
+            for other in item.arrays:
+                if len(other.path) == len(stack) + 2 and other.path[: len(stack) + 1] == (
+                    *stack,
+                    "slot",
+                ):
+                    slots = slots if slots is not None else {}
+                    slots[other.path[-1]] = other
+            groups.setdefault((index, stack[:-1]), {})[str(stack[-1])] = Stored(
+                str(stack[-1]), array, slots
+            )
+    if not groups:
+        arrays = sum(len(item.arrays) for item in items)
+        raise CannotCompare(
+            f"{printable(checkpoint.path)}: cannot compare: no embedding stacks in the checkpoint "
+            f"(of its {plural(arrays, 'array')}, none is at a key path `.../<stack>/table`, "
+            "where jax-tpu-embedding's variables are)"
+        )
+
+    def score(key: tuple[int, KeyPath]) -> tuple[int, int]:
+        names = set(groups[key])
+        return (len(names & expected), len(names))
+
+    ranked = sorted(groups, key=score, reverse=True)
+    best = ranked[0]
+    if len(ranked) > 1 and score(ranked[1]) == score(best):
+        where = ", ".join(f"`{_path(items[i].name, p)}`" for i, p in ranked[:4])
+        raise CannotCompare(
+            f"{printable(checkpoint.path)}: cannot compare: several places hold embedding "
+            f"stacks alike ({where}): tpuemb cannot tell which is the layout's"
+        )
+    item = items[best[0]]
+    stacks = groups[best]
+    held = sum(1 + len(s.slots or {}) for s in stacks.values())
+    return Held(item, best[1], stacks, len(item.arrays) - held)
+
+
+def _path(item: str, prefix: KeyPath) -> str:
+    return printable("/".join(str(k) for k in (item, *prefix) if k != ""))
+
+
+def compare_orbax(
+    document: Document, new: JaxSide, checkpoint: OrbaxCheckpoint, saved: JaxSide | None
+) -> list[Change]:
+    """Every change between what ``checkpoint`` holds and the stacks of ``new``; ``saved``: the
+    layout the checkpoint holds (its EmbeddingSpecProto item, loaded), or None."""
+    expected = {s.name for s in new.stacks} | ({s.name for s in saved.stacks} if saved else set())
+    held = stored_stacks(checkpoint, expected)
+    why_not = _disagrees(saved, held) if saved is not None else None
+    if why_not is not None:
+        saved = None
+
+    def helped(change: Change) -> Change:
+        if change.kind not in _CARRIED:
+            return change
+        stack = next((s for s in new.stacks if s.name == change.table), None)
+        notes = table_notes(saved, new, stack) if saved is not None and stack else []
+        return change._replace(help=_way_across(held, checkpoint, new, notes))
+
+    errors = dict(_restore_errors(held, new))
+    changes: list[Change] = []
+    if saved is not None:
+        for change in jax_changes(saved, new):
+            if change.kind == "restore-error":
+                # The arrays decide whether it restores; the layout's account of why is kept.
+                if _consume(errors, change):
+                    changes.append(_anchored(change, new))
+                continue
+            if change.kind == "silent-reinit" and (("new", change.table) in errors):
+                continue  # it does not restore at all
+            changes.append(_anchored(change, new))
+    changes.extend(errors.values())
+    if saved is None:
+        changes.extend(_unverified(held, new, errors, why_not))
+    return [helped(change) for change in changes]
+
+
+def _disagrees(saved: JaxSide, held: Held) -> str | None:
+    """Why the saved layout is not the one the arrays were written with (None: it is)."""
+    for stack in saved.stacks:
+        stored = held.stacks.get(stack.name)
+        if stored is None:
+            name = printable(stack.name)
+            return f"its saved EmbeddingSpecProto names a stack `{name}` it does not hold"
+        if stored.shape is not None and tuple(stored.shape) != stack.shape:
+            return (
+                f"its saved EmbeddingSpecProto gives stack `{printable(stack.name)}` the shape "
+                f"{stack.shape}, its array is {tuple(stored.shape)}"
+            )
+    extra = set(held.stacks) - {s.name for s in saved.stacks}
+    if extra:
+        name = printable(sorted(extra)[0])
+        return f"it holds a stack `{name}` its saved EmbeddingSpecProto does not name"
+    return None
+
+
+def _consume(errors: dict[tuple[str, str], Change], change: Change) -> bool:
+    """Whether the arrays refuse what the layout's restore-error is about; the arrays' own
+    account of it (and of the other name of a renamed stack) is then dropped."""
+    found = False
+    for key in (("new", change.table), ("old", change.table)):
+        if key in errors:
+            del errors[key]
+            found = True
+    if found and change.old is not None and ("old", str(change.old)) in errors:
+        del errors["old", str(change.old)]
+    return found
+
+
+def _anchored(change: Change, new: JaxSide) -> Change:
+    """A change of the layouts placed in the new file (the checkpoint has no lines): one about
+    the old layout's stack or table is placed at the new layout's stacks."""
+    if change.side == "new":
+        return change
+    return change._replace(side="new", path=(new.stacks[0].path if new.stacks else ()))
+
+
+def _restore_errors(held: Held, new: JaxSide) -> Iterator[tuple[tuple[str, str], Change]]:
+    """What refuses the restore, from the arrays: keyed ("new", stack) for a stack of the new
+    layout, ("old", stack) for one only the checkpoint holds."""
+    where = _where(held)
+    names = {stack.name for stack in new.stacks}
+    for stack in new.stacks:
+        stored = held.stacks.get(stack.name)
+        if stored is None:
+            held_names = ", ".join(f"`{printable(n)}`" for n in sorted(held.stacks)) or "none"
+            yield (
+                ("new", stack.name),
+                Change(
+                    "restore-error",
+                    stack.name,
+                    (*stack.path, "stack_name"),
+                    None,
+                    stack.name,
+                    f"restoring fails: the new stack `{stack.name}` {_shape(stack.shape)} has no "
+                    f"entry in the checkpoint ({where} holds {held_names}) ({_TREE})",
+                ),
+            )
+            continue
+        problem = _array_problem(stored, stack)
+        if problem is not None:
+            yield ("new", stack.name), problem
+    for name, stored in held.stacks.items():
+        if name not in names:
+            yield (
+                ("old", name),
+                Change(
+                    "restore-error",
+                    name,
+                    new.stacks[0].path if new.stacks else (),
+                    name,
+                    None,
+                    f"restoring fails: the checkpoint's stack `{printable(name)}` "
+                    f"{_shape(stored.shape)} ({where}) is no stack of the new layout ({_TREE})",
+                ),
+            )
+
+
+def _array_problem(stored: Stored, stack: StackVariables) -> Change | None:
+    if stored.shape is not None and tuple(stored.shape) != stack.shape:
+        field = "stack_vocab_size" if stored.shape[:1] != stack.shape[:1] else "stack_embedding_dim"
+        return Change(
+            "restore-error",
+            stack.name,
+            (*stack.path, field),
+            _shape(stored.shape),
+            _shape(stack.shape),
+            f"restoring fails: the checkpoint's stack `{stack.name}` has shape "
+            f"{_shape(stored.shape)}, the new layout's {_shape(stack.shape)} (Orbax: `Requested "
+            f"shape: {stack.shape} is not compatible with the stored shape: "
+            f"{tuple(stored.shape)}`)",
+        )
+    wanted = stack.slots
+    if wanted is None or stored.slots is None:
+        return None  # the new layout does not record its optimizer (0.1.0), or no slot node
+    held = tuple(str(k) for k in stored.slots)
+    if set(held) != set(wanted) or any(isinstance(k, int) for k in stored.slots):
+        path = (*stack.tables[0].path, "optimizer") if stack.tables else stack.path
+        return Change(
+            "restore-error",
+            stack.name,
+            path,
+            _names(held),
+            _names(wanted),
+            f"restoring fails: the checkpoint's stack `{stack.name}` holds "
+            f"{plural(len(held), 'slot array')} ({_names(held)}), the new optimizer "
+            f"({stack.optimizer}) {plural(len(wanted), 'slot array')} ({_names(wanted)}): Orbax "
+            f"restores slots by name ({_TREE})",
+        )
+    for key, array in stored.slots.items():
+        if array.shape is not None and tuple(array.shape) != stack.shape:
+            return Change(
+                "restore-error",
+                stack.name,
+                (*stack.path, "stack_vocab_size"),
+                _shape(array.shape),
+                _shape(stack.shape),
+                f"restoring fails: the checkpoint's slot `{printable(str(key))}` of stack "
+                f"`{stack.name}` has shape {_shape(array.shape)}, the new layout's "
+                f"{_shape(stack.shape)}",
+            )
+    return None
+
+
+def _unverified(
+    held: Held,
+    new: JaxSide,
+    errors: dict[tuple[str, str], Change],
+    why_not: str | None,
+) -> Iterator[Change]:
+    """Each stack that restores by name and shape, where no saved layout says whether its rows
+    are where the new layout reads them."""
+    cause = (
+        f"the checkpoint's saved layout is not its arrays' ({why_not})"
+        if why_not
+        else "the checkpoint holds no EmbeddingSpecProto"
+    )
+    for stack in new.stacks:
+        if ("new", stack.name) in errors or stack.name not in held.stacks:
+            continue
+        yield Change(
+            "unverified-layout",
+            stack.name,
+            stack.path,
+            None,
+            None,
+            f"{cause}: stack `{stack.name}` restores (shape {_shape(stack.shape)}), but whether "
+            "each table's rows are where the new layout reads them cannot be told from shapes: "
+            "another SparseCore count, row_offset_in_shard or shard_rotation, or another table "
+            "of the same size keeps every shape",
+            help=(
+                "save the EmbeddingSpecProto with each checkpoint (an item of "
+                "`ocp.ProtoCheckpointHandler`, as jax-tpu-embedding 0.2.0's `save_checkpoint` "
+                "does), or compare the layout the checkpoint was written with: "
+                "`tpuemb diff OLD_LAYOUT NEW`"
+            ),
+        )
+
+
+def _where(held: Held) -> str:
+    path = _path(held.item.name, held.prefix)
+    return f"under `{path}`" if path else "at its root"
+
+
+def _way_across(held: Held, checkpoint: OrbaxCheckpoint, new: JaxSide, notes: list[str]) -> str:
+    """The library's way from this checkpoint to the new layout: 0.2.0's converter where it
+    can (the checkpoint holds its EmbeddingSpecProto and the stacks sit under an
+    ``embedding_table`` key, the NNX layer's), else the 0.1.0 functions; and what neither does
+    for this stack's tables (``notes``)."""
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    proto = next((item.name for item in checkpoint.protos), None)
+    if proto is None:
+        return (
+            f"{CARRY}{extra}; this checkpoint holds no EmbeddingSpecProto, which unstacking "
+            "needs: use the layout it was written with"
+        )
+    if "embedding_table" not in held.prefix:
+        return (
+            f"{CARRY}{extra} (0.2.0's converter finds stacks only under an `embedding_table` "
+            f"key, the NNX layer's; these are {_where(held)})"
+        )
+    root = str(Path(checkpoint.path).parent) if checkpoint.step is not None else checkpoint.path
+    model = held.item.name
+    if checkpoint.step is not None and (model, proto) == ("model", "embedding_spec"):
+        call = (
+            "`python -m jax_tpu_embedding.sparsecore.lib.flax.nnx.offline_converter "
+            f"--input_checkpoint {_quoted(root)} --output_checkpoint OUT "
+            f"--target_num_devices {_targets(new)}` ({_CONVERTER}/offline_converter.py)"
+        )
+    else:
+        call = (
+            "`checkpoint_utils.convert_cross_topology_checkpoint(input_checkpoint_path="
+            f"{_quoted(root)!r}, output_checkpoint_path=OUT, model_key={model!r}, "
+            f"embedding_spec_key={proto!r}, target_topology=TargetTopology(devices, "
+            f"sparsecores_per_device), target_feature_specs=...)` ({_CONVERTER}/"
+            "checkpoint_utils.py)"
+        )
+    return (
+        f"carry the checkpoint across with jax-tpu-embedding 0.2.0's converter, which reads "
+        f"its saved EmbeddingSpecProto: {call}. It carries tables as they are (a renamed "
+        "table, a table grown past the checkpoint's, a new optimizer's slots it cannot make)"
+        f"{extra}"
+    )
+
+
+def _targets(new: JaxSide) -> str:
+    """The converter's target for the new layout's SparseCores in all (a device kind's
+    SparseCores: 'TPU v5' 4, 'TPU v6e' 2, ``NUM_SC_PER_DEVICE_MAP`` in the library's
+    utils.py)."""
+    cores = {s.num_sparsecores for s in new.stacks}
+    total = next(iter(cores)) if len(cores) == 1 else 0
+    options = [
+        f"{total // per} --target_device_kind '{kind}'"
+        for kind, per in (("TPU v5", 4), ("TPU v6e", 2))
+        if total > 0 and total % per == 0
+    ]
+    if not options:
+        return "N --target_device_kind KIND"
+    return options[0] + (f" (or {options[1]})" if len(options) > 1 else "")
+
+
+def _quoted(path: str) -> str:
+    text = printable(path)
+    return (
+        text
+        if all(c.isalnum() or c in "/._-" for c in text)
+        else "'" + text.replace("'", "'\\''") + "'"
+    )
+
+
+def _shape(shape: Any) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ")" if shape is not None else "(unknown)"
+
+
+def _names(names: Any) -> str:
+    return ", ".join(f"`{printable(str(n))}`" for n in names) or "none"
+
+
+def saved_layout(checkpoint: OrbaxCheckpoint, load: Any) -> JaxSide | None:
+    """The layout the checkpoint was written with: its one proto item, read by ``load`` (file
+    name, text -> Document or None when it is no EmbeddingSpecProto)."""
+    for item in checkpoint.protos:
+        assert item.proto is not None
+        document = load(*item.proto)
+        if document is not None and document.message is not None:
+            return jax_side(document, document.message)
+    return None

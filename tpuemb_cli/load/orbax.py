@@ -1,0 +1,497 @@
+"""An Orbax checkpoint's items and arrays -- key paths, global shapes, shardings, the saved
+``EmbeddingSpecProto`` -- read from its JSON files, without JAX, Orbax or tensorstore.
+
+What orbax-checkpoint 0.12.8 writes (tests/data/orbax/README.md shows it file by file):
+
+- a *step directory* (``<root>/<step>``, ``CheckpointManager``; or the directory a
+  ``StandardCheckpointer`` was given), with ``_CHECKPOINT_METADATA`` (JSON): ``item_handlers``, a
+  dict item -> handler class for a manager's step, a bare string for a single-item checkpoint
+  (the step directory is then the item);
+- per item saved by ``StandardCheckpointHandler`` / ``PyTreeCheckpointHandler``, ``_METADATA``
+  (JSON ``tree_metadata``: each leaf's key path -- ``key_type`` 1 a sequence index, 2 a dict key
+  -- and ``value_metadata``: ``value_type``, ``skip_deserialize``, ``write_shape``, one device's
+  shard), and ``_sharding`` (JSON: base64 of the dotted parameter name -> a JSON string of its
+  ``NamedSharding``: mesh axis sizes, axis names, partition spec);
+- per item saved by ``ProtoCheckpointHandler``, the message as text (``proto.pbtxt`` unless the
+  handler was given another file name);
+- the arrays' values and zarr ``.zarray`` records (global shape, dtype) in an OCDBT store,
+  zstd-compressed.
+
+The global shape of an array is its ``write_shape`` times the mesh's size along each dimension's
+sharded axes (``jax.sharding.NamedSharding``: a dimension split over axes ``a, b`` is split into
+``|a| x |b|`` shards); an array with no sharding recorded has no shape here. Where the store is
+read (``load.orbax_store``, with the optional ``zstandard``), its ``.zarray`` gives the dtype and
+must agree with the shape derived.
+
+Not read: the arrays' values, array_metadatas/, items of other handlers (their names and handlers
+only), and checkpoints of Orbax before ``_CHECKPOINT_METADATA`` (0.5). Sources (orbax-checkpoint
+v0.12.8): ``orbax/checkpoint/_src/metadata/tree.py`` (``_METADATA``, key types),
+``_src/metadata/checkpoint.py`` (``_CHECKPOINT_METADATA``), ``_src/serialization/
+type_handlers.py`` (``_sharding``), ``_src/path/step.py`` (step directories, the latest step).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from tpuemb_cli.load.checkpoint_state import UnreadableCheckpoint, why
+from tpuemb_cli.load.limits import shown
+from tpuemb_cli.model.records import Record
+from tpuemb_cli.model.words import printable
+
+CHECKPOINT_METADATA = "_CHECKPOINT_METADATA"
+TREE_METADATA = "_METADATA"
+SHARDING = "_sharding"
+MANIFEST = "manifest.ocdbt"
+# The JSON files are a few hundred bytes a leaf; this is ~100,000 leaves of tree metadata, and
+# bounds what a file that only claims to be one makes tpuemb hold.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_PROTO_BYTES = 64 * 1024 * 1024
+# Items of a step, and steps of a root, looked at: a manager keeps a handful of each.
+MAX_ITEMS = 1000
+MAX_STEPS = 100_000
+MAX_RANK = 64
+# ``KeyType`` of orbax/checkpoint/_src/metadata/tree.py.
+SEQUENCE, DICT = 1, 2
+# A step directory's name: ``<step>`` or ``<prefix>_<step>`` (``step_prefix``); a step being
+# written is ``<name>.orbax-checkpoint-tmp-<time>`` and never matches.
+_STEP = re.compile(r"^(?:(?P<prefix>.+)_)?(?P<step>\d{1,18})$")
+PROTO_HANDLER = "ProtoCheckpointHandler"
+
+Key = str | int
+KeyPath = tuple[Key, ...]
+
+
+class Sharding(Record):
+    """A ``NamedSharding``: the mesh's axes and sizes, and per dimension the axes it is split
+    over (empty: not split)."""
+
+    axes: tuple[tuple[str, int], ...]
+    spec: tuple[tuple[str, ...], ...]
+
+    def shards(self, dimension: int) -> int:
+        sizes = dict(self.axes)
+        if dimension >= len(self.spec):
+            return 1
+        return math.prod(sizes.get(axis, 1) for axis in self.spec[dimension])
+
+
+class Array(Record):
+    """One leaf of an item's tree. ``shape``: the global shape (None when no sharding or store
+    says it); ``dtype`` (numpy's name) where the store was read; ``value_type`` as Orbax writes
+    it (``jax.Array``, ``np.ndarray``, ``scalar``, ``None`` for an empty node it skips)."""
+
+    path: KeyPath
+    value_type: str
+    write_shape: tuple[int, ...] | None
+    shape: tuple[int, ...] | None
+    sharding: Sharding | None = None
+    dtype: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The dotted parameter name Orbax keys the array by in ``_sharding`` and the store."""
+        return ".".join(str(key) for key in self.path)
+
+    @property
+    def skipped(self) -> bool:
+        return self.value_type == "None"
+
+
+class Item(Record):
+    """An item of a step: its name ("" for a single-item checkpoint), handler (the class name),
+    folder; ``arrays`` in the order written; ``proto``, for a ``ProtoCheckpointHandler``'s item,
+    its file and text; ``store``: whether the OCDBT store was read, or why not."""
+
+    name: str
+    handler: str
+    path: str
+    arrays: tuple[Array, ...] = ()
+    proto: tuple[str, str] | None = None
+    store: str = ""
+
+
+class OrbaxCheckpoint(Record):
+    """A step directory, read. ``step``: its number (None for a checkpointer's directory that
+    is no step); ``notes``: what was seen and not read, for the report."""
+
+    path: str
+    step: int | None
+    items: tuple[Item, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def format(self) -> str:
+        """Which checkpoints these are, for the front-end comparisons (``against_<format>``)."""
+        return "orbax"
+
+    @property
+    def what(self) -> str:
+        return "an Orbax checkpoint"
+
+    @property
+    def protos(self) -> list[Item]:
+        return [item for item in self.items if item.proto is not None]
+
+
+def is_orbax(path: Path) -> bool:
+    """Whether ``path`` is an Orbax step directory or a CheckpointManager root (a folder of
+    step directories), by its files; a TensorFlow checkpoint is neither."""
+    try:
+        if not path.is_dir():
+            return False
+        if _is_step(path):
+            return True
+        return any(_is_step(step) for step in _steps(path).values())
+    except (OSError, UnreadableCheckpoint):
+        return False
+
+
+def _is_step(folder: Path) -> bool:
+    return (folder / CHECKPOINT_METADATA).exists() or (folder / TREE_METADATA).exists()
+
+
+def read_orbax(path: str | Path, step: int | None = None) -> OrbaxCheckpoint:
+    """The checkpoint at ``path``: a step directory, or a CheckpointManager root (its step
+    ``step``, else its latest, as Orbax picks it: the highest step number of the finished step
+    directories). Raises UnreadableCheckpoint."""
+    folder = Path(path)
+    try:
+        if not folder.is_dir():
+            if not folder.exists():
+                raise UnreadableCheckpoint(f"{_p(path)}: no such file or folder")
+            raise UnreadableCheckpoint(
+                f"{_p(path)}: not a folder (an Orbax checkpoint is a step directory)"
+            )
+        if _is_step(folder):
+            if step is not None:
+                raise UnreadableCheckpoint(
+                    f"{_p(path)}: a step directory, not a CheckpointManager root: "
+                    "--step picks a step of a root"
+                )
+            found = _number(folder.name)
+        else:
+            found, folder = _pick(folder, step)
+        return _read_step(folder, found)
+    except OSError as error:
+        raise UnreadableCheckpoint(f"{_p(path)}: {why(error)}") from None
+
+
+def _p(path: object) -> str:
+    """A path for a message: whole (a user looks it up), with what a terminal would act on
+    escaped."""
+    return printable(str(path))
+
+
+def _number(name: str) -> int | None:
+    match = _STEP.match(name)
+    return int(match.group("step")) if match else None
+
+
+def _steps(root: Path) -> dict[int, Path]:
+    steps: dict[int, Path] = {}
+    for count, entry in enumerate(os.scandir(root)):
+        if count >= MAX_STEPS:
+            raise UnreadableCheckpoint(f"{_p(root)}: more than {MAX_STEPS} entries")
+        number = _number(entry.name)
+        if number is not None and entry.is_dir():
+            steps.setdefault(number, Path(entry.path))
+    return steps
+
+
+def _pick(root: Path, step: int | None) -> tuple[int, Path]:
+    steps = {n: p for n, p in _steps(root).items() if _is_step(p)}
+    if not steps:
+        raise UnreadableCheckpoint(
+            f"{_p(root)}: not an Orbax checkpoint (no {CHECKPOINT_METADATA} or "
+            f"{TREE_METADATA} file, and no finished step directory in it)"
+        )
+    if step is None:
+        latest = max(steps)
+        return latest, steps[latest]
+    if step not in steps:
+        held = ", ".join(str(n) for n in sorted(steps)[-10:])
+        raise UnreadableCheckpoint(f"{_p(root)}: no step {step} (steps: {held})")
+    return step, steps[step]
+
+
+def _read_step(folder: Path, step: int | None) -> OrbaxCheckpoint:
+    metadata = _json(folder / CHECKPOINT_METADATA, required=False)
+    handlers: Any = metadata.get("item_handlers") if isinstance(metadata, dict) else None
+    notes: list[str] = []
+    items: list[Item] = []
+    if isinstance(handlers, str) or (handlers is None and (folder / TREE_METADATA).exists()):
+        items.append(_item(folder, "", handlers if isinstance(handlers, str) else ""))
+    elif isinstance(handlers, dict):
+        if len(handlers) > MAX_ITEMS:
+            raise UnreadableCheckpoint(
+                f"{_p(folder / CHECKPOINT_METADATA)}: {len(handlers)} items, more than {MAX_ITEMS}"
+            )
+        for name, handler in sorted(handlers.items()):
+            if not isinstance(name, str) or not _plain_name(name):
+                named = printable(shown(repr(name)))
+                raise UnreadableCheckpoint(
+                    f"{_p(folder / CHECKPOINT_METADATA)}: an item named {named}, which is no "
+                    "folder name"
+                )
+            items.append(_item(folder / name, name, handler if isinstance(handler, str) else ""))
+    elif handlers is None:
+        for entry in sorted(folder.iterdir())[:MAX_ITEMS]:
+            if entry.is_dir() and not entry.is_symlink() and _is_item(entry):
+                items.append(_item(entry, entry.name, ""))
+    else:
+        raise UnreadableCheckpoint(
+            f"{_p(folder / CHECKPOINT_METADATA)}: `item_handlers` is neither an object nor a string"
+        )
+    for item in items:
+        if item.store:
+            label = f"item `{printable(item.name)}`" if item.name else "the checkpoint"
+            notes.append(f"{label}: {item.store}")
+    return OrbaxCheckpoint(str(folder), step, tuple(items), tuple(notes))
+
+
+def _plain_name(name: str) -> bool:
+    return name not in ("", ".", "..") and "/" not in name and "\0" not in name
+
+
+def _is_item(folder: Path) -> bool:
+    return (folder / TREE_METADATA).exists() or any(folder.glob("*.pbtxt"))
+
+
+def _item(folder: Path, name: str, handler: str) -> Item:
+    handler = handler.rpartition(".")[2]
+    shown_name = f"item `{printable(name)}`" if name else "the checkpoint"
+    try:
+        info = folder.lstat()
+    except FileNotFoundError:
+        raise UnreadableCheckpoint(
+            f"{_p(folder)}: missing: _CHECKPOINT_METADATA names {shown_name}, whose "
+            "folder is not there (an incomplete checkpoint)"
+        ) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise UnreadableCheckpoint(
+            f"{_p(folder)}: a symbolic link; tpuemb does not follow links inside a checkpoint"
+        )
+    if not stat.S_ISDIR(info.st_mode):
+        raise UnreadableCheckpoint(f"{_p(folder)}: {shown_name} is not a folder")
+    if handler == PROTO_HANDLER or (
+        not handler and not (folder / TREE_METADATA).exists() and any(folder.glob("*.pbtxt"))
+    ):
+        return Item(name, handler or PROTO_HANDLER, str(folder), proto=_proto(folder))
+    if not (folder / TREE_METADATA).exists():
+        # JsonCheckpointHandler, array handlers of other layouts: named, not read.
+        return Item(name, handler, str(folder))
+    arrays = _arrays(folder)
+    arrays, store = _with_store(folder, arrays)
+    return Item(name, handler or "PyTreeCheckpointHandler", str(folder), arrays, store=store)
+
+
+def _proto(folder: Path) -> tuple[str, str]:
+    files = sorted(p for p in folder.iterdir() if p.name.endswith((".pbtxt", ".txt")))
+    files = [p for p in files if p.name != "commit_success.txt"]
+    if not files:
+        raise UnreadableCheckpoint(f"{_p(folder)}: a proto item with no .pbtxt file")
+    if len(files) > 1:
+        names = ", ".join(p.name for p in files[:5])
+        raise UnreadableCheckpoint(
+            f"{_p(folder)}: a proto item with {len(files)} text files ({names})"
+        )
+    data = _bytes(files[0], MAX_PROTO_BYTES)
+    return str(files[0]), data.decode("utf-8", errors="replace")
+
+
+def _bytes(file: Path, limit: int) -> bytes:
+    """A regular file's bytes, at most ``limit``: a link, a FIFO or a device is never opened."""
+    try:
+        info = file.lstat()
+    except FileNotFoundError:
+        raise UnreadableCheckpoint(f"{_p(file)}: missing") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise UnreadableCheckpoint(
+            f"{_p(file)}: a symbolic link; tpuemb does not follow links inside a checkpoint"
+        )
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableCheckpoint(f"{_p(file)}: not a regular file")
+    if info.st_size > limit:
+        raise UnreadableCheckpoint(
+            f"{_p(file)}: {info.st_size} bytes, larger than the {limit} bytes tpuemb reads of it"
+        )
+    try:
+        with file.open("rb") as stream:
+            return stream.read(limit + 1)
+    except OSError as error:
+        raise UnreadableCheckpoint(f"{_p(file)}: cannot be read: {why(error)}") from None
+
+
+def _json(file: Path, required: bool = True) -> Any:
+    if not required and not os.path.lexists(file):
+        return None
+    data = _bytes(file, MAX_JSON_BYTES)
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as error:
+        where = f" ({error})" if isinstance(error, json.JSONDecodeError) else ""
+        raise UnreadableCheckpoint(f"{_p(file)}: not valid JSON{where}") from None
+
+
+def _arrays(folder: Path) -> tuple[Array, ...]:
+    file = folder / TREE_METADATA
+    data = _json(file)
+    tree = data.get("tree_metadata") if isinstance(data, dict) else None
+    if not isinstance(tree, dict):
+        raise UnreadableCheckpoint(f"{_p(file)}: no `tree_metadata` object")
+    shardings = _shardings(folder)
+    arrays = []
+    for label, entry in tree.items():
+        path = _key_path(file, label, entry)
+        value = entry.get("value_metadata") if isinstance(entry, dict) else None
+        if not isinstance(value, dict):
+            raise UnreadableCheckpoint(
+                f"{_p(file)}: {printable(shown(label))} has no value_metadata"
+            )
+        value_type = value.get("value_type")
+        write_shape = _shape(file, label, value.get("write_shape"))
+        sharding = shardings.get(".".join(str(k) for k in path))
+        shape = None
+        if write_shape is not None and sharding is not None:
+            shape = tuple(size * sharding.shards(d) for d, size in enumerate(write_shape))
+        arrays.append(
+            Array(
+                path,
+                str(value_type) if value_type is not None else "",
+                write_shape,
+                shape,
+                sharding,
+            )
+        )
+    return tuple(arrays)
+
+
+def _key_path(file: Path, label: str, entry: Any) -> KeyPath:
+    keys = entry.get("key_metadata") if isinstance(entry, dict) else None
+    if not isinstance(keys, list) or not keys or len(keys) > MAX_RANK * 4:
+        raise UnreadableCheckpoint(f"{_p(file)}: {printable(shown(label))} has no key path")
+    path: list[Key] = []
+    for key in keys:
+        written = key.get("key") if isinstance(key, dict) else None
+        kind = key.get("key_type") if isinstance(key, dict) else None
+        if kind == SEQUENCE and isinstance(written, (int, str)) and str(written).isdigit():
+            path.append(int(written))
+        elif isinstance(written, (str, int)) and not isinstance(written, bool):
+            path.append(str(written))
+        else:
+            raise UnreadableCheckpoint(f"{_p(file)}: {printable(shown(label))}: a malformed key")
+    return tuple(path)
+
+
+def _shape(file: Path, label: str, shape: Any) -> tuple[int, ...] | None:
+    if shape is None:
+        return None
+    if (
+        not isinstance(shape, list)
+        or len(shape) > MAX_RANK
+        or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < 2**62 for s in shape)
+    ):
+        raise UnreadableCheckpoint(
+            f"{_p(file)}: {printable(shown(label))}: a malformed write_shape"
+        )
+    return tuple(shape)
+
+
+def _shardings(folder: Path) -> dict[str, Sharding]:
+    file = folder / SHARDING
+    data = _json(file, required=False)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UnreadableCheckpoint(f"{_p(file)}: not a JSON object")
+    found = {}
+    for key, value in data.items():
+        try:
+            name = base64.b64decode(key, validate=True).decode("utf-8")
+            written = json.loads(value) if isinstance(value, str) else value
+        except (ValueError, RecursionError):
+            raise UnreadableCheckpoint(
+                f"{_p(file)}: an entry {printable(shown(repr(key)))} that is not base64 of a "
+                "parameter name and JSON of its sharding"
+            ) from None
+        sharding = _sharding(written)
+        if sharding is not None:
+            found[name] = sharding
+    return found
+
+
+def _sharding(written: Any) -> Sharding | None:
+    """A NamedSharding's axes and spec; None for another kind (a single device's, or one this
+    reader does not know), which says nothing of the global shape."""
+    if not isinstance(written, dict) or written.get("sharding_type") != "NamedSharding":
+        return None
+    sizes, names, spec = (
+        written.get("shape"),
+        written.get("axis_names"),
+        written.get("partition_spec"),
+    )
+    if (
+        not isinstance(sizes, list)
+        or not isinstance(names, list)
+        or len(sizes) != len(names)
+        or len(sizes) > MAX_RANK
+        or not all(isinstance(s, int) and 0 < s < 2**31 for s in sizes)
+        or not all(isinstance(n, str) for n in names)
+        or not isinstance(spec, list)
+        or len(spec) > MAX_RANK
+    ):
+        return None
+    dimensions: list[tuple[str, ...]] = []
+    for entry in spec:
+        if entry is None:
+            dimensions.append(())
+        elif isinstance(entry, str):
+            dimensions.append((entry,))
+        elif isinstance(entry, list) and all(isinstance(a, str) for a in entry):
+            dimensions.append(tuple(entry))
+        else:
+            return None
+    return Sharding(tuple(zip(names, sizes, strict=True)), tuple(dimensions))
+
+
+def _with_store(folder: Path, arrays: tuple[Array, ...]) -> tuple[tuple[Array, ...], str]:
+    """The arrays with the dtype (and shape, where no sharding gave one) of the store's
+    ``.zarray`` records; and "" or why the store was not read. A shape the store contradicts
+    is no checkpoint Orbax restores as its metadata says: refused."""
+    if not (folder / MANIFEST).exists():
+        return arrays, "no OCDBT store (manifest.ocdbt): dtypes not read"
+    try:
+        from tpuemb_cli.load import orbax_store
+    except ImportError:  # pragma: no cover - the module ships with tpuemb
+        return arrays, "the OCDBT store is not read: dtypes unknown"
+    if not orbax_store.zstd_available():
+        return arrays, (
+            "the OCDBT store is not read (it is zstd-compressed: pip install 'tpuemb[orbax]'): "
+            "dtypes unknown, shapes from the shardings"
+        )
+    try:
+        records = orbax_store.read_zarrays(folder)
+    except orbax_store.UnreadableStore as problem:
+        raise UnreadableCheckpoint(str(problem)) from None
+    out = []
+    for array in arrays:
+        record = records.get(array.name)
+        if record is None:
+            out.append(array)
+            continue
+        if array.shape is not None and tuple(record.shape) != array.shape:
+            raise UnreadableCheckpoint(
+                f"{_p(folder)}: `{printable(array.name)}`: its sharding makes it "
+                f"{array.shape}, its store's .zarray {tuple(record.shape)}: a checkpoint "
+                "whose metadata disagree"
+            )
+        out.append(array._replace(shape=tuple(record.shape), dtype=record.dtype))
+    return tuple(out), ""
