@@ -37,9 +37,9 @@ stacked_table_specs {
 ```
 
 ## Use instead
-A checkpoint saved with its layout; or save the layout with each checkpoint (`ocp.args.ProtoSave(embedding_spec_proto)` as an item of
-the `CheckpointManager`'s step), or compare the layout the checkpoint was written with:
-`tpuemb diff OLD_LAYOUT NEW`.
+A checkpoint saved with its layout: save the layout with each checkpoint
+(`ocp.args.ProtoSave(embedding_spec_proto)` as an item of the `CheckpointManager`'s step), or
+compare the layout the checkpoint was written with: `tpuemb diff OLD_LAYOUT NEW`.
 
 ## Fix safety
 No fix.
