@@ -146,6 +146,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("tpuemb_cli.frontends.keras.views.model", "tpuemb_cli.frontends.jax.spec.memory_record"): (
         "as keras_plan -> jax_compiler: its report is jax-tpu-embedding's report of the layer"
     ),
+    ("tpuemb_cli.frontends.keras.spec.plan", "tpuemb_cli.frontends.jax.spec.named_optimizers"): (
+        "as keras_plan -> jax_compiler: a Keras-RS layer's stacks name their optimizers as "
+        "jax-tpu-embedding 0.2.0's proto does"
+    ),
     ("tpuemb_cli.frontends.keras.spec.conversion", "tpuemb_cli.frontends.jax.spec.stacking"): (
         "as keras_plan -> jax_compiler: a Keras-RS layer's spec is stacked as jax-tpu-embedding "
         "stacks it"

@@ -445,3 +445,19 @@ def test_a_spec_whose_stacking_the_library_refuses_is_not_compared(tmp_path: Pat
         f'{spec}: jax-tpu-embedding would refuse the spec\'s stacking: table "user" is put in '
         'stack "user_item" and the tables are auto-stacked too'
     ) in result.output
+
+
+def test_a_spec_names_its_checkpoints_slots_by_its_optimizer(tmp_path: Path) -> None:
+    """A spec's stacked layout records each table's optimizer (0.2.0's proto does): SGD -> Adam
+    in a spec pair gains two slot arrays per stack, which Orbax refuses (the 0.1.0 layout alone,
+    which records none, said nothing)."""
+    spec = (ROOT / "tests" / "data" / "jax" / "compile" / "explicit.spec.textproto").read_text()
+    (tmp_path / "old.textproto").write_text(spec)
+    (tmp_path / "new.textproto").write_text(spec.replace("SGDOptimizerSpec", "AdamOptimizerSpec"))
+    result = invoke(
+        "--format", "json", str(tmp_path / "old.textproto"), str(tmp_path / "new.textproto")
+    )
+    assert result.exit_code == 1
+    changes = json.loads(result.stdout)["changes"]
+    errors = [c for c in changes if c["kind"] == "restore-error"]
+    assert errors and all("`momentum`, `velocity`" in c["message"] for c in errors)

@@ -15,7 +15,8 @@ from click.testing import CliRunner, Result
 from tpuemb_cli.cli import main
 from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
 from tpuemb_cli.frontends.jax.spec.memory import model as jax_memory
-from tpuemb_cli.frontends.keras.spec.plan import NO_TPU, with_optimizers
+from tpuemb_cli.frontends.jax.spec.named_optimizers import with_optimizers
+from tpuemb_cli.frontends.keras.spec.plan import NO_TPU
 from tpuemb_cli.keras import specs_from_file
 from tpuemb_cli.load import Document
 from tpuemb_cli.spec.facts import SpecFacts

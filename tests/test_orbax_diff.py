@@ -293,3 +293,26 @@ def test_options_that_go_with_the_other_format(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--checkpoint-prefix" in result.stderr
     result = runner.invoke(main, ["diff", "--step", "3", str(new), str(new)])
     assert result.exit_code == 2 and "--step goes with --against-checkpoint" in result.stderr
+
+
+SPEC = (DATA / "adam_manager" / "layout.spec.textproto").read_text()
+
+
+def test_a_spec_with_a_jax_section_against_the_checkpoint(tmp_path: Path) -> None:
+    """Through the layout compile --target jax makes of it, each table's optimizer named."""
+
+    def spec_diff(text: str) -> tuple[int, list[dict[str, Any]]]:
+        new = tmp_path / "new.spec.textproto"
+        new.write_text(text)
+        result = CliRunner().invoke(
+            main,
+            ["diff", "--isolated", "--format", "json", "--against-checkpoint", str(ADAM), str(new)],
+        )
+        return result.exit_code, json.loads(result.stdout)["changes"]
+
+    assert spec_diff(SPEC) == (0, [])
+    code, changes = spec_diff(SPEC.replace("AdamOptimizerSpec", "FTRLOptimizerSpec"))
+    assert code == 1 and _kinds(changes) == ["restore-error"]
+    assert changes[0]["field"] == "tables[0]" and changes[0]["line"] == 4
+    code, changes = spec_diff(SPEC.replace("num_sc_per_device: 4", "num_sc_per_device: 2"))
+    assert code == 1 and "restore-error" in _kinds(changes)

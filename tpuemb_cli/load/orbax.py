@@ -19,7 +19,8 @@ What orbax-checkpoint 0.12.8 writes (tests/data/orbax/README.md shows it file by
 
 The global shape of an array is its ``write_shape`` times the mesh's size along each dimension's
 sharded axes (``jax.sharding.NamedSharding``: a dimension split over axes ``a, b`` is split into
-``|a| x |b|`` shards); an array with no sharding recorded has no shape here. Where the store is
+``|a| x |b|`` shards) -- unless the array is replicated over some mesh axis, which Orbax writes
+in slices, one a replica: then, as for an array with no sharding recorded, only the store says. Where the store is
 read (``load.orbax_store``, with the optional ``zstandard``), its ``.zarray`` gives the dtype and
 must agree with the shape derived.
 
@@ -75,6 +76,15 @@ class Sharding(Record):
 
     axes: tuple[tuple[str, int], ...]
     spec: tuple[tuple[str, ...], ...]
+
+    @property
+    def replicated(self) -> bool:
+        """Whether some mesh axis (of more than one device) splits no dimension: the array is
+        replicated over it, and Orbax writes it in slices, one a replica (a ``(512, 8)`` table
+        replicated on 8 devices has ``write_shape`` ``(64, 8)``, tests/data/orbax's
+        keras_sparsecore_manager): its global shape is then the store's to say."""
+        used = {axis for axes in self.spec for axis in axes}
+        return any(size > 1 and axis not in used for axis, size in self.axes)
 
     def shards(self, dimension: int) -> int:
         sizes = dict(self.axes)
@@ -360,7 +370,7 @@ def _arrays(folder: Path) -> tuple[Array, ...]:
         write_shape = _shape(file, label, value.get("write_shape"))
         sharding = shardings.get(".".join(str(k) for k in path))
         shape = None
-        if write_shape is not None and sharding is not None:
+        if write_shape is not None and sharding is not None and not sharding.replicated:
             shape = tuple(size * sharding.shards(d) for d, size in enumerate(write_shape))
         arrays.append(
             Array(

@@ -84,11 +84,13 @@ class StackVariables(NamedTuple):
 
     @property
     def layout(self) -> tuple[object, ...]:
-        """Everything that decides which value of the array is which row of which table."""
+        """Everything that decides which value of the array is which row of which table (the
+        order the proto lists a stack's tables in is not: each table's offset and rotation
+        place it)."""
         return (
             self.shape,
             self.num_sparsecores,
-            tuple((t.name, *t.placement) for t in self.tables),
+            tuple(sorted((t.name, *t.placement) for t in self.tables)),
         )
 
 

@@ -21,13 +21,17 @@ SpecToStacked = Callable[[Any], Any]
 
 def stacked_layout_of_spec(spec: Any) -> Any:
     """The EmbeddingSpecProto the library would make of ``spec`` (an EmbeddingSpec with a jax
-    section): compile --target jax's; raises NotComparable for a stacking the library refuses
-    (a spec whose refusal TE696 would report, with that rule turned off)."""
+    section): compile --target jax's, each table's optimizer named as 0.2.0 records it; raises
+    NotComparable for a stacking the library refuses (a spec whose refusal TE696 would report,
+    with that rule turned off)."""
     from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
+    from tpuemb_cli.frontends.jax.spec.named_optimizers import with_optimizers
     from tpuemb_cli.frontends.jax.spec.stacking import JaxStackingError
 
     try:
-        return compile_jax_spec(spec)
+        # Each table's optimizer named (0.2.0's record of it): a checkpoint's slot arrays are
+        # keyed by its slots' names, and Orbax restores them by name.
+        return with_optimizers(compile_jax_spec(spec), spec)
     except JaxStackingError as refused:
         raise NotComparable(
             f"jax-tpu-embedding would refuse the spec's stacking: {refused.message}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.frontends.jax.spec.named_optimizers import with_optimizers
 from tpuemb_cli.frontends.keras.spec.conversion import (
     JAX_SPARSECORE_CHIPS,
     PLACEMENTS,
@@ -21,7 +22,6 @@ from tpuemb_cli.frontends.keras.spec.conversion import (
     replaced_tables,
     shadowed_features,
 )
-from tpuemb_cli.model import optimizers as optimizer_table
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import count
 
@@ -77,31 +77,6 @@ class LayerPlan(Record):
     jax: EmbeddingSpecProto | None = None
     facts: SpecFacts | None = None
     unknown: str = ""
-
-
-def with_optimizers(compiled: EmbeddingSpecProto, spec: EmbeddingSpec) -> EmbeddingSpecProto:
-    """A copy of ``compiled`` whose tables name their optimizer and learning rate, from
-    ``spec``, as 0.2.0's proto records them: 0.1.0's records none, and the JAX memory model
-    counts each stack's slot variables by it (a class the conversion refuses is CUSTOM: not
-    counted, and said so)."""
-    from tpuemb_cli.pb.jax.embedding_spec_pb2 import OptimizerSpecProto
-
-    copy = type(compiled)()
-    copy.CopyFrom(compiled)
-    optimizers = {table.name: table.jax.optimizer for table in spec.tables}
-    for stack in copy.stacked_table_specs:
-        for table in stack.table_specs:
-            optimizer = optimizers.get(table.table_name)
-            # The type 0.2.0's proto names the class by (the optimizer table's JAX column).
-            row = optimizer_table.jax_class(optimizer.type) if optimizer else None
-            kind = row.proto_type if row else optimizer_table.JAX_CUSTOM
-            table.optimizer.type = getattr(OptimizerSpecProto, kind)
-            rate = optimizer.learning_rate if optimizer else None
-            if rate is not None and rate.HasField("schedule"):
-                table.optimizer.learning_rate_tag = rate.schedule
-            elif rate is not None and rate.HasField("constant"):
-                table.optimizer.learning_rate = rate.constant
-    return copy
 
 
 def _why(placement: str, topology: Topology) -> str:
