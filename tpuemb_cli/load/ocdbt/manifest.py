@@ -79,7 +79,7 @@ def _read_versions(cursor: Cursor, files: list[DataFile], arity_log2: int) -> Ve
     roots = read_references(cursor, files, None, count, "version root", allow_missing=True)
     for _ in range(3 * count):
         cursor.varint("version statistic")
-    cursor.take(8 * count, "commit times")
+    cursor.take(8 * count, "commit time column")
     previous = 0
     for generation in generations:
         if generation <= previous:
@@ -103,5 +103,5 @@ def _skip_version_nodes(cursor: Cursor, files: list[DataFile], arity_log2: int) 
     read_references(cursor, files, None, count, "version tree node")
     for _ in range(count):
         cursor.varint("version node generation count")
-    cursor.take(8 * count, "version node commit times")
-    cursor.take(count, "version node heights")
+    cursor.take(8 * count, "version node commit time column")
+    cursor.take(count, "version node height column")
