@@ -407,40 +407,64 @@ def test_a_tree_taller_than_the_bound_is_refused(tmp_path: Path) -> None:
     _refused(store, "manifest.ocdbt:", "200 levels tall; at most 32")
 
 
-def test_a_tree_that_references_a_node_over_and_over_is_bounded(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_node_referenced_twice_is_refused(tmp_path: Path) -> None:
     leaf = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.leaf_body([(b"", ZARRAY)]))
     to_leaf = Ref((b"", b"d/leaf"), 0, len(leaf))
     # Every child of the root is the same leaf, under keys that differ only in what the leaf's
-    # implicit prefix leaves out: a DAG whose walk repeats the leaf 1,000 times.
+    # implicit prefix leaves out: a DAG whose walk would repeat the leaf 1,000 times.
     children = [Child(b"k%04d/.zarray" % index, 13, to_leaf) for index in range(1000)]
     root = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.interior_body(1, children))
     store = ocdbt.write_store(
         tmp_path, Ref((b"", b"d/root"), 0, len(root)), 1, {"d/root": root, "d/leaf": leaf}
     )
-    assert len(read_zarrays(store)) == 1000
+    _refused(store, f"{store / 'd' / 'leaf'}:", "node at bytes 0 is referenced twice")
+
+
+def _wide(directory: Path, leaves: int) -> tuple[Path, int]:
+    """A store whose root has ``leaves`` leaves, each its own node in d/leaves."""
+    blob, children = bytearray(), []
+    for index in range(leaves):
+        key = b"k%04d/.zarray" % index
+        leaf = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.leaf_body([(b"", ZARRAY)]))
+        children.append(Child(key, len(key), Ref((b"", b"d/leaves"), len(blob), len(leaf))))
+        blob += leaf
+    root = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.interior_body(1, children))
+    blobs = {"d/root": root, "d/leaves": bytes(blob)}
+    return ocdbt.write_store(directory, Ref((b"", b"d/root"), 0, len(root)), 1, blobs), len(leaf)
+
+
+def test_the_walk_is_bounded_in_nodes_bytes_read_and_bytes_decoded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, leaf_size = _wide(tmp_path, 150)
+    assert len(read_zarrays(store)) == 150
     monkeypatch.setattr(btree, "MAX_NODES", 100)
-    _refused(store, "manifest.ocdbt:", "more than 100 nodes")
+    _refused(store, f"{store / 'manifest.ocdbt'}:", "more than 100 nodes")
     monkeypatch.setattr(btree, "MAX_NODES", 100_000)
-    monkeypatch.setattr(files, "MAX_TOTAL_BYTES", 50 * len(leaf))
-    _refused(store, "d/leaf:", "would read more than")
+    monkeypatch.setattr(files, "MAX_TOTAL_BYTES", 50 * leaf_size)
+    _refused(store, f"{store / 'd' / 'leaves'}:", "would read more than")
+    monkeypatch.setattr(files, "MAX_TOTAL_BYTES", 2**30)
+    monkeypatch.setattr(btree, "MAX_DECODED_TOTAL", 5000)
+    _refused(store, "(the B+tree node at bytes", "decompress to more than 5,000 bytes")
 
 
 def test_keys_out_of_order_across_nodes_are_refused(tmp_path: Path) -> None:
-    leaf = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.leaf_body([(b"z/.zarray", ZARRAY)]))
-    to_leaf = Ref((b"", b"d/leaf"), 0, len(leaf))
-    root = ocdbt.envelope(
-        BTREE_NODE_MAGIC, ocdbt.interior_body(1, [Child(b"a", 0, to_leaf), Child(b"b", 0, to_leaf)])
+    late = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.leaf_body([(b"z/.zarray", ZARRAY)]))
+    early = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.leaf_body([(b"m/.zarray", ZARRAY)]))
+    children = [
+        Child(b"a", 0, Ref((b"", b"d/leaves"), 0, len(late))),
+        Child(b"b", 0, Ref((b"", b"d/leaves"), len(late), len(early))),
+    ]
+    root = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.interior_body(1, children))
+    blobs = {"d/root": root, "d/leaves": late + early}
+    store = ocdbt.write_store(tmp_path, Ref((b"", b"d/root"), 0, len(root)), 1, blobs)
+    _refused(store, "d/leaves (the B+tree node at bytes", "b'm/.zarray' does not sort after")
+    before = ocdbt.envelope(
+        BTREE_NODE_MAGIC, ocdbt.interior_body(1, [Child(b"zz", 0, children[0].node)])
     )
-    store = ocdbt.write_store(
-        tmp_path, Ref((b"", b"d/root"), 0, len(root)), 1, {"d/root": root, "d/leaf": leaf}
-    )
-    _refused(store, "d/leaf", "does not sort after")
-    early = ocdbt.envelope(BTREE_NODE_MAGIC, ocdbt.interior_body(1, [Child(b"zz", 0, to_leaf)]))
-    (store / "d" / "root").write_bytes(early)
-    ocdbt.write_store(store, Ref((b"", b"d/root"), 0, len(early)), 1, {})
-    _refused(store, "d/leaf", "sorts before b'zz', where its parent puts it")
+    blobs = {"d/root": before}
+    ocdbt.write_store(store, Ref((b"", b"d/root"), 0, len(before)), 1, blobs)
+    _refused(store, "d/leaves", "sorts before b'zz', where its parent puts it")
 
 
 def test_a_numbered_manifest_is_refused_with_a_reason(tmp_path: Path) -> None:

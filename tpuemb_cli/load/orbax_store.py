@@ -11,9 +11,9 @@ parameter name: ``user_item.table/.zarray`` (JSON: ``shape``, ``dtype`` such as 
 
 A store is read as tensorstore reads it, from the manifest to the latest version's B+tree root
 and down to every leaf (``tpuemb_cli/load/ocdbt/``; each module names the part of the format it
-follows). The sources, at tensorstore's tag v0.1.85 (the newest tag of google/tensorstore the
-format was checked against; the fixtures were written by tensorstore 0.1.86, whose OCDBT format
-is the same, version 0 of each record):
+follows). The sources, read at tensorstore's tag v0.1.85 (the newest tag of google/tensorstore
+to hand when this was written; the fixtures in tests/data/orbax were written by tensorstore
+0.1.86, with version 0 of every record, and the tests read them):
 
 - the format's specification, the "Storage format" section of
   https://github.com/google/tensorstore/blob/v0.1.85/tensorstore/kvstore/ocdbt/index.rst
@@ -46,7 +46,7 @@ zstd, with which Orbax compresses every record, is the optional ``zstandard`` pa
 ``orbax`` extra): without it, reading a compressed store is an ``UnreadableStore`` saying so.
 Every failure -- a missing, truncated, corrupt or hostile store -- is an ``UnreadableStore`` whose
 message names the file and why; sizes, counts and the walk are bounded (``ocdbt/*``: 16 MiB a
-record, compressed or not; 1 GiB read in all; 100,000 nodes; 32 levels).
+record, compressed or not; 256 MiB read in all; 100,000 nodes, each read once; 32 levels).
 """
 
 from __future__ import annotations

@@ -16,8 +16,10 @@ entry's key (``non_distributed/list.cc``, ``VisitSubtree``).
 Bounds: a node's height must be its parent's less one and the root's at most ``MAX_HEIGHT``; a
 node has 1 to 1,048,576 entries (``kMaxNodeArity``), an inline value at most 1 MiB
 (``kMaxInlineValueLength``), a key at most 65,535 bytes (``kMaxKeyLength``); keys must increase
-within a node and across the walk, and a child's first key must not sort before its entry's; at
-most ``MAX_NODES`` nodes are read. Values out of line are returned as references, never read.
+within a node and across the walk, and a child's first key must not sort before its entry's; a
+node referenced twice is refused (so a hostile DAG cannot make the walk repeat itself); at most
+``MAX_NODES`` nodes are read, decompressing to at most ``MAX_DECODED_TOTAL`` bytes together.
+Values out of line are returned as references, never read.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ from tpuemb_cli.load.ocdbt.references import DataFile, Reference, read_reference
 MAX_HEIGHT = 32
 # The most nodes one walk reads: a store of tens of millions of keys.
 MAX_NODES = 100_000
+# What the walk's nodes may decompress to together (each at most envelope.MAX_DECODED_BYTES): as
+# files.MAX_TOTAL_BYTES bounds what is read, this bounds what is decoded.
+MAX_DECODED_TOTAL = 256 * 1024 * 1024
 MAX_NODE_ARITY = 1024 * 1024
 MAX_INLINE_VALUE_BYTES = 1024 * 1024
 MAX_KEY_LENGTH = 65535
@@ -67,14 +72,29 @@ def walk(files: StoreFiles, version: Version, manifest: str) -> Iterator[Entry]:
             f"at most {MAX_HEIGHT} are read"
         )
     waiting = [_Pending(version.root, version.root_height, b"", b"")]
-    visited = 0
+    visited: set[tuple[bytes, int, int]] = set()
     last: bytes | None = None
+    decoded = 0
     while waiting:
         pending = waiting.pop()
-        visited += 1
-        if visited > MAX_NODES:
+        node = pending.node
+        place = (node.file.path, node.offset, node.length)
+        if place in visited:
+            # A tree reaches each node once: a node referenced again (under keys its relative
+            # prefix lets differ) would make the walk repeat it, as often as a DAG cares to.
+            raise UnreadableStore(
+                f"{files.name(_shown(node.file.path))}: the B+tree node at bytes {node.offset:,} "
+                "is referenced twice; refused (a tree's nodes have one parent)"
+            )
+        visited.add(place)
+        if len(visited) > MAX_NODES:
             raise UnreadableStore(f"{manifest}: the tree has more than {MAX_NODES:,} nodes")
         cursor = _open_node(files, pending)
+        decoded += len(cursor.data)
+        if decoded > MAX_DECODED_TOTAL:
+            raise cursor.fail(
+                f"the tree's nodes decompress to more than {MAX_DECODED_TOTAL:,} bytes; refused"
+            )
         if pending.height > 0:
             waiting.extend(reversed(_children(cursor, pending)))
             continue
@@ -89,7 +109,7 @@ def _open_node(files: StoreFiles, pending: _Pending) -> Cursor:
     reference = pending.node
     encoded = files.read(reference.file.path, reference.offset, reference.length, "B+tree node")
     where = (
-        f"{files.name(reference.file.path.decode('utf-8', 'backslashreplace'))} (the B+tree node "
+        f"{files.name(_shown(reference.file.path))} (the B+tree node "
         f"at bytes {reference.offset:,} to {reference.offset + reference.length:,})"
     )
     cursor = open_record(encoded, BTREE_NODE_MAGIC, "B+tree node", where)
@@ -97,6 +117,10 @@ def _open_node(files: StoreFiles, pending: _Pending) -> Cursor:
     if height != pending.height:
         raise cursor.fail(f"the node's height is {height}, but its parent says {pending.height}")
     return cursor
+
+
+def _shown(path: bytes) -> str:
+    return path.decode("utf-8", "backslashreplace")
 
 
 def _header(cursor: Cursor, pending: _Pending) -> tuple[list[DataFile], int]:
