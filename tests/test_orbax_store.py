@@ -10,6 +10,7 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -313,7 +314,7 @@ def test_huge_declared_lengths_are_refused_before_anything_is_allocated(tmp_path
         leaf(good[:inline] + ocdbt.varint(2**50) + good[inline + 1 :]),
         "value 0 is 1,125,899,906,842,624 bytes inline",
     )
-    _refused(leaf(good + b"\0"), "1 bytes are left after the B+tree node's values")
+    _refused(leaf(good + b"\0"), "1 byte is left after the B+tree node's values")
     _refused(
         leaf(good[:-5]),
         f"value 0 is {len(ZARRAY)} bytes long, but only {len(ZARRAY) - 5} bytes are left",
@@ -639,3 +640,19 @@ def test_flipped_bytes_inside_valid_envelopes_are_read_or_refused(tmp_path: Path
         path.write_bytes(original)
         (store / "manifest.ocdbt").write_bytes(manifest)
     assert outcomes["read"] > 0 and outcomes["refused"] > 0, outcomes
+
+
+def test_the_reader_imports_zstandard_only_to_decompress_and_never_tensorstore() -> None:
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tpuemb_cli.load import orbax_store\n"
+        "assert 'zstandard' not in sys.modules\n"
+        f"assert orbax_store.read_zarrays(Path({str(_item('sgd_standard'))!r}))\n"
+        "assert 'zstandard' in sys.modules\n"
+        "print(sorted({'tensorstore', 'orbax', 'jax', 'numpy'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")

@@ -91,4 +91,5 @@ class Cursor:
     def end(self, what: str) -> None:
         """Refuses bytes left after the last field, as tensorstore's ``VerifyEndAndClose`` does."""
         if self.remaining:
-            raise self.fail(f"{self.remaining:,} bytes are left after the {what}")
+            plural = "s are" if self.remaining > 1 else " is"
+            raise self.fail(f"{self.remaining:,} byte{plural} left after the {what}")

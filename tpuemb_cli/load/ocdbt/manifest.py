@@ -84,7 +84,8 @@ def _read_versions(cursor: Cursor, files: list[DataFile], arity_log2: int) -> Ve
     for generation in generations:
         if generation <= previous:
             raise cursor.fail(
-                f"its generation numbers do not increase from 1 ({generation:,} after {previous:,})"
+                f"its generation numbers are not positive and increasing ({generation:,} follows "
+                f"{previous:,})"
             )
         previous = generation
     if count > (generations[-1] - 1) % (1 << arity_log2) + 1:
