@@ -243,6 +243,7 @@ def test_chunk_values_are_never_read(tmp_path: Path) -> None:
 def test_a_directory_without_a_manifest_is_not_a_store(tmp_path: Path) -> None:
     _refused(tmp_path, "manifest.ocdbt: not found", "not an OCDBT store")
     _refused(tmp_path / "absent", "cannot open the directory")
+    _refused(tmp_path / "nul\0byte", "cannot open the directory", "null byte")
     (tmp_path / "file").write_text("x")
     _refused(tmp_path / "file", "is not a directory")
 
@@ -353,6 +354,9 @@ def test_a_symlink_out_of_the_store_is_refused(tmp_path: Path) -> None:
     node.unlink()
     node.symlink_to("/etc/passwd")
     _refused(item, f"{node}:", "leads outside the store's directory", "refused")
+    node.unlink()
+    node.symlink_to(node.name)  # a loop
+    _refused(item, f"{node}:", "cannot open the B+tree node's file")
     manifest = item / "manifest.ocdbt"
     manifest.unlink()
     outside = tmp_path / "elsewhere.ocdbt"

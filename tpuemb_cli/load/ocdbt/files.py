@@ -40,7 +40,7 @@ class StoreFiles:
         self.read_bytes = 0
         try:
             self._real_root = root.resolve(strict=True)
-        except (OSError, RuntimeError) as error:
+        except (OSError, RuntimeError, ValueError) as error:
             raise UnreadableStore(f"{root}: cannot open the directory: {_why(error)}") from None
         if not self._real_root.is_dir():
             raise UnreadableStore(f"{root}: is not a directory (an OCDBT store is one)")
@@ -73,7 +73,7 @@ class StoreFiles:
         shown = self.root / relative
         try:
             real = (self._real_root / relative).resolve(strict=True)
-        except (OSError, RuntimeError) as error:
+        except (OSError, RuntimeError, ValueError) as error:
             raise UnreadableStore(
                 f"{shown}: cannot open the {what}'s file: {_why(error)}"
             ) from None
@@ -152,5 +152,5 @@ def _printable(path: bytes) -> str:
     return path.decode("utf-8", "backslashreplace")
 
 
-def _why(error: OSError | RuntimeError) -> str:
+def _why(error: OSError | RuntimeError | ValueError) -> str:
     return error.strerror if isinstance(error, OSError) and error.strerror else str(error)
