@@ -660,3 +660,15 @@ def test_the_reader_imports_zstandard_only_to_decompress_and_never_tensorstore()
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+
+
+def test_a_zarray_nested_as_deep_as_json_reads_is_refused_in_a_short_message() -> None:
+    for depth in (50, 500, 990, 5000):  # read by json.loads, or past what it reads
+        record = b'{"shape": ' + b"[" * depth + b"]" * depth + b', "dtype": "<f4", "chunks": [1]}'
+        with pytest.raises(UnreadableStore) as caught:
+            parse_zarray(record, "x")
+        message = str(caught.value)
+        assert message.startswith(
+            ("x: the .zarray's shape is not a list", "x: the .zarray is not JSON")
+        )
+        assert len(message) < 250, message

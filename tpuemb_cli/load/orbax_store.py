@@ -159,7 +159,7 @@ def _text(item_dir: Path, key: bytes) -> str:
         return key.decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableStore(
-            f"{item_dir}: the store has a key that is not UTF-8: {key!r}"
+            f"{item_dir}: the store has a key that is not UTF-8: {key[:80]!r}"
         ) from None
 
 
@@ -185,7 +185,7 @@ def _dimensions(
     ):
         raise UnreadableStore(
             f"{where}: the .zarray's {field} is not a list of integers of at least {smallest}: "
-            f"{json.dumps(value)[:80]}"
+            f"{_shown(value)}"
         )
     return tuple(value)
 
@@ -196,7 +196,7 @@ def _dtype(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise UnreadableStore(
             f"{where}: the .zarray's dtype is not a string (a structured dtype, which Orbax "
-            f"never writes): {json.dumps(value)[:80]}"
+            f"never writes): {_shown(value)}"
         )
     if value in _NAMED_DTYPES:
         return value
@@ -206,3 +206,11 @@ def _dtype(value: object, where: str) -> str:
     if name is None or order not in "<>|" or not order or (order == "|" and not one_byte):
         raise UnreadableStore(f"{where}: the .zarray's dtype {value[:80]!r} is not a zarr dtype")
     return name
+
+
+def _shown(value: object) -> str:
+    """A JSON value for a message: its first 80 characters."""
+    try:
+        return json.dumps(value)[:80]
+    except (RecursionError, ValueError):  # nested as deep as json.loads reads, or a huge int
+        return f"a {type(value).__name__}"
