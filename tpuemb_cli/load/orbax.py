@@ -20,9 +20,9 @@ What orbax-checkpoint 0.12.8 writes (tests/data/orbax/README.md shows it file by
 The global shape of an array is its ``write_shape`` times the mesh's size along each dimension's
 sharded axes (``jax.sharding.NamedSharding``: a dimension split over axes ``a, b`` is split into
 ``|a| x |b|`` shards) -- unless the array is replicated over some mesh axis, which Orbax writes
-in slices, one a replica: then, as for an array with no sharding recorded, only the store says. Where the store is
-read (``load.orbax_store``, with the optional ``zstandard``), its ``.zarray`` gives the dtype and
-must agree with the shape derived.
+in slices, one a replica: then, as for an array with no sharding recorded, only the store says.
+Where the store is read (``load.orbax_store``, with the optional ``zstandard``), its ``.zarray``
+gives the dtype and the shape, which must agree with the one derived.
 
 Not read: the arrays' values, array_metadatas/, items of other handlers (their names and handlers
 only), and checkpoints of Orbax before ``_CHECKPOINT_METADATA`` (0.5). Sources (orbax-checkpoint

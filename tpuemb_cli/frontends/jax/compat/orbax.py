@@ -21,6 +21,7 @@ or another table of the same size): each such stack is an ``unverified-layout``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -66,41 +67,61 @@ class Held(NamedTuple):
     others: int  # the item's other arrays: the rest of the model, not compared
 
 
+# Keras-RS's DistributedEmbedding (JAX backend) keeps a stack's variables as Keras variables whose
+# names hold the stack's, flat in the layer's dict: ``var:<stack>:table`` and
+# ``var:<stack>:table:slot:<slot>`` (tests/data/orbax's keras_sparsecore_manager).
+_KERAS_TABLE = re.compile(r"^var:(?P<stack>.+):table$")
+_KERAS_SLOT = re.compile(r"^var:(?P<stack>.+):table:slot:(?P<slot>[^:]+)$")
+
+
+def _stacks_of(item: Item) -> dict[KeyPath, dict[str, Stored]]:
+    """The stacks of one item, by the key path of the dict that holds them: the library's tree
+    (``P/<stack>/table``, ``P/<stack>/slot/<slot>``) and Keras-RS's flat keys."""
+    found: dict[KeyPath, dict[str, Stored]] = {}
+    by_path = {array.path: array for array in item.arrays}
+    slots_of: dict[tuple[KeyPath, str], dict[str | int, Array]] = {}
+    for array in item.arrays:
+        path = array.path
+        if len(path) >= 3 and path[-2] == "slot" and isinstance(path[-3], str):
+            slots_of.setdefault((path[:-3], path[-3]), {})[path[-1]] = array
+        keras = _KERAS_SLOT.match(path[-1]) if path and isinstance(path[-1], str) else None
+        if keras is not None:
+            slots_of.setdefault((path[:-1], keras["stack"]), {})[keras["slot"]] = array
+    for array in item.arrays:
+        path = array.path
+        if array.skipped or not path or not isinstance(path[-1], str):
+            continue
+        keras = _KERAS_TABLE.match(path[-1])
+        if keras is not None:
+            where, name = path[:-1], keras["stack"]
+            slots = slots_of.get((where, name))
+        elif len(path) >= 2 and path[-1] == "table" and isinstance(path[-2], str):
+            where, name = path[:-2], path[-2]
+            slots = slots_of.get((where, name))
+            if slots is None and (*path[:-1], "slot") in by_path:
+                slots = {}  # SGD's empty slot: a None leaf
+        else:
+            continue
+        found.setdefault(where, {})[name] = Stored(name, array, slots)
+    return found
+
+
 def stored_stacks(checkpoint: OrbaxCheckpoint, expected: set[str]) -> Held:
-    """Where the stacks sit: the key paths ``P/<stack>/table`` of an item, grouped by ``P``; of
-    several groups, the one whose stack names are most like ``expected`` (the new layout's and
-    the saved layout's). Raises CannotCompare when no item holds any."""
+    """Where the stacks sit: the key paths ``P/<stack>/table`` of an item (or Keras-RS's
+    ``P/var:<stack>:table``), grouped by ``P``; of several groups, the one whose stack names are
+    most like ``expected`` (the new layout's and the saved layout's). Raises CannotCompare when
+    no item holds any."""
     groups: dict[tuple[int, KeyPath], dict[str, Stored]] = {}
     items = [item for item in checkpoint.items if item.arrays]
     for index, item in enumerate(items):
-        by_path = {array.path: array for array in item.arrays}
-        for array in item.arrays:
-            path = array.path
-            if len(path) < 2 or path[-1] != "table" or not isinstance(path[-2], str):
-                continue
-            if array.skipped:
-                continue
-            stack = path[:-1]
-            slots: dict[str | int, Array] | None = None
-            empty = by_path.get((*stack, "slot"))
-            if empty is not None:
-                slots = {}
-            for other in item.arrays:
-                if len(other.path) == len(stack) + 2 and other.path[: len(stack) + 1] == (
-                    *stack,
-                    "slot",
-                ):
-                    slots = slots if slots is not None else {}
-                    slots[other.path[-1]] = other
-            groups.setdefault((index, stack[:-1]), {})[str(stack[-1])] = Stored(
-                str(stack[-1]), array, slots
-            )
+        for where, stacks in _stacks_of(item).items():
+            groups[index, where] = stacks
     if not groups:
         arrays = sum(len(item.arrays) for item in items)
         raise CannotCompare(
             f"{printable(checkpoint.path)}: cannot compare: no embedding stacks in the checkpoint "
             f"(of its {plural(arrays, 'array')}, none is at a key path `.../<stack>/table`, "
-            "where jax-tpu-embedding's variables are)"
+            "where jax-tpu-embedding's variables are, or `.../var:<stack>:table`, Keras-RS's)"
         )
 
     def score(key: tuple[int, KeyPath]) -> tuple[int, int]:
@@ -110,10 +131,10 @@ def stored_stacks(checkpoint: OrbaxCheckpoint, expected: set[str]) -> Held:
     ranked = sorted(groups, key=score, reverse=True)
     best = ranked[0]
     if len(ranked) > 1 and score(ranked[1]) == score(best):
-        where = ", ".join(f"`{_path(items[i].name, p)}`" for i, p in ranked[:4])
+        places = ", ".join(f"`{_path(items[i].name, p)}`" for i, p in ranked[:4])
         raise CannotCompare(
             f"{printable(checkpoint.path)}: cannot compare: several places hold embedding "
-            f"stacks alike ({where}): tpuemb cannot tell which is the layout's"
+            f"stacks alike ({places}): tpuemb cannot tell which is the layout's"
         )
     item = items[best[0]]
     stacks = groups[best]
