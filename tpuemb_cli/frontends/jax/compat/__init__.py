@@ -71,3 +71,17 @@ def _load_saved(name: str, text: str) -> Document | None:
     if document.message is None or any(problem.fatal for problem in document.problems):
         return None
     return document
+
+
+def stacks_against_orbax_jax(
+    document: Document, proto: Any, to_file: Any, checkpoint: Any
+) -> list[Any]:
+    """The stacks of ``proto`` (an EmbeddingSpecProto another front-end laid out: a Keras-RS
+    layer's on the JAX backend) against an Orbax checkpoint, placed in ``document`` by
+    ``to_file``; no saved layout is read (Keras-RS saves none)."""
+    from tpuemb_cli.compat.compare import place
+    from tpuemb_cli.frontends.jax.compat.entries import jax_side
+    from tpuemb_cli.frontends.jax.compat.orbax import compare_orbax
+
+    side = jax_side(document, proto, to_file)
+    return place(compare_orbax(document, side, checkpoint, None), side, side)

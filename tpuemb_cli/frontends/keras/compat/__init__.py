@@ -18,7 +18,7 @@ def layout_keras(document: Document, facts: Any) -> Layout:
         "a Keras-RS model",
         f"{document.name}: cannot compare: it is a Keras-RS model, whose saved weights "
         "compare with another saved model's (tpuemb diff OLD.keras NEW.keras); "
-        "--against-checkpoint compares a config or spec with a TensorFlow checkpoint",
+        "--against-checkpoint compares it with an Orbax checkpoint (the JAX backend's)",
         # A model with errors is one whose layer does not build where it trains (or builds other
         # tables than it says): refused as a spec with errors is.
         any_error_refuses=True,
@@ -49,3 +49,50 @@ def changes_keras(
         where = old.name if problem.side == "old" else new.name
         raise CannotCompare(f"{where}: {problem}") from None
     return new, place(changes, KerasSide(old), KerasSide(new))
+
+
+def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine: Any) -> list[Any]:
+    """A Keras-RS model with the JAX backend against an Orbax checkpoint
+    (``JaxKeras3CheckpointManager``'s): each DistributedEmbedding layer's stacks, as the JAX
+    front-end lays them out for the TPU the settings and ``--tpu`` name, compared with the
+    stacks the checkpoint holds (Keras-RS saves no EmbeddingSpecProto beside them)."""
+    from tpuemb_cli.frontends import compat_of
+    from tpuemb_cli.frontends.keras.spec.plan import plan_model
+
+    model: Any = document.message
+    engine.settle(model)  # the backend and TPU of the settings: the layer's target
+    if model.target.backend and model.target.backend != "jax":
+        raise CannotCompare(
+            f"{document.name}: cannot compare: a Keras-RS model on the {model.target.backend} "
+            "backend saves no Orbax checkpoint (the JAX backend does)"
+        )
+    placed: list[Any] = []
+    for index, plan in enumerate(plan_model(model)):
+        if plan.jax is None:
+            raise CannotCompare(
+                f"{document.name}: cannot compare layer `{plan.path}`: {plan.unknown}"
+            )
+        # The stacks are jax-tpu-embedding's: its front-end compares them, placed in the model.
+        compare = compat_of("jax", "stacks_against_orbax")
+        assert compare is not None
+        paths = _layer_paths(model.layers[index], index, plan.jax)
+        placed.extend(compare(document, plan.jax, paths, checkpoint))
+    return placed
+
+
+def _layer_paths(layer: Any, index: int, proto: Any) -> Any:
+    """Paths in a layer's stacked layout, as the model's: a table's at that table of the
+    layer, anything else at the layer."""
+    tables = {table.name: t for t, table in enumerate(layer.tables)}
+
+    def to_file(path: Any) -> Any:
+        stacks = proto.stacked_table_specs
+        if len(path) >= 2 and path[0] == "stacked_table_specs" and isinstance(path[1], int):
+            specs = stacks[path[1]].table_specs if 0 <= path[1] < len(stacks) else []
+            # A table's path, or a stack's: at its first table.
+            which = path[3] if len(path) >= 4 and isinstance(path[3], int) else 0
+            if 0 <= which < len(specs) and specs[which].table_name in tables:
+                return ("layers", index, "tables", tables[specs[which].table_name])
+        return ("layers", index)
+
+    return to_file
