@@ -316,3 +316,33 @@ def test_a_spec_with_a_jax_section_against_the_checkpoint(tmp_path: Path) -> Non
     assert changes[0]["field"] == "tables[0]" and changes[0]["line"] == 4
     code, changes = spec_diff(SPEC.replace("num_sc_per_device: 4", "num_sc_per_device: 2"))
     assert code == 1 and "restore-error" in _kinds(changes)
+
+
+def test_the_store_gives_each_arrays_dtype_and_agrees_with_the_sharding() -> None:
+    expected = json.loads((DATA / "adam_manager" / "expected.json").read_text())
+    (params,) = [i for i in read_orbax(ADAM).items if i.name == "params"]
+    assert params.store == ""
+    for array in params.arrays:
+        assert array.dtype == expected["items"]["params"]["arrays"][str(array.path)]["dtype"]
+
+
+def test_without_zstandard_shapes_come_from_the_shardings_and_the_note_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tpuemb_cli.load import orbax_store
+
+    monkeypatch.setattr(orbax_store, "zstd_available", lambda: False)
+    checkpoint = read_orbax(ADAM)
+    (params,) = [i for i in checkpoint.items if i.name == "params"]
+    assert {a.shape for a in params.arrays} == {(768, 16)}
+    assert {a.dtype for a in params.arrays} == {None}
+    assert any("tpuemb[orbax]" in note for note in checkpoint.notes)
+    assert _diff(ADAM, SAVED, tmp_path)[:2] == (0, [])
+
+
+def test_a_store_that_contradicts_the_sharding_is_refused(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    sharding = root / "7" / "params" / "_sharding"
+    sharding.write_text(sharding.read_text().replace("[8]", "[4]"))
+    with pytest.raises(UnreadableCheckpoint, match="metadata disagree"):
+        read_orbax(root)
