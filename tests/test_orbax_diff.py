@@ -346,3 +346,13 @@ def test_a_store_that_contradicts_the_sharding_is_refused(tmp_path: Path) -> Non
     sharding.write_text(sharding.read_text().replace("[8]", "[4]"))
     with pytest.raises(UnreadableCheckpoint, match="metadata disagree"):
         read_orbax(root)
+
+
+def test_an_optimizer_whose_slots_the_layout_does_not_name_is_unverified(tmp_path: Path) -> None:
+    """CUSTOM (LaProp, in the library's proto): Orbax restores only if its slots are the
+    checkpoint's, which the proto does not say. A layout that records no optimizer (0.1.0)
+    says nothing of slots, as between two layouts."""
+    code, changes, _ = _diff(ADAM, _with_optimizer(SAVED, "CUSTOM"), tmp_path)
+    assert code == 0 and _kinds(changes) == ["unverified-layout"]
+    assert "`momentum`, `velocity`" in changes[0]["message"]
+    assert _diff(ADAM, SAVED, tmp_path)[:2] == (0, [])

@@ -3,7 +3,9 @@
 ## What it does
 Reports, in `tpuemb diff --against-checkpoint STEP NEW`, each stack of the new stacked layout
 that restores from the checkpoint (the same name, shape and slots) where the checkpoint holds no
-`EmbeddingSpecProto` to compare its layout with, or holds one that does not describe its arrays.
+`EmbeddingSpecProto` to compare its layout with, or holds one that does not describe its arrays;
+and each stack whose new optimizer's slots the layout does not name (`CUSTOM`, as the library
+records LaProp), where the checkpoint holds slot arrays: Orbax restores them only by name.
 
 ## Why is this bad?
 A stack keeps its shape through many re-layouts: another number of SparseCores in all

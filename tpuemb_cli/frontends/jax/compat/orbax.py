@@ -179,6 +179,7 @@ def compare_orbax(
     changes.extend(errors.values())
     if saved is None:
         changes.extend(_unverified(held, new, errors, why_not))
+    changes.extend(_unknown_slots(held, new, errors))
     return [helped(change) for change in changes]
 
 
@@ -340,6 +341,38 @@ def _unverified(
                 "`ocp.ProtoCheckpointHandler`, as jax-tpu-embedding 0.2.0's `save_checkpoint` "
                 "does), or compare the layout the checkpoint was written with: "
                 "`tpuemb diff OLD_LAYOUT NEW`"
+            ),
+        )
+
+
+def _unknown_slots(
+    held: Held, new: JaxSide, errors: dict[tuple[str, str], Change]
+) -> Iterator[Change]:
+    """Each stack whose slot arrays the checkpoint names and whose recorded optimizer does not
+    say its own (CUSTOM): Orbax restores it only if the new optimizer's slots have those names,
+    which nothing here tells. (A layout that records no optimizer, 0.1.0's proto, says nothing
+    of slots at all, here as between two layouts: docs/jax.md.)"""
+    for stack in new.stacks:
+        stored = held.stacks.get(stack.name)
+        if stored is None or ("new", stack.name) in errors or stack.slots is not None:
+            continue
+        if not stored.slots or not stack.optimizer:
+            continue
+        why = f"its optimizer is {stack.optimizer}, whose slots the proto does not name"
+        yield Change(
+            "unverified-layout",
+            stack.name,
+            (*stack.tables[0].path, "optimizer") if stack.tables else stack.path,
+            None,
+            None,
+            f"the checkpoint's stack `{stack.name}` holds "
+            f"{plural(len(stored.slots), 'slot array')} ({_names(stored.slots)}), and the new "
+            f"layout cannot say whether its optimizer's are those: {why}; Orbax restores the "
+            "slots by name, and refuses any other",
+            help=(
+                "compare a layout that records each table's optimizer (0.2.0's proto, or a "
+                "tpuemb spec with a `jax` section), or check that the new optimizer's slots are "
+                f"named {_names(stored.slots)}"
             ),
         )
 
