@@ -154,6 +154,8 @@ def compare_orbax(
     expected = {s.name for s in new.stacks} | ({s.name for s in saved.stacks} if saved else set())
     held = stored_stacks(checkpoint, expected)
     why_not = _disagrees(saved, held) if saved is not None else None
+    if saved is not None and why_not is None:
+        held = _shaped_by(saved, held)
     if why_not is not None:
         saved = None
 
@@ -181,6 +183,26 @@ def compare_orbax(
         changes.extend(_unverified(held, new, errors, why_not))
     changes.extend(_unknown_slots(held, new, errors))
     return [helped(change) for change in changes]
+
+
+def _shaped_by(saved: JaxSide, held: Held) -> Held:
+    """The stacks with the shapes the saved layout gives them where the files do not say (an
+    array replicated over a mesh axis, without the store read): the layout the arrays were
+    written with says their shape."""
+    shapes = {stack.name: stack.shape for stack in saved.stacks}
+    stacks = {}
+    for name, stored in held.stacks.items():
+        shape = shapes.get(name)
+        if shape is not None:
+            table = stored.table if stored.table.shape else stored.table._replace(shape=shape)
+            slots = (
+                {k: a if a.shape else a._replace(shape=shape) for k, a in stored.slots.items()}
+                if stored.slots is not None
+                else None
+            )
+            stored = stored._replace(table=table, slots=slots)
+        stacks[name] = stored
+    return held._replace(stacks=stacks)
 
 
 def _disagrees(saved: JaxSide, held: Held) -> str | None:
@@ -402,10 +424,11 @@ def _way_across(held: Held, checkpoint: OrbaxCheckpoint, new: JaxSide, notes: li
     root = str(Path(checkpoint.path).parent) if checkpoint.step is not None else checkpoint.path
     model = held.item.name
     if checkpoint.step is not None and (model, proto) == ("model", "embedding_spec"):
+        target, other = _targets(new)
         call = (
             "`python -m jax_tpu_embedding.sparsecore.lib.flax.nnx.offline_converter "
             f"--input_checkpoint {_quoted(root)} --output_checkpoint OUT "
-            f"--target_num_devices {_targets(new)}` ({_CONVERTER}/offline_converter.py)"
+            f"--target_num_devices {target}`{other} ({_CONVERTER}/offline_converter.py)"
         )
     else:
         call = (
@@ -423,10 +446,10 @@ def _way_across(held: Held, checkpoint: OrbaxCheckpoint, new: JaxSide, notes: li
     )
 
 
-def _targets(new: JaxSide) -> str:
-    """The converter's target for the new layout's SparseCores in all (a device kind's
-    SparseCores: 'TPU v5' 4, 'TPU v6e' 2, ``NUM_SC_PER_DEVICE_MAP`` in the library's
-    utils.py)."""
+def _targets(new: JaxSide) -> tuple[str, str]:
+    """The converter's target for the new layout's SparseCores in all, and the other device
+    kind that makes as many (a device kind's SparseCores: 'TPU v5' 4, 'TPU v6e' 2,
+    ``NUM_SC_PER_DEVICE_MAP`` in the library's utils.py)."""
     cores = {s.num_sparsecores for s in new.stacks}
     total = next(iter(cores)) if len(cores) == 1 else 0
     options = [
@@ -435,8 +458,9 @@ def _targets(new: JaxSide) -> str:
         if total > 0 and total % per == 0
     ]
     if not options:
-        return "N --target_device_kind KIND"
-    return options[0] + (f" (or {options[1]})" if len(options) > 1 else "")
+        return "N --target_device_kind KIND", ""
+    other = f" (or `--target_num_devices {options[1]}`)" if len(options) > 1 else ""
+    return options[0], other
 
 
 def _quoted(path: str) -> str:
