@@ -117,6 +117,12 @@ def diff_checkpoint(
         layout = layout_of(document, facts[id(document)])
         if layout.against_checkpoint:  # its front-end says why TensorFlow's do not compare
             raise CannotCompare(layout.against_checkpoint)
+        # A family its front-end compares with a checkpoint (SparseCore stacks); the others as
+        # TPUEmbedding's tables (compat/checkpoint).
+        own = changes_of(layout.family, "checkpoint") if layout.family is not None else None
+        if own is not None:
+            placed: list[Placed] = own(document, checkpoint, prefix, facts[id(document)])
+            return document, placed
         return document, _against_checkpoint(document, checkpoint, prefix, facts[id(document)])
 
     return _diff(workspace, version.name, [version], False, against)
