@@ -1,0 +1,208 @@
+"""`tpuemb diff` of SparseCore specs (TPUEmbeddingV2), without TensorFlow: two specs, and a spec
+against the checkpoint TensorFlow wrote (tests/data/sparsecore_checkpoint, its own oracle's
+fixture); and a checkpoint broken in the ways the layouts' reader must survive. What TensorFlow
+does in each case is tests/test_tf_sparsecore_diff.py's (make test-tf)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tpuemb_cli.cli import main
+from tpuemb_cli.frontends.tensorflow.compat import restore
+from tpuemb_cli.pb.layouts import SparseCoreTableLayout
+
+FIXTURE = Path(__file__).parent / "data" / "sparsecore_checkpoint"
+SPEC = (FIXTURE / "model.spec.yaml").read_text()
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURE / "ckpt", tmp_path / "ckpt")
+    (tmp_path / "old.yaml").write_text(SPEC)
+    return tmp_path
+
+
+def kinds(result: Result) -> list[tuple[str, str | None, int | None]]:
+    return [(c["kind"], c["table"], c["line"]) for c in json.loads(result.stdout)["changes"]]
+
+
+def test_a_spec_against_itself_and_its_own_checkpoint_is_no_change(here: Path) -> None:
+    for args in (["old.yaml", "old.yaml"], ["--against-checkpoint", "ckpt", "old.yaml"]):
+        result = invoke("diff", *args)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            0,
+            "No changes (1 file pair compared).\n",
+            "",
+        )
+
+
+def test_a_table_grown_past_its_padding_does_not_restore(here: Path) -> None:
+    (here / "new.yaml").write_text(SPEC.replace("vocabulary_size: 50,", "vocabulary_size: 100,"))
+    for args in (["old.yaml", "new.yaml"], ["--against-checkpoint", "ckpt", "new.yaml"]):
+        result = invoke("diff", "--format", "concise", *args)
+        assert result.exit_code == 1
+        first, second, summary = result.stdout.splitlines()
+        assert first == (
+            "new.yaml:7:15: TE951 [error] restore-error: restoring stack `a_b` (256 x 8) fails "
+            "(`b`: rows 50 -> 100 (padded 64 -> 128)): into the built embedding: "
+            "InvalidArgumentError: shape in shape_and_slice spec [256,8] does not match the shape "
+            "stored in checkpoint: [192,8]; before it is built: the checkpoint adapter pads each "
+            "table's saved rows by its new padding, so `b` no longer fill the stack (ValueError: "
+            "the initial value's shape is not compatible with the explicitly supplied `shape` "
+            "argument, or InvalidArgumentError from ConcatOp)"
+        )
+        # Before build, the adapter re-lays out `c` too, and its slot restarts.
+        assert second.startswith("new.yaml:8:5: TE952 [error] silent-reinit: stack `c` restores")
+        assert (
+            summary == "Found 2 changes: 1 restore-error, 1 silent-reinit (1 file pair compared)."
+        )
+
+
+def test_a_table_added_or_removed_is_refused_by_the_layouts_keys(here: Path) -> None:
+    added = SPEC.replace(
+        "  - {name: c, vocabulary_size: 40, dim: 16}\n",
+        "  - {name: c, vocabulary_size: 40, dim: 16}\n  - {name: d, vocabulary_size: 30, dim: 8}\n",
+    ).replace(
+        "  - {name: f_c, table: c, output_shape: [16]}\n",
+        "  - {name: f_c, table: c, output_shape: [16]}\n"
+        "  - {name: f_d, table: d, output_shape: [16]}\n",
+    )
+    (here / "new.yaml").write_text(added)
+    assert kinds(invoke("diff", "--format", "json", "old.yaml", "new.yaml")) == [
+        ("restore-error", "d", 9)
+    ]
+    assert kinds(invoke("diff", "--format", "json", "new.yaml", "old.yaml")) == [
+        ("restore-error", "d", 9)  # placed in the old file, new.yaml here
+    ]
+    against = invoke("diff", "--format", "json", "--against-checkpoint", "ckpt", "new.yaml")
+    assert kinds(against) == [("restore-error", "d", 9)]
+    assert "Layouts in checkpoint and embedding must have the same keys" in against.stdout
+
+
+def test_another_optimizer_restarts_the_new_slots_and_orphans_the_old(here: Path) -> None:
+    (here / "new.yaml").write_text(SPEC.replace("{adagrad: {}", "{adam: {}"))
+    expected = [
+        ("silent-reinit", "a_b", 6),
+        ("silent-reinit", "a_b", 6),
+        ("orphaned-state", "a_b", 6),
+        ("training-change", "a_b", 6),
+        ("silent-reinit", "c", 8),
+        ("silent-reinit", "c", 8),
+        ("orphaned-state", "c", 8),
+        ("training-change", "c", 8),
+    ]
+    assert kinds(invoke("diff", "--format", "json", "old.yaml", "new.yaml")) == expected
+    # A checkpoint does not say which optimizer wrote it: its slots do.
+    against = invoke("diff", "--format", "json", "--against-checkpoint", "ckpt", "new.yaml")
+    assert kinds(against) == [k for k in expected if k[0] != "training-change"]
+
+
+def test_the_first_features_batch_restarts_the_slots_when_restored_before_build(
+    here: Path,
+) -> None:
+    (here / "new.yaml").write_text(
+        SPEC.replace(
+            "{name: f_a, table: a, output_shape: [16]}", "{name: f_a, table: a, output_shape: [32]}"
+        )
+    )
+    result = invoke("diff", "--format", "json", "old.yaml", "new.yaml")
+    assert kinds(result) == [("silent-reinit", "c", 8), ("silent-reinit", "a_b", 10)]
+    changes = json.loads(result.stdout)["changes"]
+    assert changes[1]["field"] == "features[0]"
+    assert "recorded batch size per SparseCore 4 -> 8" in changes[1]["message"]
+
+
+def test_more_partitions_change_the_topology_and_every_stack(here: Path) -> None:
+    (here / "new.yaml").write_text(SPEC.replace("cores_per_host: 2", "cores_per_host: 4"))
+    result = invoke("diff", "--format", "json", "old.yaml", "new.yaml")
+    assert kinds(result) == [
+        ("restore-error", "a_b", 13),
+        ("restore-error", "c", 13),
+        ("topology-change", None, 13),
+    ]
+
+
+def test_stacking_turned_off_leaves_the_old_stack_behind(here: Path) -> None:
+    (here / "new.yaml").write_text(
+        SPEC.replace("sparse_core: {}", "sparse_core: {disable_table_stacking: true}")
+    )
+    assert kinds(invoke("diff", "--format", "json", "old.yaml", "new.yaml")) == [
+        ("silent-reinit", "a", 6),
+        ("silent-reinit", "b", 7),
+        ("silent-reinit", "c", 8),
+        ("orphaned-state", "a_b", 6),  # in the old file
+    ]
+
+
+def _data(here: Path) -> Path:
+    return here / "ckpt" / "ckpt-1.data-00000-of-00001"
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ("checksum", "is corrupt (its length or its checksum is wrong)"),
+        ("content", "does not hold SparseCoreTableLayouts"),
+        ("truncated", "a truncated checkpoint"),
+    ],
+)
+def test_a_damaged_layouts_string_is_an_error_naming_the_file(
+    here: Path, damage: str, message: str
+) -> None:
+    path = _data(here)
+    data = bytearray(path.read_bytes())
+    start = data.index(b"a_b")  # inside the layouts (the string's only text)
+    if damage == "checksum":
+        data[start - 8] ^= 0xFF  # the checksum, or the length, before the message's first bytes
+    elif damage == "content":
+        data[start - 4 : start + 20] = b"\xff" * 24
+    else:
+        data = data[: start - 1]
+    path.write_bytes(bytes(data))
+    result = invoke("diff", "--against-checkpoint", "ckpt", "old.yaml")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("tpuemb: error: ") and message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_prefix_without_layouts_is_an_error(here: Path) -> None:
+    result = invoke(
+        "diff", "--against-checkpoint", "ckpt", "--checkpoint-prefix", "model", "old.yaml"
+    )
+    assert result.exit_code == 2
+    assert "no object `model` holds TPUEmbeddingV2's `_sparse_core_table_layouts`" in result.stderr
+
+
+def _layout(name: str, rows: int, padded: int, offset: int, rotation: int) -> SparseCoreTableLayout:
+    return SparseCoreTableLayout(
+        table_name=name,
+        stacked_table_name="a_b",
+        num_sparse_cores=8,
+        num_partitions=2,
+        total_rows_per_sparse_core_shard=32,
+        unsharded_shape=[rows, 8],
+        unsharded_padded_shape=[padded, 8],
+        sparse_core_shard_row_offset=offset,
+        sparse_core_shard_rotation=rotation,
+    )
+
+
+def test_the_adapters_rows_add_up_only_when_every_partition_gets_its_rows() -> None:
+    # a 100 -> 150 rows (padded 128 -> 192), b 100 -> 50 (128 -> 64): the saved rows padded by
+    # the new padding still fill the stack (TensorFlow restores, rows shifted); b alone grown
+    # does not (TensorFlow raises).
+    old = {"a": _layout("a", 100, 128, 0, 0), "b": _layout("b", 100, 128, 16, 4)}
+    new = [_layout("a", 150, 192, 0, 0), _layout("b", 50, 64, 24, 4)]
+    assert restore._rows_add_up(new, old)
+    grown = [old["a"], _layout("b", 120, 128, 16, 4)]
+    assert not restore._rows_add_up(grown, old)
