@@ -10,8 +10,11 @@ through TensorFlow's own unsharding (`_unshard_from_sc_to_cpu`, by the layouts).
 TensorFlow's outcome is the worse of the two ways: `restore-error` when one raises,
 `silent-reinit` when one leaves a table's rows, or a slot both optimizers have, other than what
 the checkpoint holds for it (or a new slot at its initializer), else `ok`; and tpuemb's verdict
-(its most serious change of those two kinds) must be the same. The same checkpoints are also
-compared with `tpuemb diff --against-checkpoint`, which must give the same verdict.
+(its most serious change of those two kinds) must be the same. Table by table too: every table a
+restore left without its rows or a slot is in a stack (or is a table) tpuemb names with one of
+those kinds, and where neither way raises, every stack tpuemb names lost something. The same
+checkpoints are also compared with `tpuemb diff --against-checkpoint`, which must give the same
+verdict.
 """
 
 from __future__ import annotations
@@ -219,8 +222,13 @@ def save(setting: dict[str, Any], folder: Path) -> tuple[str, dict[tuple[str, st
     return path, saved
 
 
+LOST: dict[str, set[str]] = {}  # per restore: the tables whose rows or slots it did not restore
+STACKS: dict[str, str] = {}  # the new embedding's tables -> their stacks
+
+
 def restored(setting: dict[str, Any], path: str, saved: dict[Any, Any], order: str) -> str:
     """What restoring ``path`` into the new spec's embedding in ``order`` does."""
+    LOST[order] = set()
     with _stand_in(setting):
         embedding = build(setting)
         checkpoint = tf.train.Checkpoint(embedding=embedding)
@@ -233,6 +241,12 @@ def restored(setting: dict[str, Any], path: str, saved: dict[Any, Any], order: s
                 checkpoint.restore(path)
         except Exception as error:
             return f"restore-error ({type(error).__name__})"
+        STACKS.update(
+            {
+                name: layout.stacked_table_name
+                for name, layout in embedding.embedding_layouts.items()
+            }
+        )
         lost = []
         for key, value in tables_of(embedding).items():
             old = saved.get(key)
@@ -243,6 +257,7 @@ def restored(setting: dict[str, Any], path: str, saved: dict[Any, Any], order: s
             rows, columns = min(old.shape[0], value.shape[0]), min(old.shape[1], value.shape[1])
             if not np.array_equal(old[:rows, :columns], value[:rows, :columns]):
                 lost.append(f"{key[0]}/{key[1]}")
+        LOST[order] = {entry.split("/")[0] for entry in lost}
         return f"silent-reinit ({', '.join(sorted(lost))})" if lost else "ok"
 
 
@@ -280,6 +295,19 @@ def test_diff_says_what_tensorflow_does(name: str, tmp_path: Path) -> None:
     shown = [f"{c['kind']}: {c['message']}" for c in report["changes"]]
     print(f"{name}: TensorFlow {outcomes}; tpuemb {verdict(report)}")
     assert verdict(report) == expected, (outcomes, shown)
+    # Every table a restore left without its rows or slots is in a stack tpuemb names (a
+    # table's own change names the table, a stack's the stack).
+    flagged = {
+        c["table"] for c in report["changes"] if c["kind"] in ("restore-error", "silent-reinit")
+    }
+    for order, tables in LOST.items():
+        missed = {t for t in tables if t not in flagged and STACKS.get(t) not in flagged}
+        assert not missed, (order, missed, shown)
+    # And where neither way raises, every stack tpuemb names lost something in one of them.
+    if expected != "restore-error":
+        lost = set().union(*LOST.values())
+        stacks = lost | {STACKS[t] for t in lost if t in STACKS}
+        assert flagged <= stacks, (flagged - stacks, outcomes, shown)
     against = _diff("--against-checkpoint", f"{path}.index", str(tmp_path / "new.spec.json"))
     assert verdict(against) == expected, (outcomes, against["changes"])
     if old == new:
