@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tpuemb_cli import load as loader
-from tpuemb_cli.compat.layouts import NotComparedYet
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.frontends import changes_of, compat_of
 from tpuemb_cli.load import Document, Skipped
@@ -54,8 +53,6 @@ class Diffed(Record):
     skipped: str | None = None
     error: str | None = None
     stop: bool = False  # the error is the configuration's: said once, the run ends (exit 2)
-    # Skipped although it holds embedding state: a gate that passes it must say so (stderr).
-    unchecked: bool = False
 
 
 def diff_versions(
@@ -191,8 +188,6 @@ def _diff(
         findings = engine.judge_changes(anchor, placed)
     except CannotCompare as problem:
         return Diffed(name, [], {}, error=str(problem))
-    except NotComparedYet as problem:
-        return Diffed(name, [], sources, skipped=str(problem), unchecked=True)
     except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)
