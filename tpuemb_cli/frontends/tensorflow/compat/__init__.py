@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tpuemb_cli.compat.layouts import CannotCompare, Layout
+from tpuemb_cli.compat.layouts import Layout
 from tpuemb_cli.frontends import compat_of
 from tpuemb_cli.load import Document
 
@@ -72,6 +72,3 @@ def checkpoint_sparsecore(
     new = spec_side(document, facts)
     old = checkpoint_side(document, checkpoint, prefix)
     return place(sparsecore_changes(old, new), new, new)
-
-
-__all__ = ["CannotCompare", "changes_sparsecore", "checkpoint_sparsecore"]

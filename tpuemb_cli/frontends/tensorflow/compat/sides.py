@@ -4,12 +4,11 @@ variables) and its ``_sparse_core_table_layouts`` string (the layouts it was sav
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from google.protobuf.message import DecodeError
 
 from tpuemb_cli.compat.layouts import CannotCompare
-from tpuemb_cli.frontends.tensorflow.compat.changes import SparseCoreSide
 from tpuemb_cli.frontends.tensorflow.compat.stacks import (
     SparseCoreState,
     StackVariable,
@@ -19,12 +18,36 @@ from tpuemb_cli.frontends.tensorflow.compat.stacks import (
 from tpuemb_cli.load import Document
 from tpuemb_cli.load.checkpoint import Checkpoint, UnreadableCheckpoint, objects
 from tpuemb_cli.load.checkpoint_strings import read_string
+from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
 
 # The key TPUEmbeddingV2 saves its layouts under (SPARSECORE_LAYOUTS_CHECKPOINT_KEY in
 # tensorflow/python/tpu/tpu_embedding_v3_utils.py, v2.21.0).
 LAYOUTS_KEY = "_sparse_core_table_layouts"
+
+
+class SparseCoreSide(NamedTuple):
+    """One side of a comparison: a SparseCore spec's checkpoint (``tables``: each table's path in
+    the spec, ``first_feature``: the first flattened feature's), or a checkpoint's (``document``
+    the spec it is compared with, ``tables`` empty: what it holds has no place of its own)."""
+
+    document: Document
+    state: SparseCoreState
+    tables: dict[str, FieldPath]
+    first_feature: FieldPath = ()
+    topology: FieldPath = ("topology",)
+
+    @property
+    def file(self) -> str:
+        return self.document.name
+
+    def file_path(self, path: FieldPath) -> FieldPath:
+        return path
+
+    def place(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
+        source = self.document.source_map
+        return path, source.position(path) if source is not None else None
 
 
 def spec_side(document: Document, facts: Any) -> SparseCoreSide:

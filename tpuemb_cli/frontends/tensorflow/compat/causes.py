@@ -1,0 +1,100 @@
+"""What changed in the layouts of a stack's members, in the user's terms, each at its place in
+the new spec: a table's size at its ``vocabulary_size`` or ``dim``, the SparseCores at
+``topology``, what the layouts record of the features at the first feature, a table's place in
+its stack at the table."""
+
+from __future__ import annotations
+
+from tpuemb_cli.frontends.tensorflow.compat.sides import SparseCoreSide
+from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.pb.layouts import SparseCoreTableLayout
+
+LONG_NAME = 60
+
+
+def shown(name: str) -> str:
+    """A stack's name quoted, its middle elided when it is long (a stack of many tables)."""
+    if len(name) <= LONG_NAME:
+        return f"`{name}`"
+    return f"`{name[:24]}...{name[-16:]}` ({len(name)} characters)"
+
+
+def path_of(side: SparseCoreSide, table: str, *field: str | int) -> FieldPath | None:
+    """The path of ``table`` (and ``field`` in it) in ``side``'s spec; None for a checkpoint's."""
+    found = side.tables.get(table)
+    return (*found, *field) if found is not None else None
+
+
+def layout_causes(
+    old: SparseCoreSide, new: SparseCoreSide, members: list[SparseCoreTableLayout]
+) -> list[tuple[FieldPath, str]]:
+    """What changed in the layouts of a stack's members, each at its place in the new spec,
+    the most telling first (a table's size, then the SparseCores, then its place)."""
+    before = old.state.layouts or {}
+    found: list[tuple[int, FieldPath, str]] = []
+    for member in members:
+        name = member.table_name
+        was = before.get(name)
+        table = path_of(new, name) or ()
+        if was is None:
+            continue
+        if was.stacked_table_name != member.stacked_table_name:
+            found.append((1, table, f"`{name}` was in stack {shown(was.stacked_table_name)}"))
+        for at, field, what in ((0, "vocabulary_size", "rows"), (1, "dim", "dimension")):
+            if was.unsharded_shape[at] != member.unsharded_shape[at]:
+                found.append(
+                    (
+                        0,
+                        (*table, field),
+                        f"`{name}`: {what} {was.unsharded_shape[at]} -> "
+                        f"{member.unsharded_shape[at]} (padded "
+                        f"{was.unsharded_padded_shape[at]} -> {member.unsharded_padded_shape[at]})",
+                    )
+                )
+        if was.num_sparse_cores != member.num_sparse_cores:
+            found.append(
+                (
+                    2,
+                    new.topology,
+                    f"SparseCores in all {was.num_sparse_cores} -> {member.num_sparse_cores}",
+                )
+            )
+        elif was.unsharded_padded_shape != member.unsharded_padded_shape and (
+            was.unsharded_shape == member.unsharded_shape
+        ):
+            found.append(
+                (
+                    3,
+                    table,
+                    f"`{name}`: padded shape {list(was.unsharded_padded_shape)} -> "
+                    f"{list(member.unsharded_padded_shape)}",
+                )
+            )
+        for field, label in (
+            ("sparse_core_shard_row_offset", "row offset in each shard"),
+            ("sparse_core_shard_rotation", "rotation"),
+        ):
+            if getattr(was, field) != getattr(member, field):
+                found.append(
+                    (
+                        4,
+                        table,
+                        f"`{name}`: {label} {getattr(was, field)} -> {getattr(member, field)}",
+                    )
+                )
+        for field, label in (
+            ("per_sparse_core_batch_size", "recorded batch size per SparseCore"),
+            ("num_features", "recorded feature count"),
+        ):
+            if getattr(was, field) != getattr(member, field):
+                found.append(
+                    (
+                        5,
+                        new.first_feature or table,
+                        f"`{name}`: {label} {getattr(was, field)} -> {getattr(member, field)} "
+                        "(the first feature's table records them)",
+                    )
+                )
+    found.sort(key=lambda cause: cause[0])
+    unique = dict.fromkeys((path, text) for _, path, text in found)
+    return list(unique)
