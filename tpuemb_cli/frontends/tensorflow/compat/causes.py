@@ -5,6 +5,8 @@ its stack at the table."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tpuemb_cli.frontends.tensorflow.compat.sides import SparseCoreSide
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.pb.layouts import SparseCoreTableLayout
@@ -39,6 +41,9 @@ def layout_causes(
         if was is None:
             continue
         if was.stacked_table_name != member.stacked_table_name:
+            stacking = _stacking(old, new)
+            if stacking is not None:
+                found.append(stacking)
             found.append((1, table, f"`{name}` was in stack {shown(was.stacked_table_name)}"))
         for at, field, what in ((0, "vocabulary_size", "rows"), (1, "dim", "dimension")):
             if was.unsharded_shape[at] != member.unsharded_shape[at]:
@@ -98,3 +103,21 @@ def layout_causes(
     found.sort(key=lambda cause: cause[0])
     unique = dict.fromkeys((path, text) for _, path, text in found)
     return list(unique)
+
+
+STACKING = ("sparse_core", "disable_table_stacking")
+
+
+def _stacking(old: SparseCoreSide, new: SparseCoreSide) -> tuple[int, FieldPath, str] | None:
+    """Table stacking turned off or on between two specs (a checkpoint does not say)."""
+    before, now = (_disabled(side) for side in (old, new))
+    if before is None or now is None or before == now:
+        return None
+    return (1, STACKING, f"table stacking turned {'off' if now else 'on'}")
+
+
+def _disabled(side: SparseCoreSide) -> bool | None:
+    message: Any = side.document.message
+    if not side.tables or message is None or not message.HasField("sparse_core"):
+        return None  # a checkpoint's side
+    return bool(message.sparse_core.disable_table_stacking)
