@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from tests import checkpoint_files
 from tpuemb_cli.cli import main
 from tpuemb_cli.frontends.tensorflow.compat import restore
-from tpuemb_cli.pb.layouts import SparseCoreTableLayout
+from tpuemb_cli.load.sstable import Table, crc32c, mask
+from tpuemb_cli.pb.framework import tensor_bundle_pb2
+from tpuemb_cli.pb.layouts import SparseCoreTableLayout, SparseCoreTableLayouts
 
 FIXTURE = Path(__file__).parent / "data" / "sparsecore_checkpoint"
 SPEC = (FIXTURE / "model.spec.yaml").read_text()
@@ -176,6 +179,59 @@ def test_a_damaged_layouts_string_is_an_error_naming_the_file(
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("tpuemb: error: ") and message in result.stderr
     assert "Traceback" not in result.output
+
+
+def _with_layouts(here: Path, layouts: bytes) -> None:
+    """The fixture's checkpoint with ``layouts`` as its `_sparse_core_table_layouts` (appended to
+    its data file, written as TensorFlow writes a string; the index rewritten to point at it)."""
+    index = here / "ckpt" / "ckpt-1.index"
+    data = _data(here)
+    held = data.read_bytes()
+    length = len(layouts).to_bytes(4, "little")
+    payload = checkpoint_files.varint(len(layouts)) + mask(crc32c(length)).to_bytes(4, "little")
+    payload += layouts
+    entries = []
+    for name, value in Table(index.read_bytes()).items():
+        if name.endswith(b"_sparse_core_table_layouts/.ATTRIBUTES/VARIABLE_VALUE"):
+            entry = tensor_bundle_pb2.BundleEntryProto.FromString(value)
+            entry.offset, entry.size = len(held), len(payload)
+            value = entry.SerializeToString()
+        entries.append((name, value))
+    data.write_bytes(held + payload)
+    index.write_bytes(checkpoint_files.table(entries))
+
+
+def test_a_checkpoint_with_layouts_tensorflow_does_not_write_is_an_error(here: Path) -> None:
+    _with_layouts(here, _layouts())
+    assert invoke("diff", "--against-checkpoint", "ckpt", "old.yaml").exit_code == 0  # rewritten
+    for damage, why in (
+        ({"unsharded_shape": [100]}, "a shape that is not [rows, dim]"),
+        ({"num_sparse_cores": 0}, "no SparseCores or no partitions"),
+        ({"stacked_table_name": ""}, "no table or stack name"),
+    ):
+        layouts = SparseCoreTableLayouts.FromString(_layouts())
+        table = layouts.tables[0]
+        for field, value in damage.items():
+            table.ClearField(field)
+            if isinstance(value, list):
+                getattr(table, field).extend(value)
+            elif value:
+                setattr(table, field, value)
+        _with_layouts(here, layouts.SerializeToString())
+        result = invoke("diff", "--against-checkpoint", "ckpt", "old.yaml")
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith("tpuemb: error: ") and why in result.stderr
+        assert "Traceback" not in result.output
+
+
+def _layouts() -> bytes:
+    from tpuemb_cli.load.checkpoint import read_checkpoint
+    from tpuemb_cli.load.checkpoint_strings import read_string
+
+    checkpoint = read_checkpoint(FIXTURE / "ckpt")
+    return read_string(
+        checkpoint, "embedding/_sparse_core_table_layouts/.ATTRIBUTES/VARIABLE_VALUE"
+    )
 
 
 def test_a_prefix_without_layouts_is_an_error(here: Path) -> None:

@@ -20,7 +20,7 @@ from tpuemb_cli.load.checkpoint import Checkpoint, UnreadableCheckpoint, objects
 from tpuemb_cli.load.checkpoint_strings import read_string
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
-from tpuemb_cli.pb.layouts import SparseCoreTableLayouts
+from tpuemb_cli.pb.layouts import SparseCoreTableLayout, SparseCoreTableLayouts
 
 # The key TPUEmbeddingV2 saves its layouts under (SPARSECORE_LAYOUTS_CHECKPOINT_KEY in
 # tensorflow/python/tpu/tpu_embedding_v3_utils.py, v2.21.0).
@@ -112,6 +112,13 @@ def checkpoint_side(
         raise CannotCompare(
             f"{checkpoint.path}: `{key}` does not hold SparseCoreTableLayouts"
         ) from None
+    for layout in layouts.tables:
+        why = _unusable(layout)
+        if why:
+            raise CannotCompare(
+                f"{checkpoint.path}: `{key}` holds a layout TPUEmbeddingV2 does not write "
+                f"(table {layout.table_name!r}: {why})"
+            )
     by_name = {layout.table_name: layout for layout in layouts.tables}
     stacks = {}
     for name, members in layouts_by_stack(by_name).items():
@@ -129,3 +136,16 @@ def checkpoint_side(
             None,
         )
     return SparseCoreSide(document, SparseCoreState(stacks, by_name), {})
+
+
+def _unusable(layout: SparseCoreTableLayout) -> str:
+    """Why a layout read from a checkpoint cannot be one TensorFlow wrote ("": it can)."""
+    if not layout.table_name or not layout.stacked_table_name:
+        return "no table or stack name"
+    if len(layout.unsharded_shape) != 2 or len(layout.unsharded_padded_shape) != 2:
+        return "a shape that is not [rows, dim]"
+    if min(*layout.unsharded_shape, *layout.unsharded_padded_shape) < 0:
+        return "a negative size"
+    if layout.num_sparse_cores < 1 or layout.num_partitions < 1:
+        return "no SparseCores or no partitions"
+    return ""
