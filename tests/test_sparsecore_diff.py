@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -265,3 +266,32 @@ def test_the_adapters_rows_add_up_only_when_every_partition_gets_its_rows() -> N
     assert restore._rows_add_up(new, old)
     grown = [old["a"], _layout("b", 120, 128, 16, 4)]
     assert not restore._rows_add_up(grown, old)
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+def test_against_a_revision_the_examples_untouched_are_no_change_and_an_edit_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 39: `diff --against HEAD examples/` exited 2 on the SparseCore example.
+    if shutil.which("git") is None:
+        pytest.fail("git is required")
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(Path(__file__).parent.parent / "examples", tmp_path / "examples")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "-c", "user.email=ci@example.com", "-c", "user.name=CI", "add", ".")
+    _git(tmp_path, "-c", "user.email=ci@example.com", "-c", "user.name=CI", "commit", "-qm", "x")
+    untouched = invoke("diff", "--against", "HEAD", "examples/")
+    assert (untouched.exit_code, untouched.stderr) == (0, ""), untouched.output
+    assert untouched.stdout.startswith("No changes (")
+    spec = tmp_path / "examples" / "sparsecore" / "dlrm.spec.yaml"
+    spec.write_text(
+        spec.read_text().replace("cat_24, vocabulary_size: 108,", "cat_24, vocabulary_size: 1080,")
+    )
+    edited = invoke("diff", "--format", "concise", "--against", "HEAD", "examples/")
+    assert edited.exit_code == 1, edited.output
+    assert edited.stdout.startswith(
+        "examples/sparsecore/dlrm.spec.yaml:38:20: TE951 [error] restore-error: restoring stack "
+    )
