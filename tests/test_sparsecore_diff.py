@@ -95,20 +95,31 @@ def test_a_table_added_or_removed_is_refused_by_the_layouts_keys(here: Path) -> 
 
 def test_another_optimizer_restarts_the_new_slots_and_orphans_the_old(here: Path) -> None:
     (here / "new.yaml").write_text(SPEC.replace("{adagrad: {}", "{adam: {}"))
+    # All at the spec's optimizer, which every table trains with.
     expected = [
-        ("silent-reinit", "a_b", 6),
-        ("silent-reinit", "a_b", 6),
-        ("orphaned-state", "a_b", 6),
-        ("training-change", "a_b", 6),
-        ("silent-reinit", "c", 8),
-        ("silent-reinit", "c", 8),
-        ("orphaned-state", "c", 8),
-        ("training-change", "c", 8),
+        ("silent-reinit", "a_b", 4),
+        ("silent-reinit", "a_b", 4),
+        ("silent-reinit", "c", 4),
+        ("silent-reinit", "c", 4),
+        ("orphaned-state", "a_b", 4),
+        ("orphaned-state", "c", 4),
+        ("training-change", "a_b", 4),
+        ("training-change", "c", 4),
     ]
     assert kinds(invoke("diff", "--format", "json", "old.yaml", "new.yaml")) == expected
     # A checkpoint does not say which optimizer wrote it: its slots do.
     against = invoke("diff", "--format", "json", "--against-checkpoint", "ckpt", "new.yaml")
     assert kinds(against) == [k for k in expected if k[0] != "training-change"]
+
+
+def test_another_learning_rate_is_a_training_change_at_the_optimizer(here: Path) -> None:
+    (here / "new.yaml").write_text(SPEC.replace("constant: 0.1}", "constant: 0.2}"))
+    result = invoke("diff", "--format", "json", "old.yaml", "new.yaml")
+    assert result.exit_code == 0
+    assert kinds(result) == [("training-change", "a_b", 4), ("training-change", "c", 4)]
+    changes = json.loads(result.stdout)["changes"]
+    assert [c["field"] for c in changes] == ["optimizer", "optimizer"]
+    assert changes[0]["old"] == "adagrad { } learning_rate { constant: 0.1 }"
 
 
 def test_the_first_features_batch_restarts_the_slots_when_restored_before_build(

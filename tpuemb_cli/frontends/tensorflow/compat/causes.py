@@ -21,6 +21,19 @@ def shown(name: str) -> str:
     return f"`{name[:24]}...{name[-16:]}` ({len(name)} characters)"
 
 
+def optimizer_path(side: SparseCoreSide, table: str) -> FieldPath:
+    """Where ``table``'s optimizer is written: its own, or the spec's (``()`` for a
+    checkpoint's side)."""
+    found = side.tables.get(table)
+    message: Any = side.document.message
+    if found is None or message is None:
+        return ()
+    index = found[1]
+    if isinstance(index, int) and message.tables[index].HasField("optimizer"):
+        return (*found, "optimizer")
+    return ("optimizer",)
+
+
 def path_of(side: SparseCoreSide, table: str, *field: str | int) -> FieldPath | None:
     """The path of ``table`` (and ``field`` in it) in ``side``'s spec; None for a checkpoint's."""
     found = side.tables.get(table)

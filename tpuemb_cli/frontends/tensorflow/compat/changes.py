@@ -12,7 +12,12 @@ from collections.abc import Iterator
 
 from tpuemb_cli.compat.kinds import Change
 from tpuemb_cli.frontends.tensorflow.compat import restore
-from tpuemb_cli.frontends.tensorflow.compat.causes import layout_causes, path_of, shown
+from tpuemb_cli.frontends.tensorflow.compat.causes import (
+    layout_causes,
+    optimizer_path,
+    path_of,
+    shown,
+)
 from tpuemb_cli.frontends.tensorflow.compat.sides import SparseCoreSide
 from tpuemb_cli.frontends.tensorflow.compat.stacks import StackVariable, layouts_by_stack
 from tpuemb_cli.pb.layouts import SparseCoreTableLayout
@@ -184,7 +189,7 @@ def _slots(new: SparseCoreSide, stack: StackVariable, stored: StackVariable) -> 
     """The slot variables, by name (``<stack>/<slot>``), and the optimizer that reads them."""
     if stack.slots is None or stored.slots is None:
         return
-    path = path_of(new, stack.members[0], "optimizer") or ()
+    path = optimizer_path(new, stack.members[0])
     for slot in stack.slots:
         if slot not in stored.slots:
             yield Change(
@@ -223,6 +228,16 @@ def _slots(new: SparseCoreSide, stack: StackVariable, stored: StackVariable) -> 
                 if set(stack.slots) & set(stored.slots)
                 else ""
             ),
+        )
+    elif stored.settings is not None and stored.settings != stack.settings:
+        yield Change(
+            "training-change",
+            stack.name,
+            path,
+            stored.settings,
+            stack.settings,
+            f"stack {shown(stack.name)} restores, and trains on with other {stack.optimizer} "
+            f"settings: {stored.settings} -> {stack.settings}",
         )
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from google.protobuf import text_format
+
 from tpuemb_cli.model import optimizers
 from tpuemb_cli.pb.layouts import SparseCoreTableLayout
 from tpuemb_cli.pb.spec.embedding_spec_pb2 import EmbeddingSpec
@@ -33,6 +35,8 @@ class StackVariable(NamedTuple):
     members: tuple[str, ...]
     slots: tuple[str, ...] | None
     optimizer: str | None  # the class of its optimizer (None: not known, a checkpoint's)
+    # Its optimizer's settings as one line of text format (None: not known, a checkpoint's).
+    settings: str | None = None
 
 
 class SparseCoreState(NamedTuple):
@@ -63,6 +67,7 @@ def spec_state(spec: EmbeddingSpec, plan: Plan) -> SparseCoreState:
             _by_offset(stack.members),
             slots,
             row.tf_class if row is not None else field,
+            text_format.MessageToString(optimizer, as_one_line=True) if optimizer else None,
         )
     layouts = {layout.table_name: layout for layout in plan.checkpoint_layouts.tables}
     return SparseCoreState(stacks, layouts)
