@@ -138,7 +138,7 @@ test-tf:
 	build/venv-tf/bin/python -m pytest -q -rP -p no:cacheprovider tests/test_tf.py tests/test_tf_diff.py \
 	  tests/test_tf_checkpoint.py tests/test_tf_memory.py tests/test_tf_sparsecore_rules.py \
 	  tests/test_tf_sparsecore.py tests/test_tf_sparsecore_memory.py tests/test_tf_keras_oracle.py \
-	  tests/test_tf_keras_saving_oracle.py
+	  tests/test_tf_keras_saving_oracle.py tests/test_tf_sparsecore_diff.py
 
 # The JAX SparseCore support against jax-tpu-embedding itself: our mirror of its
 # embedding_spec.proto against its generated module, and its own stacking and

@@ -53,10 +53,7 @@ def test_a_fixture_against_itself_and_its_conversions_is_no_change(
 ) -> None:
     workspace = Workspace(isolated=True, command="diff")
     itself = diff_versions(workspace, Version(data, str(path)), Version(data, str(path)), str(path))
-    if itself.skipped is not None:
-        # A SparseCore spec: its stacks are not compared (yet), and a run says so.
-        assert itself.unchecked and "SparseCore" in itself.skipped, itself
-        return
+    assert itself.skipped is None, itself
     if itself.error is not None:
         # A spec `compile` refuses is refused here too (its errors say why), never compared.
         assert itself.findings and not itself.compared, itself

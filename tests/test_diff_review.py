@@ -64,20 +64,21 @@ def test_sarif_of_a_pair_that_cannot_be_compared_is_valid(here: Path) -> None:
     assert "TE001" in [rule["id"] for rule in run["tool"]["driver"]["rules"]]
 
 
-def test_two_sparsecore_specs_that_differ_cannot_be_compared_yet(here: Path) -> None:
-    # Issue 36: a pair diff cannot judge is exit 2 with the reason, never "No changes", exit 0.
+def test_two_sparsecore_specs_compare_by_what_tensorflow_restores(here: Path) -> None:
+    # Issue 39: a table removed from a TPUEmbeddingV2 spec makes the restore raise (the layouts'
+    # keys differ: tests/test_tf_sparsecore_diff.py), placed at the table in the old file.
     spec = ROOT / "examples" / "sparsecore" / "dlrm.spec.yaml"
     smaller = here / "new.yaml"
     lines = spec.read_text().splitlines(True)
     smaller.write_text("".join(line for line in lines if "cat_25" not in line))
-    result = invoke("diff", str(spec), str(smaller))
-    assert (result.exit_code, result.stdout) == (
-        2,
-        "Nothing compared (1 file pair could not be compared).\n",
-    )
-    assert result.stderr == (
-        f"tpuemb: error: {smaller}: cannot compare: a SparseCore spec: TPUEmbeddingV2 "
-        "checkpoints hold stacks of tables, which diff does not compare yet\n"
+    result = invoke("diff", "--format", "concise", str(spec), str(smaller))
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout == (
+        f"{spec}:39:5: TE951 [error] restore-error: restoring fails: the checkpoint's table "
+        "`cat_25` (in stack `cat_0_cat_1_cat_10_cat_1...at_7_cat_8_cat_9` (171 characters)) is "
+        "no table of the new spec (TensorFlow: ValueError: Layouts in checkpoint and embedding "
+        "must have the same keys, whether the embedding is built or not)\n"
+        "Found 1 change: 1 restore-error (1 file pair compared).\n"
     )
     # The same spec on both sides (a reformatted copy too) lays out the same checkpoint.
     copy = here / "copy.yaml"
@@ -90,17 +91,21 @@ def test_two_sparsecore_specs_that_differ_cannot_be_compared_yet(here: Path) -> 
     )
 
 
-def test_a_sparsecore_spec_against_a_checkpoint_cannot_be_compared_yet(here: Path) -> None:
+def test_a_sparsecore_spec_against_a_checkpoint_without_layouts_cannot_be_compared(
+    here: Path,
+) -> None:
     from tests import checkpoint_files
 
     spec = ROOT / "examples" / "sparsecore" / "dlrm.spec.yaml"
     variables = checkpoint_files.embedding({"cat_1": (1000, 8)}, {"cat_1": ["accumulators"]})
-    checkpoint_files.save(here / "ckpt-1.index", checkpoint_files.bundle(variables))
-    result = invoke("diff", "--against-checkpoint", str(here / "ckpt-1.index"), str(spec))
+    index = here / "ckpt-1.index"
+    checkpoint_files.save(index, checkpoint_files.bundle(variables))
+    result = invoke("diff", "--against-checkpoint", str(index), str(spec))
     assert result.exit_code == 2, result.output
     assert result.stderr == (
-        f"tpuemb: error: {spec}: cannot compare: a SparseCore spec: TPUEmbeddingV2 checkpoints "
-        "hold stacks of tables, which diff does not compare yet\n"
+        f"tpuemb: error: {index}: cannot compare with {spec}, a SparseCore spec: the checkpoint "
+        "holds no `_sparse_core_table_layouts`, which every TPUEmbeddingV2 checkpoint holds (was "
+        "it saved by TPUEmbedding, or TPUEmbeddingForServing?)\n"
     )
 
 

@@ -103,8 +103,7 @@ def test_check_and_diff_in_each_human_format(
     old, new = files[kind].old, files[kind].new
     for pair in ((old, new), (new, old)):
         diff = invoke("diff", "--tpu", "v5p-8", "--format", output_format, *pair)
-        # Two SparseCore specs that differ cannot be compared yet (exit 2, said on stderr).
-        assert diff.exit_code in ((2,) if kind == "sparsecore" else (0, 1)), diff.output
+        assert diff.exit_code in (0, 1), diff.output
         shown_escaped(diff, FILE_NAME_SHOWN)
     # The files each command took, by name.
     listed = invoke("check", "--isolated", "--show-files", files[kind].broken)

@@ -27,7 +27,6 @@ from tpuemb_cli.cli.common import (
     error,
     front_end_options,
     max_size_option,
-    note,
     read_input,
     run,
     tpu_option_saying,
@@ -226,8 +225,6 @@ def execute(options: DiffOptions, streams: Streams) -> int:
             # A side that cannot be compared: said on stderr, its errors in the report; exit 2.
             error(streams, diffed.error)
             failed = True
-        elif diffed.unchecked:
-            note(streams, f"{diffed.name}: not compared: {diffed.skipped}")
         findings += diffed.findings
         sources.update(diffed.sources)
     findings += workspace.unused_config_suppressions()

@@ -1,5 +1,5 @@
 """What ``tpuemb diff`` knows of a document before it compares: its checkpoint layout (the family
-its checkpoints are of, and what it is in a user's words), and why a pair is not compared. Each
+its checkpoints are of, and what it is in a user's words), and why a pair cannot be compared. Each
 front-end says the layout of its kinds (its compat module's ``layout_<kind>``); the workspace
 pairs them (workspace/pairing)."""
 
@@ -24,8 +24,3 @@ class Layout(NamedTuple):
 class CannotCompare(Exception):
     """A pair whose checkpoints have nothing in common to compare; the message says why, naming
     each side's kind."""
-
-
-class NotComparedYet(Exception):
-    """A pair of a family diff does not compare yet (SparseCore specs): skipped, and stderr
-    says so on every run (a gate that passes it must not pass it unseen)."""

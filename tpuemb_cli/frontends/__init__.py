@@ -97,7 +97,9 @@ class FrontEnd(Record):
     # (a module beside the rules whose `CATALOG` the catalog appends) and its checkpoint
     # comparison (a module beside compat: `layout_<kind>(document, facts)` -> its Layout,
     # `changes_<family>(name, old, new, engine)` -> the document changes are placed in, and
-    # the placed changes; a family without one is compared by compat/compare).
+    # the placed changes; a family without one is compared by compat/compare;
+    # `checkpoint_<family>(document, checkpoint, prefix, facts)` -> the placed changes against a
+    # TensorFlow checkpoint, else compat/checkpoint compares).
     types: tuple[MessageType, ...] = ()
     formats: tuple[FileFormat, ...] = ()
     rules: str = ""
@@ -182,12 +184,15 @@ def compat_of(kind: str, what: str) -> Any:
 
 
 @cache
-def changes_of(family: str) -> Any:
+def changes_of(family: str, what: str = "changes") -> Any:
     """The comparison of two documents of checkpoint ``family``: the ``changes_<family>`` of the
-    front-end whose compat module defines one (None: the common comparison, compat/compare)."""
+    front-end whose compat module defines one (None: the common comparison, compat/compare);
+    with ``what="checkpoint"``, its ``checkpoint_<family>(document, checkpoint, prefix,
+    facts)``, a document of the family against a TensorFlow checkpoint (None: compat/checkpoint's
+    comparison)."""
     for front_end in front_ends():
         module = _module(front_end, "compat")
-        found = getattr(module, f"changes_{family}", None) if module is not None else None
+        found = getattr(module, f"{what}_{family}", None) if module is not None else None
         if found is not None:
             return found
     return None

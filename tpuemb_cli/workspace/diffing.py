@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from tpuemb_cli import load as loader
-from tpuemb_cli.compat.layouts import NotComparedYet
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.frontends import changes_of, compat_of
 from tpuemb_cli.load import Document, Skipped
@@ -55,8 +54,6 @@ class Diffed(Record):
     skipped: str | None = None
     error: str | None = None
     stop: bool = False  # the error is the configuration's: said once, the run ends (exit 2)
-    # Skipped although it holds embedding state: a gate that passes it must say so (stderr).
-    unchecked: bool = False
 
 
 def diff_versions(
@@ -134,6 +131,12 @@ def diff_checkpoint(
         if layout.against_checkpoint:  # its front-end says why TensorFlow's do not compare
             raise CannotCompare(layout.against_checkpoint)
         tensorflow = cast("Checkpoint", checkpoint)
+        # A family its front-end compares with a checkpoint (SparseCore stacks); the others as
+        # TPUEmbedding's tables (compat/checkpoint).
+        own = changes_of(layout.family, "checkpoint") if layout.family is not None else None
+        if own is not None:
+            found: list[Placed] = own(document, tensorflow, prefix, facts[id(document)])
+            return document, found
         return document, _against_checkpoint(document, tensorflow, prefix, facts[id(document)])
 
     return _diff(workspace, version.name, [version], False, against)
@@ -202,8 +205,6 @@ def _diff(
         findings = engine.judge_changes(anchor, placed)
     except CannotCompare as problem:
         return Diffed(name, [], {}, error=str(problem))
-    except NotComparedYet as problem:
-        return Diffed(name, [], sources, skipped=str(problem), unchecked=True)
     except Exception as error:  # a bug in tpuemb: a finding on this file, not a stop
         workspace.report_crash(during, error)
         return Diffed(name, [engine.crashed(name, during, error)], {}, compared=True)

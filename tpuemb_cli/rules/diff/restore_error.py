@@ -16,6 +16,18 @@ attempting to restore variable with shape (100, 16)`. Each table is one variable
 table (and one per optimizer slot, `<table>/<slot>`): `_create_variables` in
 [tpu_embedding_base.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_base.py).
 
+## What TPUEmbeddingV2 does (a SparseCore spec)
+Its checkpoints hold one variable per stack of tables, named after the stack, with the layouts it
+was saved under (`_create_variables`, `_track_restore_info_for_cpu` in
+[tpu_embedding_v3.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3.py)).
+A table added, removed or renamed raises `ValueError: Layouts in checkpoint and embedding must
+have the same keys` (`is_layouts_same` in
+[tpu_embedding_v3_checkpoint_adapter.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3_checkpoint_adapter.py));
+a stack of another shape raises `shape in shape_and_slice spec [..] does not match the shape
+stored in checkpoint` when restored into built variables; a table resized, even within its
+padding, raises when restored before the embedding is built, where the adapter re-lays out the
+saved stacks (docs/sparsecore.md).
+
 ## What jax-tpu-embedding does
 Its checkpoints hold one entry per stack, named after the stack: `init_embedding_variables` in
 [embedding.py](https://github.com/jax-ml/jax-tpu-embedding/blob/v0.1.0/jax_tpu_embedding/sparsecore/lib/nn/embedding.py)

@@ -16,6 +16,17 @@ nothing, and nothing notices a table restored from another one of the same shape
 a name are named `table_<i>` by position (`TPUEmbedding.__init__` in
 [tpu_embedding_v2.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v2.py)).
 
+## What TPUEmbeddingV2 does (a SparseCore spec)
+Restored into built variables, a stack that keeps its name and shape gets the saved values as
+they are, wherever the new layout puts each table's rows (fewer partitions, other offsets), and
+a stack the checkpoint does not name (a table moved to another stack) starts from its
+initializers. Restored before the embedding is built, TensorFlow's checkpoint adapter re-lays out
+the saved stacks from their layouts, but files each slot variable's entry under its stack's name,
+so every slot starts afresh whenever any layout differs -- even only in the batch size the first
+feature's table records
+([tpu_embedding_v3_checkpoint_adapter.py](https://github.com/tensorflow/tensorflow/blob/v2.21.0/tensorflow/python/tpu/tpu_embedding_v3_checkpoint_adapter.py),
+docs/sparsecore.md).
+
 ## What jax-tpu-embedding does
 A stack's entry that keeps its name and shape restores whatever its layout: row `r` of a table
 sits on SparseCore `(r mod N + shard_rotation) mod N` at `row_offset_in_shard + r div N`
