@@ -36,10 +36,12 @@ pytest.importorskip("orbax.checkpoint")
 
 from click.testing import CliRunner
 
+from tests import jax_orbax_probe
 from tests.jax_orbax_cases import CASES, Case
 from tpuemb_cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "data" / "orbax"
 IDS = [case.name for case in CASES]
 
 # The CLI half waits for main's Orbax reader (issue 39): until it lands, a failure there is
@@ -73,6 +75,29 @@ def test_the_case_table_covers_the_changes() -> None:
     assert set(trees) == {"flat", "jit", "linen", "nnx"} and min(trees.values()) >= 3
     # Without the proto item, a same-shape re-layout is there to be missed (never silent-reinit).
     assert any(c.writer != "manager" and c.expect == "silent" for c in CASES)
+
+
+@pytest.mark.parametrize(
+    ("tree", "fixture"),
+    [("linen", "linen_manager"), ("nnx", "nnx_manager"), ("jit", "jit_manager")],
+)
+def test_the_trees_are_the_ones_the_library_writes(tree: str, fixture: str) -> None:
+    """The probe builds each model's tree by hand (plain dicts, any layout); the fixtures were
+    written by the library's own Linen and NNX layers and its jit example's items
+    (tests/data/orbax/make_fixtures.py): the stacks sit at the same key path, with the layout
+    in the same item and file."""
+    at = json.loads((FIXTURES / fixture / "expected.json").read_text())["stacks_at"]
+    assert (at["item"], *at["key_path"]) == jax_orbax_probe.STACKS_AT[tree]
+    item, filename = jax_orbax_probe.PROTO_ITEM[tree]
+    assert at["proto_file"] == f"{item}/{filename}"
+    written = {
+        "jit": {"train_state", "emb_variables"},
+        "linen": {"params"},
+        "nnx": {"model", "optimizer"},
+    }
+    assert set(jax_orbax_probe.items_of(tree, {}, concrete=False)) == written[tree]
+    fixture_items = json.loads((FIXTURES / fixture / "expected.json").read_text())["items"]
+    assert set(fixture_items) == written[tree] | {item}
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
