@@ -60,6 +60,8 @@ CASES = (
     "linen_manager",
     "nnx_manager",
     "jit_manager",
+    "keras_cpu_manager",
+    "keras_sparsecore_manager",
 )
 NUM_DEVICES = 8
 # The library cannot tell a CPU's SparseCore count (utils.num_sparsecores_per_device raises
@@ -600,6 +602,108 @@ def build_tree_case(out: Path, name: str, step: int, mesh: jax.sharding.Mesh) ->
     return finish_case(case, expected)
 
 
+KERAS_SAVE = """\
+    # KERAS_BACKEND=jax, in build/venv-keras (keras-rs, keras, jax, jax-tpu-embedding 0.1.0):
+    user = TableConfig(name="user", vocabulary_size=100, embedding_dim=8,
+                       optimizer=keras.optimizers.Adagrad(0.1))        # item: 60 x 8, the same
+    features = {"user_id": FeatureConfig(name="user_id", table=user, input_shape=(64, 1),
+                                         output_shape=(64, 8)), "item_id": ...}
+    emb = keras_rs.layers.DistributedEmbedding(features, name="emb")
+    outputs = emb({k: keras.Input(batch_shape=(64, 1), dtype="int32", name=k) for k in features})
+    model = keras.Model(inputs, keras.layers.Dense(1, name="dense")(concatenated outputs))
+    model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+    model.optimizer.build(model.trainable_variables)
+    # keras_rs.src.layers.embedding.jax.checkpoint_utils:
+    mgr = JaxKeras3CheckpointManager(model, "ckpt", max_to_keep=2)
+    mgr.save_state(STEP)   # CheckpointManager.save(STEP, args=StandardSave(model.get_state_tree()
+                           #   minus metrics_variables)): one unnamed item, `default`
+"""
+
+
+def build_keras_case(out: Path, name: str, step: int, sparsecore: bool) -> dict[str, Any]:
+    """What Keras-RS's `JaxKeras3CheckpointManager` writes for a `DistributedEmbedding` under the
+    JAX backend: on a CPU as it is (`keras_cpu_manager`: no SparseCore, so every table takes the
+    `default_device` placement, an unstacked Keras embedding), and with the SparseCore path
+    simulated (`keras_sparsecore_manager`: `_has_sparsecore` says yes and each device has
+    NUM_SC_PER_DEVICE SparseCores, as tests/keras_probe.py does, with Keras's DataParallel
+    distribution over the 8 devices), the stacked variables a TPU job writes. Needs keras-rs:
+    run in build/venv-keras with `--only keras_cpu_manager keras_sparsecore_manager`."""
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    keras: Any = importlib.import_module("keras")
+    keras_rs: Any = importlib.import_module("keras_rs")
+    checkpoint_utils: Any = importlib.import_module(
+        "keras_rs.src.layers.embedding.jax.checkpoint_utils"
+    )
+    if sparsecore:
+        base: Any = importlib.import_module(
+            "keras_rs.src.layers.embedding.base_distributed_embedding"
+        )
+        jax_layer: Any = importlib.import_module(
+            "keras_rs.src.layers.embedding.jax.distributed_embedding"
+        )
+        base.DistributedEmbedding._has_sparsecore = lambda self: True
+        jax_layer.jte_utils.num_sparsecores_per_device = lambda device=None: NUM_SC_PER_DEVICE
+        keras.distribution.set_distribution(keras.distribution.DataParallel(devices=jax.devices()))
+    keras.utils.set_random_seed(0)
+    features = {}
+    for table_name, vocabulary in (("user", 100), ("item", 60)):
+        table = keras_rs.layers.TableConfig(
+            name=table_name,
+            vocabulary_size=vocabulary,
+            embedding_dim=8,
+            optimizer=keras.optimizers.Adagrad(0.1),
+        )
+        features[f"{table_name}_id"] = keras_rs.layers.FeatureConfig(
+            name=f"{table_name}_id", table=table, input_shape=(BATCH, 1), output_shape=(BATCH, 8)
+        )
+    layer = keras_rs.layers.DistributedEmbedding(features, name="emb")
+    inputs = {k: keras.Input(batch_shape=(BATCH, 1), dtype="int32", name=k) for k in features}
+    outputs = layer(inputs)
+    joined = keras.layers.Concatenate()([outputs["user_id"], outputs["item_id"]])
+    model = keras.Model(inputs, keras.layers.Dense(1, name="dense")(joined))
+    model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+    model.optimizer.build(model.trainable_variables)
+    case = out / name
+    shutil.rmtree(case, ignore_errors=True)
+    root = case / "ckpt"
+    manager = checkpoint_utils.JaxKeras3CheckpointManager(model, root, max_to_keep=2)
+    manager.save_state(step)
+    manager.wait_until_finished()
+    state = {k: v for k, v in model.get_state_tree().items() if k != "metrics_variables"}
+    manager.close()
+    with ocp.CheckpointManager(root, item_handlers=ocp.StandardCheckpointHandler()) as reader:
+        step_md = reader.metadata(step)
+        item_md = reader.item_metadata(step)
+        abstract = jax.tree.map(ocp.utils.to_shape_dtype_struct, state)
+        restored = reader.restore(step, args=ocp.args.StandardRestore(abstract))
+        for a, b in zip(jax.tree.leaves(state), jax.tree.leaves(restored), strict=True):
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    weights = [[w.path, list(w.shape)] for w in layer.weights]
+    expected = {
+        "case": name,
+        "writer": "keras_rs JaxKeras3CheckpointManager (ocp.CheckpointManager)",
+        "step_dir": f"ckpt/{step}",
+        "step": step,
+        "item_handlers": step_md.item_handlers,
+        "keras": {
+            "placement": "sparsecore (simulated)" if sparsecore else "default_device",
+            "layer_weights": weights,
+            "embedding_spec": None,
+        },
+        "items": {
+            "default": {
+                "handler": "StandardCheckpointHandler",
+                "metadata_api": f"CheckpointManager({root.name!r}).item_metadata({step})",
+                **tree_metadata_record(item_md),
+                "ocdbt": ocdbt_record(root / str(step) / "default"),
+            }
+        },
+        "saved": {"default": saved_arrays(state)},
+        "save_code": KERAS_SAVE.replace("STEP", str(step)),
+    }
+    return finish_case(case, expected)
+
+
 def finish_case(case: Path, expected: dict[str, Any]) -> dict[str, Any]:
     # The JSON must say the same thing the library handed Orbax: same shape, dtype and spec.
     for item, saved in expected["saved"].items():
@@ -608,9 +712,11 @@ def finish_case(case: Path, expected: dict[str, Any]) -> dict[str, Any]:
         for key, s in saved.items():
             r = read[key]
             assert (s["shape"], s["dtype"]) == (r["shape"], r["dtype"]), (key, s, r)
-            assert s["shard_shape"] == r["write_shape"], (key, s, r)
             assert s["partition_spec"] == r["sharding"]["partition_spec"], (key, s, r)
-            assert s["partition_spec"] is not None or s["shape"] == r["write_shape"], (key, s, r)
+            if any(s["partition_spec"] or ()):
+                assert s["shard_shape"] == r["write_shape"], (key, s, r)
+            # A replicated array (Keras's DataParallel variables) is written in slices, one per
+            # replica (Orbax's replica-parallel save): its write_shape is not its shard shape.
     expected["files"] = files_record(case / "ckpt")
     # JSON keys must be strings: the bare StandardCheckpointer item is spelt "" (no item directory).
     expected["items"] = {("" if k is None else k): v for k, v in expected["items"].items()}
@@ -654,9 +760,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE)
     parser.add_argument(
         "--only",
-        nargs="+",
+        nargs="*",
         choices=CASES,
-        help="rebuild these cases only (the README is written from every case's expected.json)",
+        help="rebuild these cases only, none for the README alone (it is written from every "
+        "case's expected.json)",
     )
     arguments = parser.parse_args()
     out = arguments.out.resolve()
@@ -679,9 +786,13 @@ def main() -> None:
         "linen_manager": lambda: build_tree_case(out, "linen_manager", 3, mesh),
         "nnx_manager": lambda: build_tree_case(out, "nnx_manager", 5, mesh),
         "jit_manager": lambda: build_tree_case(out, "jit_manager", 9, mesh),
+        "keras_cpu_manager": lambda: build_keras_case(out, "keras_cpu_manager", 2, False),
+        "keras_sparsecore_manager": lambda: build_keras_case(
+            out, "keras_sparsecore_manager", 4, True
+        ),
     }
     assert list(builders) == list(CASES)
-    for name in arguments.only or CASES:
+    for name in CASES if arguments.only is None else arguments.only:
         builders[name]()
     cases = [json.loads((out / name / "expected.json").read_text()) for name in CASES]
     write_readme(out / "README.md", cases, versions())
@@ -745,13 +856,25 @@ stack the item followed by the key path of its `table` and of each slot):
   layout `embedding_spec/proto.pbtxt`.
 - the Shakespeare jit example (`jit_manager`): items `train_state`, `emb_variables`,
   `stacking_proto`; `('S', 'table')` in `emb_variables`; layout `stacking_proto/proto.pbtxt`.
+- Keras-RS `DistributedEmbedding` with `JaxKeras3CheckpointManager.save_state`
+  (`keras_cpu_manager`, `keras_sparsecore_manager`): one unnamed item, `default`, holding
+  `model.get_state_tree()` (less `metrics_variables`); no layout item. On a CPU keras-rs finds no
+  SparseCore and places every table on the default device: a plain Keras embedding per table,
+  unstacked and unpadded, `('trainable_variables', 'emb', '<table>', 'embeddings')`, the
+  TableConfig's optimizer ignored and the model's (Adam) making
+  `('optimizer_variables', 'adam', 'emb_<table>_embeddings_momentum')`: no stack at all. With the
+  SparseCore path (simulated), one flat key per variable, the stack name inside the key string:
+  `('trainable_variables', 'emb', 'var:S:table')` and
+  `('trainable_variables', 'emb', 'var:S:table:slot:<field>')`, on a mesh axis `sparsecore` (not
+  `sparsecore_sharding`), and keras-rs names the stack `item_user` where
+  `stack_tables(["user", "item"])` says `user_item`.
 
-Slots are `(..., 'S', 'slot', '<field>')` beside `table` in every tree. `value` is a key of its
-own: the Linen layer boxes its param in `WithSparseCoreLayout` (an `nn.Partitioned`, whose field
-is `value`), and `nnx.state(model)` saves each `nnx.Variable` (the layer's
-`EmbeddingVariablesParam` `embedding_table`, and `dense.kernel`) as a dict holding `value`. The
-layer's attribute name (`embedding_layer` here, `SparseCoreEmbed_0` for an unnamed Linen
-submodule) is the user's. The dense parameters and optimizer counters sit on one device
+Slots are `(..., 'S', 'slot', '<field>')` beside `table` in every jax-tpu-embedding tree.
+`value` is a key of its own: the Linen layer boxes its param in `WithSparseCoreLayout` (an
+`nn.Partitioned`, whose field is `value`), and `nnx.state(model)` saves each `nnx.Variable` (the
+layer's `EmbeddingVariablesParam` `embedding_table`, and `dense.kernel`) as a dict holding
+`value`. The layer's attribute name (`embedding_layer` here, `SparseCoreEmbed_0` for an unnamed
+Linen submodule) is the user's. The dense parameters and optimizer counters sit on one device
 (`SingleDeviceSharding`, no mesh, `write_shape` = the shape). The item and proto-file names vary
 with the writer: 0.2.0's `create_checkpoint_manager` registers a `ProtoCheckpointHandler()` with
 the default filename `proto.pbtxt`, and the jit example names its items `train_state`,
@@ -820,6 +943,12 @@ description):
    Adagrad case has come out with 4 and with 6 files under `ocdbt.process_0/d/`). A reader must
    go through the manifest; the JSON files (but for the timestamps and
    commit_success.txt paths), the OCDBT keys and the array values are stable.
+11. **A replicated array is written in slices.** Keras's DataParallel variables (and, with the
+   SparseCore path simulated on CPU, keras-rs's stacked table: partition spec `(None, None)` on
+   the `sparsecore` axis) are saved one slice per replica (`keras_sparsecore_manager`: a
+   `(512, 8)` table with `write_shape` `(64, 8)`, a `(16, 1)` kernel with `(2, 1)`), so the
+   global shape is *not* `write_shape` x the mesh axes of the partition spec there; only
+   `.zarray` says it.
 """
 
 
@@ -882,7 +1011,15 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
                 f"layout in item `{at['proto_item']}` (`{at['proto_file']}`).",
                 "",
             ]
-        for stack in case["library"]["stacks"]:
+        if "keras" in case:
+            k = case["keras"]
+            weights = ", ".join(f"`{path}` {tuple(shape)}" for path, shape in k["layer_weights"])
+            lines += [
+                f"Placement: {k['placement']}; the layer's weights: {weights}; no "
+                "EmbeddingSpecProto item.",
+                "",
+            ]
+        for stack in case.get("library", {}).get("stacks", []):
             slots = (
                 ", ".join(f"`{s}`" for s in stack["slot_names"])
                 or "none (empty `SGDSlotVariables()`)"
