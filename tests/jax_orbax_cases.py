@@ -27,7 +27,9 @@ Writer = Literal["manager", "noproto", "standard"]
 # `jit` = the Shakespeare jit example's items `train_state` + `emb_variables` + `stacking_proto`;
 # `linen` = the Linen SparseCoreEmbed layer's params; `nnx` = 0.2.0's `save_checkpoint` (items
 # `model`, `optimizer`, `embedding_spec`).
-Tree = Literal["flat", "jit", "linen", "nnx"]
+# `keras` = Keras-RS's JaxKeras3CheckpointManager (one item `default`, flat `var:<stack>:table`
+# keys; never a proto item).
+Tree = Literal["flat", "jit", "linen", "nnx", "keras"]
 
 
 @dataclass(frozen=True)
@@ -249,6 +251,18 @@ CASES: tuple[Case, ...] = (
     Case("nnx_same_shape", ROUND, replace(ROUND, devices=4), "silent", tree="nnx"),
     Case("nnx_optimizer_change", BASE, _opt(BASE, "adam"), "error", tree="nnx"),
     Case("nnx_noproto_unchanged", BASE, BASE, "ok", writer="noproto", tree="nnx"),
+    Case("keras_unchanged", BASE, BASE, "ok", writer="noproto", tree="keras"),
+    Case("keras_same_shape", ROUND, replace(ROUND, devices=4), "silent", "noproto", "keras"),
+    Case("keras_shape_change", BASE, BASE.with_table("item", dim=24), "error", "noproto", "keras"),
+    Case(
+        "keras_optimizer_change",
+        BASE,
+        _opt(BASE, "adam"),
+        "error",
+        "noproto",
+        "keras",
+        cli_path="root",
+    ),
 )
 
 BY_NAME = {case.name: case for case in CASES}

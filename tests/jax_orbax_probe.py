@@ -275,6 +275,21 @@ def items_of(tree: str, stacks: dict[str, Any], concrete: bool) -> dict[str, Any
                 }
             }
         }
+    if tree == "keras":
+        # Keras-RS's JaxKeras3CheckpointManager: one unnamed item (`default`) holding
+        # model.get_state_tree(); the SparseCore layer's variables are flat keys
+        # `var:<stack>:table` and `var:<stack>:table:slot:<field>` of the layer (`emb`).
+        flat: dict[str, Any] = {}
+        for name, variables in stacks.items():
+            flat[f"var:{name}:table"] = variables.table
+            for field_name in variables.slot._fields:
+                flat[f"var:{name}:table:slot:{field_name}"] = getattr(variables.slot, field_name)
+        return {
+            "default": {
+                "trainable_variables": {"emb": flat, "dense": dense},
+                "optimizer_variables": {"adam": {"iteration": _step(concrete)}},
+            }
+        }
     if tree == "nnx":
         # 0.2.0's save_checkpoint: nnx.state(model) (each Variable saved as its `value`),
         # nnx.state(optimizer, nnx.OptState).
@@ -294,14 +309,33 @@ STACKS_AT: dict[str, tuple[str, ...]] = {
     "jit": ("emb_variables",),
     "linen": ("params", "params", "SparseCoreEmbed_0", "sc_embedding_variables", "value"),
     "nnx": ("model", "embedding_layer", "embedding_table", "value"),
+    "keras": ("default", "trainable_variables", "emb"),
 }
 
 
 def stacks_in(tree: str, items: dict[str, Any]) -> dict[str, Any]:
+    if tree == "keras":
+        return _keras_stacks(items["default"]["trainable_variables"]["emb"])
     node: Any = items
     for key in STACKS_AT[tree]:
         node = node[key]
     stacks: dict[str, Any] = node
+    return stacks
+
+
+def _keras_stacks(flat: dict[str, Any]) -> dict[str, Any]:
+    """Keras-RS's flat `var:<stack>:table[:slot:<field>]` keys back to ``{stack: (table,
+    slot)}``, each with `.table` and `.slot.<field>` as the library's variables have."""
+    from types import SimpleNamespace
+
+    stacks: dict[str, Any] = {}
+    for key, array in flat.items():
+        _, stack, _, *slot = key.split(":")
+        entry = stacks.setdefault(stack, SimpleNamespace(table=None, slot=SimpleNamespace()))
+        if slot:
+            setattr(entry.slot, slot[1], array)
+        else:
+            entry.table = array
     return stacks
 
 
@@ -365,6 +399,14 @@ def write(case: Case, out: Path) -> tuple[dict[str, dict[str, Any]], Path, list[
         return originals, root, []
     with_proto = case.writer == "manager"
     options = ocp.CheckpointManagerOptions(enable_async_checkpointing=False)
+    if case.tree == "keras":
+        # A single-item manager, as JaxKeras3CheckpointManager.save_state: item `default`.
+        assert not with_proto and case.cli_path != "root-step"
+        with ocp.CheckpointManager(root, options=options) as manager:
+            item = items_of(case.tree, variables, concrete=True)["default"]
+            manager.save(STEP, args=ocp.args.StandardSave(item))
+            manager.wait_until_finished()
+        return originals, root / str(STEP) if case.cli_path == "step" else root, []
     with ocp.CheckpointManager(
         root, item_handlers=_handlers(case.tree, with_proto), options=options
     ) as manager:
@@ -395,6 +437,11 @@ def restore(case: Case, root: Path) -> dict[str, Any]:
         with ocp.StandardCheckpointer() as checkpointer:
             return {"params": checkpointer.restore(root, target["params"])}
     options = ocp.CheckpointManagerOptions(read_only=True)
+    if case.tree == "keras":
+        with ocp.CheckpointManager(root, options=options) as manager:
+            return {
+                "default": manager.restore(STEP, args=ocp.args.StandardRestore(target["default"]))
+            }
     with ocp.CheckpointManager(
         root, item_handlers=_handlers(case.tree, case.writer == "manager"), options=options
     ) as manager:

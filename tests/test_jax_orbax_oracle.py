@@ -72,7 +72,9 @@ def test_the_case_table_covers_the_changes() -> None:
     writers = Counter(case.writer for case in CASES)
     trees = Counter(case.tree for case in CASES)
     assert set(writers) == {"manager", "noproto", "standard"} and min(writers.values()) >= 4
-    assert set(trees) == {"flat", "jit", "linen", "nnx"} and min(trees.values()) >= 3
+    assert set(trees) == {"flat", "jit", "linen", "nnx", "keras"} and min(trees.values()) >= 3
+    # Keras-RS never saves the layout.
+    assert all(case.writer == "noproto" for case in CASES if case.tree == "keras")
     # Without the proto item, a same-shape re-layout is there to be missed (never silent-reinit).
     assert any(c.writer != "manager" and c.expect == "silent" for c in CASES)
 
@@ -98,6 +100,21 @@ def test_the_trees_are_the_ones_the_library_writes(tree: str, fixture: str) -> N
     assert set(jax_orbax_probe.items_of(tree, {}, concrete=False)) == written[tree]
     fixture_items = json.loads((FIXTURES / fixture / "expected.json").read_text())["items"]
     assert set(fixture_items) == written[tree] | {item}
+
+
+def test_the_keras_tree_is_the_one_keras_rs_writes() -> None:
+    """The probe's Keras-RS tree has the keys JaxKeras3CheckpointManager wrote for a
+    DistributedEmbedding on the (simulated) SparseCore path (tests/data/orbax
+    keras_sparsecore_manager): item `default`, `('trainable_variables', '<layer>',
+    'var:<stack>:table')` and `...:slot:<field>`."""
+    expected = json.loads((FIXTURES / "keras_sparsecore_manager" / "expected.json").read_text())
+    keys = {tuple(a["key_path"]) for a in expected["items"]["default"]["arrays"].values()}
+    stack_keys = {k for k in keys if k[:2] == ("trainable_variables", "emb") and ":" in k[2]}
+    assert stack_keys == {
+        ("trainable_variables", "emb", "var:item_user:table"),
+        ("trainable_variables", "emb", "var:item_user:table:slot:accumulator"),
+    }
+    assert jax_orbax_probe.STACKS_AT["keras"] == ("default", "trainable_variables", "emb")
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
