@@ -80,6 +80,10 @@ class Case:
     cli_path: Literal["step", "root", "root-step"] = "step"
     # NEW as 0.2.0 writes it (each table's optimizer and combiner recorded) or as 0.1.0 does.
     new_format: Literal["0.2.0", "0.1.0"] = "0.2.0"
+    # The saved stacks replicated on every device (PartitionSpec(None, None), as keras-rs's
+    # SparseCore variables come out on CPU) instead of split by rows: Orbax writes one slice per
+    # replica, so `write_shape` is not a shard of the global shape.
+    replicated: bool = False
     why: str = field(default="", compare=False)
 
 
@@ -251,6 +255,11 @@ CASES: tuple[Case, ...] = (
     Case("nnx_same_shape", ROUND, replace(ROUND, devices=4), "silent", tree="nnx"),
     Case("nnx_optimizer_change", BASE, _opt(BASE, "adam"), "error", tree="nnx"),
     Case("nnx_noproto_unchanged", BASE, BASE, "ok", writer="noproto", tree="nnx"),
+    Case("replicated_unchanged", BASE, BASE, "ok", replicated=True),
+    Case("replicated_same_shape", ROUND, replace(ROUND, devices=4), "silent", replicated=True),
+    Case(
+        "replicated_shape_change", BASE, BASE.with_table("user", dim=24), "error", replicated=True
+    ),
     Case("keras_unchanged", BASE, BASE, "ok", writer="noproto", tree="keras"),
     Case("keras_same_shape", ROUND, replace(ROUND, devices=4), "silent", "noproto", "keras"),
     Case("keras_shape_change", BASE, BASE.with_table("item", dim=24), "error", "noproto", "keras"),

@@ -388,9 +388,15 @@ def _restore_args(items: dict[str, Any]) -> dict[str, Any]:
 def write(case: Case, out: Path) -> tuple[dict[str, dict[str, Any]], Path, list[str]]:
     """Write the case's checkpoint; return the originals, the path for the CLI and its extra
     arguments."""
+    import jax
     import orbax.checkpoint as ocp
 
     variables, originals = stacks_of(case.old)
+    if case.replicated:
+        everywhere = jax.sharding.NamedSharding(
+            mesh_of(case.old), jax.sharding.PartitionSpec(None, None)
+        )
+        variables = jax.tree.map(lambda a: jax.device_put(a, everywhere), variables)
     root = out / "ckpt"
     if case.writer == "standard":
         with ocp.StandardCheckpointer() as checkpointer:

@@ -18,6 +18,7 @@ subprocess (the test process may have started JAX with one). That is the ground 
 Orbax refuses; otherwise a `silent-reinit` iff some rows moved, but where the checkpoint has no
 EmbeddingSpecProto item (a re-layout that keeps every shape cannot be seen there): then an
 `unverified-layout` warning for each stack that restores and never a `silent-reinit`.
+The cases where tpuemb is known to answer otherwise (`CLI_GAPS`) are strict xfails.
 """
 
 from __future__ import annotations
@@ -44,9 +45,39 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "data" / "orbax"
 IDS = [case.name for case in CASES]
 
-# The CLI half waits for main's Orbax reader (issue 39): until it lands, a failure there is
-# expected; remove this mark when it does.
-CLI_PENDING = pytest.mark.xfail(reason="CLI lands in main", strict=False)
+# Where tpuemb's verdict is known to differ from Orbax's: the case stays, marked, and an xfail
+# that starts passing fails (strict) so the mark goes when the gap closes.
+KERAS_GAP = (
+    "keras-rs's flat `var:<stack>:table[:slot:<field>]` keys are not read as stacks yet "
+    "(cannot compare: exit 2)"
+)
+REPLICATED_GAP = (
+    "a replicated array is written one slice per replica (write_shape (96, 16) of a (768, 16) "
+    "stack), so write_shape x the partition spec's mesh axes is not its global shape: only the "
+    ".zarray inside the OCDBT store says it (tests/data/orbax/README.md, finding 11)"
+)
+CLI_GAPS = {
+    "replicated_unchanged": REPLICATED_GAP,
+    "replicated_same_shape": REPLICATED_GAP,
+    "adam_to_laprop": (
+        "NEW records LaProp as CUSTOM (0.2.0's proto has no number for it), so its slots "
+        "(mu, nu) are unknown from the files and the refusal goes unreported"
+    ),
+    "keras_unchanged": KERAS_GAP,
+    "keras_same_shape": KERAS_GAP,
+    "keras_shape_change": KERAS_GAP,
+    "keras_optimizer_change": KERAS_GAP,
+}
+CLI_CASES = [
+    pytest.param(
+        case,
+        id=case.name,
+        marks=[pytest.mark.xfail(reason=CLI_GAPS[case.name], strict=True)]
+        if case.name in CLI_GAPS
+        else [],
+    )
+    for case in CASES
+]
 
 
 @pytest.fixture(scope="module")
@@ -133,8 +164,7 @@ def _diff(truth: dict[str, Any]) -> tuple[int, list[dict[str, Any]], str]:
     return result.exit_code, changes, result.output
 
 
-@CLI_PENDING
-@pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.parametrize("case", CLI_CASES)
 def test_diff_matches_orbax(orbax: dict[str, dict[str, Any]], case: Case) -> None:
     """tpuemb's verdict from the files alone is Orbax's."""
     truth = orbax[case.name]
