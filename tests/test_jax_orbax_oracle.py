@@ -186,3 +186,46 @@ def test_diff_matches_orbax(orbax: dict[str, dict[str, Any]], case: Case) -> Non
             assert all(
                 c["severity"] == "warning" for c in changes if c["kind"] == "unverified-layout"
             ), shown
+
+
+def test_restacking_by_proto_follows_the_protos_table_order_not_the_offsets() -> None:
+    """Why the probe lays its values out with `stack_and_shard_tables` (the TableSpecs): the
+    library's `stack_and_shard_feature_tables(tables, proto)`, the restacking half of the recipe
+    docs/jax.md and diff's help give, concatenates a stack's tables in the proto's order, while
+    `create_proto_from_feature_specs` lists them in the features' order (a dict's sorted keys:
+    `item_id` before `user_id`) and the variables and `unstack_and_unshard_stacked_tables` place
+    them by `row_offset_in_shard` (`user` at 0, `item` at 16). For such a proto the round trip
+    through the library's own pair of functions moves the rows."""
+    import jax.numpy as jnp
+    import numpy as np
+    from jax_tpu_embedding.sparsecore.lib.nn import table_stacking
+
+    from tests.jax_orbax_cases import BASE
+
+    proto = jax_orbax_probe.proto_of(BASE)
+    (stack,) = [s for s in proto.stacked_table_specs if s.stack_name == "user_item"]
+    assert [t.table_name for t in stack.table_specs] == ["item", "user"]
+    assert [t.row_offset_in_shard for t in stack.table_specs] == [16, 0]
+    values = {
+        t.name: jnp.asarray(np.random.default_rng(len(t.name)).standard_normal((t.vocab, t.dim)))
+        for t in BASE.tables
+    }
+    stacked = table_stacking.stack_and_shard_feature_tables(values, proto)
+    back = table_stacking.unstack_and_unshard_stacked_tables(stacked, proto)
+    assert np.array_equal(np.asarray(back["country"]), np.asarray(values["country"]))
+    for name in ("user", "item"):
+        assert not np.array_equal(np.asarray(back[name]), np.asarray(values[name]))
+    # With the proto's tables in offset order, the same pair is a round trip.
+    ordered = type(proto)()
+    ordered.CopyFrom(proto)
+    for s in ordered.stacked_table_specs:
+        tables = sorted(s.table_specs, key=lambda t: t.row_offset_in_shard)
+        copies = [type(t)() for t in tables]
+        for copy, t in zip(copies, tables, strict=True):
+            copy.CopyFrom(t)
+        del s.table_specs[:]
+        s.table_specs.extend(copies)
+    stacked = table_stacking.stack_and_shard_feature_tables(values, ordered)
+    back = table_stacking.unstack_and_unshard_stacked_tables(stacked, ordered)
+    for name, original in values.items():
+        np.testing.assert_array_equal(np.asarray(back[name]), np.asarray(original))
