@@ -7,7 +7,10 @@ Run with the oracle environment (jax, jax-tpu-embedding, orbax-checkpoint, tenso
 
 Cases `linen_manager`, `nnx_manager` and `jit_manager` hold the same stacks inside a model's tree,
 as the library's Linen layer, its NNX layer (saved as 0.2.0's `save_checkpoint` does) and its
-Shakespeare jit example write them; `--only NAME...` rebuilds some cases and leaves the others.
+Shakespeare jit example write them; `keras_cpu_manager` and `keras_sparsecore_manager` what
+Keras-RS's JaxKeras3CheckpointManager writes (they need keras-rs: run in build/venv-keras with
+KERAS_BACKEND=jax and `--only keras_cpu_manager keras_sparsecore_manager`; without `--only` the
+script builds the other cases). `--only NAME...` rebuilds some cases and leaves the others.
 
 Each case directory gets a `ckpt/` written by Orbax itself from variables the library itself made
 (jax_tpu_embedding.sparsecore: TableSpec/FeatureSpec, table_stacking.stack_tables,
@@ -700,6 +703,9 @@ def build_keras_case(out: Path, name: str, step: int, sparsecore: bool) -> dict[
         },
         "saved": {"default": saved_arrays(state)},
         "save_code": KERAS_SAVE.replace("STEP", str(step)),
+        "versions": {
+            d: importlib.metadata.version(d) for d in ("keras-rs", "keras", "orbax-checkpoint")
+        },
     }
     return finish_case(case, expected)
 
@@ -792,7 +798,9 @@ def main() -> None:
         ),
     }
     assert list(builders) == list(CASES)
-    for name in CASES if arguments.only is None else arguments.only:
+    # Without --only: every case this environment can build (the Keras ones need keras-rs).
+    default = [n for n in CASES if not n.startswith("keras_")]
+    for name in default if arguments.only is None else arguments.only:
         builders[name]()
     cases = [json.loads((out / name / "expected.json").read_text()) for name in CASES]
     write_readme(out / "README.md", cases, versions())
@@ -982,6 +990,13 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
         "    XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu \\",
         "        build/venv-jax/bin/python tests/data/orbax/make_fixtures.py",
         "",
+        "and the Keras-RS ones (`make test-keras`'s environment) with",
+        "",
+        "    XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu \\",
+        "        KERAS_BACKEND=jax build/venv-keras/bin/python \\",
+        "        tests/data/orbax/make_fixtures.py \\",
+        "        --only keras_cpu_manager keras_sparsecore_manager",
+        "",
         "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items()) + ".",
         "",
         *textwrap.wrap(PARAGRAPH_ITEMS, width=100),
@@ -1016,7 +1031,9 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
             weights = ", ".join(f"`{path}` {tuple(shape)}" for path, shape in k["layer_weights"])
             lines += [
                 f"Placement: {k['placement']}; the layer's weights: {weights}; no "
-                "EmbeddingSpecProto item.",
+                "EmbeddingSpecProto item. Written with "
+                + ", ".join(f"{d} {v}" for d, v in case.get("versions", {}).items())
+                + ".",
                 "",
             ]
         for stack in case.get("library", {}).get("stacks", []):
