@@ -861,7 +861,10 @@ stack the item followed by the key path of its `table` and of each slot):
   `params`; layout `embedding_spec/embedding_spec.pbtxt`.
 - NNX as 0.2.0's `save_checkpoint` writes it (`nnx_manager`): items `model`, `optimizer`,
   `embedding_spec`; `('embedding_layer', 'embedding_table', 'value', 'S', 'table')` in `model`;
-  layout `embedding_spec/proto.pbtxt`.
+  layout `embedding_spec/proto.pbtxt`. Written here with 0.1.0's NNX layer and the items by
+  hand; 0.2.0's own `create_checkpoint_manager` + `save_checkpoint` (Python 3.12, flax 0.12.12,
+  the same model) write the same items, key paths and file, and a proto with each table's
+  `combiner` and `optimizer` besides.
 - the Shakespeare jit example (`jit_manager`): items `train_state`, `emb_variables`,
   `stacking_proto`; `('S', 'table')` in `emb_variables`; layout `stacking_proto/proto.pbtxt`.
 - Keras-RS `DistributedEmbedding` with `JaxKeras3CheckpointManager.save_state`
