@@ -48,28 +48,22 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "data" / "orbax"
 IDS = [case.name for case in CASES]
 
-# Where tpuemb's verdict is known to differ from Orbax's: the case stays, marked, and an xfail
-# that starts passing fails (strict) so the mark goes when the gap closes.
-# A replicated array's global shape is only in the OCDBT store's .zarray, which tpuemb reads
-# with the `orbax` extra (zstandard) and not without it.
-ZSTD = importlib.util.find_spec("zstandard") is not None
 # Optimizers 0.2.0's proto records as CUSTOM (no number of their own), so NEW does not name
 # their slots: against a checkpoint holding slots, tpuemb cannot tell Orbax's verdict and says
 # so, an `unverified-layout` warning per stack, whatever Orbax does.
 CUSTOM = {name for name, kind in jax_orbax_probe.PROTO_TYPE.items() if kind == "CUSTOM"}
-CLI_GAPS = {
-    **(
-        {}
-        if ZSTD
-        else {
-            "replicated_shape_change": (
-                "without zstandard (the `orbax` extra) a replicated array's global shape (in the "
-                "store's .zarray) is unread, and the saved EmbeddingSpecProto's stack shape "
-                "(768, 16) is not used in its place: 'No changes' where Orbax refuses (768, 24)"
-            )
-        }
-    ),
-}
+
+# Where tpuemb's verdict is known to differ from Orbax's: the case stays, marked, and an xfail
+# that starts passing fails (strict) so the mark goes when the gap closes.
+CLI_GAPS: dict[str, str] = {}
+# A replicated array's global shape is only in the OCDBT store's .zarray, which tpuemb reads
+# with the `orbax` extra (zstandard) and not without it.
+if importlib.util.find_spec("zstandard") is None:
+    CLI_GAPS["replicated_shape_change"] = (
+        "without zstandard (the `orbax` extra) a replicated array's global shape (in the "
+        "store's .zarray) is unread, and the saved EmbeddingSpecProto's stack shape "
+        "(768, 16) is not used in its place: 'No changes' where Orbax refuses (768, 24)"
+    )
 CLI_CASES = [
     pytest.param(
         case,
