@@ -25,7 +25,6 @@ cases where tpuemb is known to answer otherwise (`CLI_GAPS`) are strict xfails.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -53,17 +52,10 @@ IDS = [case.name for case in CASES]
 # so, an `unverified-layout` warning per stack, whatever Orbax does.
 CUSTOM = {name for name, kind in jax_orbax_probe.PROTO_TYPE.items() if kind == "CUSTOM"}
 
-# Where tpuemb's verdict is known to differ from Orbax's: the case stays, marked, and an xfail
-# that starts passing fails (strict) so the mark goes when the gap closes.
+# Where tpuemb's verdict is known to differ from Orbax's, case name -> why: the case stays,
+# marked, and an xfail that starts passing fails (strict) so the mark goes when the gap closes.
+# None now (the last, a replicated stack's shape, closed with main's 837f54b).
 CLI_GAPS: dict[str, str] = {}
-# A replicated array's global shape is only in the OCDBT store's .zarray, which tpuemb reads
-# with the `orbax` extra (zstandard) and not without it.
-if importlib.util.find_spec("zstandard") is None:
-    CLI_GAPS["replicated_shape_change"] = (
-        "without zstandard (the `orbax` extra) a replicated array's global shape (in the "
-        "store's .zarray) is unread, and the saved EmbeddingSpecProto's stack shape "
-        "(768, 16) is not used in its place: 'No changes' where Orbax refuses (768, 24)"
-    )
 CLI_CASES = [
     pytest.param(
         case,
