@@ -78,8 +78,9 @@ class Case:
     # What the CLI is given: the step directory, or the manager's root (latest step), or the root
     # and `--step` (with a later step of another layout written beside it).
     cli_path: Literal["step", "root", "root-step"] = "step"
-    # NEW as 0.2.0 writes it (each table's optimizer and combiner recorded) or as 0.1.0 does.
-    new_format: Literal["0.2.0", "0.1.0"] = "0.2.0"
+    # NEW as 0.2.0 writes it (each table's optimizer and combiner recorded), as 0.1.0 does, or a
+    # tpuemb spec with a `jax` section (`tpuemb_cli.jax.spec_from_jax` of NEW's feature specs).
+    new_format: Literal["0.2.0", "0.1.0", "spec"] = "0.2.0"
     # The saved stacks replicated on every device (PartitionSpec(None, None), as keras-rs's
     # SparseCore variables come out on CPU) instead of split by rows: Orbax writes one slice per
     # replica, so `write_shape` is not a shard of the global shape.
@@ -266,6 +267,32 @@ CASES: tuple[Case, ...] = (
     Case("replicated_same_shape", ROUND, replace(ROUND, devices=4), "silent", replicated=True),
     Case(
         "replicated_shape_change", BASE, BASE.with_table("user", dim=24), "error", replicated=True
+    ),
+    # -- NEW as a tpuemb spec
+    Case("spec_unchanged", BASE, BASE, "ok", new_format="spec"),
+    Case("spec_devices_same_shape", ROUND, replace(ROUND, devices=4), "silent", new_format="spec"),
+    Case("spec_devices_8_to_4", BASE, replace(BASE, devices=4), "error", new_format="spec"),
+    Case("spec_adagrad_to_adam", BASE, _opt(BASE, "adam"), "error", new_format="spec"),
+    Case(
+        "spec_adam_to_laprop", _opt(BASE, "adam"), _opt(BASE, "laprop"), "error", new_format="spec"
+    ),
+    Case(
+        "spec_unchanged_laprop", _opt(BASE, "laprop"), _opt(BASE, "laprop"), "ok", new_format="spec"
+    ),
+    Case(
+        "spec_table_joins_stack",
+        BASE,
+        replace(BASE, groups=(("user", "item", "country"),)),
+        "error",
+        new_format="spec",
+    ),
+    Case(
+        "spec_noproto_same_shape",
+        ROUND,
+        replace(ROUND, cores=2),
+        "silent",
+        "noproto",
+        new_format="spec",
     ),
     Case("keras_unchanged", BASE, BASE, "ok", writer="noproto", tree="keras"),
     Case("keras_same_shape", ROUND, replace(ROUND, devices=4), "silent", "noproto", "keras"),

@@ -105,12 +105,23 @@ def proto_of(layout: Layout) -> Any:
     return embedding.create_proto_from_feature_specs(features(layout), layout.devices, layout.cores)
 
 
+SPEC_HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
+
+
 def proto_text(layout: Layout, fmt: str) -> str:
     """NEW as text: the library's (0.1.0) proto, or as 0.2.0 writes it, with each table's
     combiner and optimizer and each stack's activation limit (tpuemb's field-for-field mirror of
-    0.2.0's schema)."""
+    0.2.0's schema), or a tpuemb spec (`spec_from_jax` of the same feature specs)."""
     from google.protobuf import text_format
 
+    if fmt == "spec":
+        # A tpuemb spec with a `jax` section, read off the library's own prepared features.
+        from tpuemb_cli.jax import spec_from_jax
+
+        spec = spec_from_jax(
+            features(layout), global_device_count=layout.devices, num_sc_per_device=layout.cores
+        )
+        return SPEC_HEADER + text_format.MessageToString(spec)
     proto = proto_of(layout)
     text = text_format.MessageToString(proto)
     if fmt == "0.1.0":
@@ -488,7 +499,7 @@ def judge(case: Case, restored: dict[str, Any], originals: dict[str, dict[str, A
 def run(case: Case, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     originals, path, extra = write(case, out)
-    new_path = out / "new.pbtxt"
+    new_path = out / ("new.spec.textproto" if case.new_format == "spec" else "new.pbtxt")
     new_path.write_text(proto_text(case.new, case.new_format))
     line: dict[str, Any] = {
         "case": case.name,
