@@ -5,6 +5,13 @@ Run with the oracle environment (jax, jax-tpu-embedding, orbax-checkpoint, tenso
     XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu \
         build/venv-jax/bin/python tests/data/orbax/make_fixtures.py
 
+Cases `linen_manager`, `nnx_manager` and `jit_manager` hold the same stacks inside a model's tree,
+as the library's Linen layer, its NNX layer (saved as 0.2.0's `save_checkpoint` does) and its
+Shakespeare jit example write them; `keras_cpu_manager` and `keras_sparsecore_manager` what
+Keras-RS's JaxKeras3CheckpointManager writes (they need keras-rs: run in build/venv-keras with
+KERAS_BACKEND=jax and `--only keras_cpu_manager keras_sparsecore_manager`; without `--only` the
+script builds the other cases). `--only NAME...` rebuilds some cases and leaves the others.
+
 Each case directory gets a `ckpt/` written by Orbax itself from variables the library itself made
 (jax_tpu_embedding.sparsecore: TableSpec/FeatureSpec, table_stacking.stack_tables,
 embedding.prepare_feature_specs_for_training, embedding.init_embedding_variables,
@@ -48,6 +55,17 @@ from jax_tpu_embedding.sparsecore.lib.nn import embedding, embedding_spec, table
 ts: Any = importlib.import_module("tensorstore")
 
 HERE = Path(__file__).resolve().parent
+# Every case, in README order.
+CASES = (
+    "adagrad_manager",
+    "adam_manager",
+    "sgd_standard",
+    "linen_manager",
+    "nnx_manager",
+    "jit_manager",
+    "keras_cpu_manager",
+    "keras_sparsecore_manager",
+)
 NUM_DEVICES = 8
 # The library cannot tell a CPU's SparseCore count (utils.num_sparsecores_per_device raises
 # "Unknown sparsecore count for device kind: cpu"), so it is given explicitly: 4 is the
@@ -121,15 +139,17 @@ def _key_name(k: Any) -> str:
 
 
 def saved_arrays(tree: Any) -> dict[str, Any]:
-    """What was handed to Orbax: every jax.Array leaf with its global shape, dtype and sharding."""
+    """What was handed to Orbax: every jax.Array leaf with its global shape, dtype and sharding
+    (a model's dense parameters and step counters sit on one device: no mesh, no spec)."""
     out: dict[str, Any] = {}
     for path, leaf in jax.tree_util.tree_flatten_with_path(tree)[0]:
         sharding = leaf.sharding
+        named = isinstance(sharding, jax.sharding.NamedSharding)
         out[key_str(path)] = {
             "shape": list(leaf.shape),
             "dtype": str(leaf.dtype),
-            "mesh": dict(sharding.mesh.shape),
-            "partition_spec": list(sharding.spec),
+            "mesh": dict(sharding.mesh.shape) if named else None,
+            "partition_spec": list(sharding.spec) if named else None,
             "shard_shape": list(sharding.shard_shape(leaf.shape)),
         }
     return out
@@ -182,15 +202,16 @@ def tree_metadata_record(tree_md: Any) -> dict[str, Any]:
             others[key] = None
             continue
         sharding = leaf.sharding
+        named = hasattr(sharding, "axis_names")
         arrays[key] = {
             "key_path": [_key_name(k) for k in path],
             "shape": list(leaf.shape),
             "dtype": str(np.dtype(leaf.dtype)),
             "sharding": {
                 "type": type(sharding).__name__,
-                "mesh_shape": [int(n) for n in sharding.shape],
-                "axis_names": list(sharding.axis_names),
-                "partition_spec": list(sharding.partition_spec),
+                "mesh_shape": [int(n) for n in sharding.shape] if named else None,
+                "axis_names": list(sharding.axis_names) if named else None,
+                "partition_spec": list(sharding.partition_spec) if named else None,
             },
             "write_shape": list(leaf.storage.write_shape),
             "chunk_shape": list(leaf.storage.chunk_shape),
@@ -356,6 +377,339 @@ def build_standard_case(
     return finish_case(case, expected)
 
 
+def _linen_params(features: dict[str, Any], mesh: jax.sharding.Mesh) -> Any:
+    """The params of a Linen model holding the library's own Linen layer
+    (lib/flax/linen/embed.py `SparseCoreEmbed`, as the Shakespeare flax_model.py uses it) and a
+    dense layer, from `Model.init`. The layer asks the device for its SparseCore count, which a
+    CPU has none of (`Unknown sparsecore count for device kind: cpu`), so its module's
+    `utils.num_sparsecores_per_device` answers NUM_SC_PER_DEVICE; nothing else is changed. The
+    init only reads the layer's `embedding_table` (its `setup` creates the param with
+    `init_embedding_variables`), since a lookup needs a TPU."""
+    import jax.numpy as jnp
+    from jax_tpu_embedding.sparsecore.lib.flax.linen import embed as linen_embed
+
+    nn: Any = importlib.import_module("flax.linen")
+
+    linen_embed.utils.num_sparsecores_per_device = lambda *_a, **_k: NUM_SC_PER_DEVICE
+
+    class Model(nn.Module):  # type: ignore[misc]
+        @nn.compact  # type: ignore[untyped-decorator]
+        def __call__(self, x: Any) -> Any:
+            layer = linen_embed.SparseCoreEmbed(
+                feature_specs=features, mesh=mesh, sharding_axis=AXIS
+            )
+            return nn.Dense(8)(x), layer.embedding_table
+
+    return Model().init(jax.random.key(0), jnp.zeros((4, 16)))
+
+
+def _nnx_model(features: dict[str, Any], mesh: jax.sharding.Mesh) -> tuple[Any, Any]:
+    """An NNX model holding the library's own NNX layer (lib/flax/nnx/embed.py
+    `SparseCoreEmbed`) and an `nnx.Linear`, and an `nnx.Optimizer` (optax Adam) over the dense
+    parameters only (`embed.is_non_embedding_variables`, as the library's NNX example filters
+    them): 0.2.0's `checkpoint_utils.save_checkpoint` saves `nnx.state(model)` and
+    `nnx.state(optimizer, nnx.OptState)`. Same SparseCore-count patch as the Linen layer."""
+    from jax_tpu_embedding.sparsecore.lib.flax.nnx import embed as nnx_embed
+
+    optax: Any = importlib.import_module("optax")
+    nnx: Any = importlib.import_module("flax.nnx")
+
+    nnx_embed.utils.num_sparsecores_per_device = lambda *_a, **_k: NUM_SC_PER_DEVICE
+
+    class Model(nnx.Module):  # type: ignore[misc]
+        def __init__(self, rngs: nnx.Rngs) -> None:
+            self.embedding_layer = nnx_embed.SparseCoreEmbed(features, AXIS, mesh, rngs)
+            self.dense = nnx.Linear(16, 8, rngs=rngs)
+
+    model = Model(nnx.Rngs(0))
+    optimizer = nnx.Optimizer(model, optax.adam(1e-3), wrt=nnx_embed.is_non_embedding_variables)
+    return nnx.state(model), nnx.state(optimizer, nnx.OptState)
+
+
+def _jit_train_state() -> Any:
+    """The Shakespeare jit example's `TrainState(params, opt_state)`: a dense Linen model's
+    params and its optax Adam state (the embedding variables are an item of their own)."""
+    import jax.numpy as jnp
+
+    flax: Any = importlib.import_module("flax")
+    optax: Any = importlib.import_module("optax")
+    nn: Any = importlib.import_module("flax.linen")
+
+    class TrainState:
+        params: Any
+        opt_state: Any
+
+    state_class: Any = flax.struct.dataclass(TrainState)
+    params = nn.Dense(8).init(jax.random.key(1), jnp.zeros((4, 16)))
+    return state_class(params=params, opt_state=optax.adam(1e-3).init(params))
+
+
+TREE_SAVES = {
+    "linen_manager": """\
+    params = Model().init(rng, x)   # Model: the library's linen SparseCoreEmbed + nn.Dense(8)
+    mgr = ocp.CheckpointManager("ckpt", item_handlers={
+        "params": ocp.StandardCheckpointHandler(),
+        "embedding_spec": ocp.ProtoCheckpointHandler(filename="embedding_spec.pbtxt")}, ...)
+    mgr.save(STEP, args=ocp.args.Composite(params=ocp.args.StandardSave(params),
+                                           embedding_spec=ocp.args.ProtoSave(proto)))
+""",
+    "nnx_manager": """\
+    # Model: the library's nnx SparseCoreEmbed + nnx.Linear(16, 8);
+    # optimizer = nnx.Optimizer(model, optax.adam(1e-3), wrt=embed.is_non_embedding_variables)
+    # as 0.2.0's checkpoint_utils.create_checkpoint_manager + save_checkpoint write it:
+    mgr = ocp.CheckpointManager("ckpt", options=..., handler_registry=registry)
+    # registry: model, optimizer -> StandardCheckpointHandler; embedding_spec ->
+    # ProtoCheckpointHandler() (default filename proto.pbtxt)
+    mgr.save(STEP, args=ocp.args.Composite(model=ocp.args.StandardSave(nnx.state(model)),
+        optimizer=ocp.args.StandardSave(nnx.state(optimizer, nnx.OptState)),
+        embedding_spec=ocp.args.ProtoSave(proto)))
+""",
+    "jit_manager": """\
+    # as examples/shakespeare/jax_sc_shakespeare_jit.py saves (items and handlers by name):
+    mgr = ocp.CheckpointManager("ckpt", options=...)
+    mgr.save(STEP, args=ocp.args.Composite(**{
+        "train_state": ocp.args.PyTreeSave(train_state),   # TrainState(params, opt_state)
+        "emb_variables": ocp.args.PyTreeSave(variables),
+        "stacking_proto": ocp.args.ProtoSave(proto)}))     # default filename proto.pbtxt
+""",
+}
+
+
+def build_tree_case(out: Path, name: str, step: int, mesh: jax.sharding.Mesh) -> dict[str, Any]:
+    """The stacks inside a model's tree, as each of the library's ways of training saves them:
+    `linen_manager` (Linen layer params), `nnx_manager` (0.2.0's NNX save_checkpoint items),
+    `jit_manager` (the Shakespeare jit example's items)."""
+    optimizer = embedding_spec.AdagradOptimizerSpec(learning_rate=0.1)
+    features = make_features(optimizer)
+    sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(AXIS, None))
+    proto = embedding.create_proto_from_feature_specs(features, NUM_DEVICES, NUM_SC_PER_DEVICE)
+    pytree: set[str] = set()
+    if name == "linen_manager":
+        items = {"params": _linen_params(features, mesh)}
+        proto_item, proto_file = "embedding_spec", "embedding_spec.pbtxt"
+        stacks_at = ["params", "params", "SparseCoreEmbed_0", "sc_embedding_variables", "value"]
+    elif name == "nnx_manager":
+        model, opt_state = _nnx_model(features, mesh)
+        items = {"model": model, "optimizer": opt_state}
+        proto_item, proto_file = "embedding_spec", "proto.pbtxt"
+        stacks_at = ["model", "embedding_layer", "embedding_table", "value"]
+    else:
+        items = {
+            "train_state": _jit_train_state(),
+            "emb_variables": make_variables(features, sharding),
+        }
+        pytree = set(items)
+        proto_item, proto_file = "stacking_proto", "proto.pbtxt"
+        stacks_at = ["emb_variables"]
+
+    def handlers() -> dict[str, Any]:
+        out: dict[str, Any] = {
+            n: ocp.PyTreeCheckpointHandler() if n in pytree else ocp.StandardCheckpointHandler()
+            for n in items
+        }
+        out[proto_item] = ocp.ProtoCheckpointHandler(filename=proto_file)
+        return out
+
+    case = out / name
+    shutil.rmtree(case, ignore_errors=True)
+    root = case / "ckpt"
+    options = ocp.CheckpointManagerOptions(enable_async_checkpointing=False)
+    save = {
+        n: ocp.args.PyTreeSave(v) if n in pytree else ocp.args.StandardSave(v)
+        for n, v in items.items()
+    }
+    with ocp.CheckpointManager(root, item_handlers=handlers(), options=options) as mgr:
+        mgr.save(step, args=ocp.args.Composite(**save, **{proto_item: ocp.args.ProtoSave(proto)}))
+        mgr.wait_until_finished()
+    with ocp.CheckpointManager(root, item_handlers=handlers(), options=options) as mgr:
+        step_md = mgr.metadata(step)
+        item_md = mgr.item_metadata(step)
+        for n, tree in items.items():
+            abstract = jax.tree.map(ocp.utils.to_shape_dtype_struct, tree)
+            arg = (
+                ocp.args.PyTreeRestore(
+                    item=abstract,
+                    restore_args=ocp.checkpoint_utils.construct_restore_args(abstract),
+                )
+                if n in pytree
+                else ocp.args.StandardRestore(abstract)
+            )
+            restored = getattr(mgr.restore(step, args=ocp.args.Composite(**{n: arg})), n)
+            for a, b in zip(jax.tree.leaves(tree), jax.tree.leaves(restored), strict=True):
+                np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+        restored_proto = getattr(
+            mgr.restore(
+                step, args=ocp.args.Composite(**{proto_item: ocp.args.ProtoRestore(type(proto))})
+            ),
+            proto_item,
+        )
+        assert restored_proto == proto
+    # Where the stacks are: the key path of every stack's table inside its item.
+    stacks: Any = items
+    for key in stacks_at:
+        # A Linen box (`.value`) or an nnx.State / Variable (`["value"]`) on the way down.
+        if key != "value":
+            stacks = stacks[key]
+        elif hasattr(stacks, "get_value"):  # an nnx.Variable
+            stacks = stacks.get_value()
+        else:  # the Linen box
+            stacks = stacks.value
+    step_dir = root / str(step)
+    records: dict[str | None, Any] = {
+        n: {
+            "handler": type(handlers()[n]).__name__,
+            "metadata_api": f"CheckpointManager({root.name!r}).item_metadata({step})[{n!r}]",
+            **tree_metadata_record(item_md[n]),
+            "ocdbt": ocdbt_record(step_dir / n),
+        }
+        for n in items
+    }
+    records[proto_item] = {
+        "handler": "ProtoCheckpointHandler",
+        "metadata_api": f"CheckpointManager({root.name!r}).item_metadata({step})[{proto_item!r}]",
+        "item_metadata": item_md[proto_item],
+        "file": f"{proto_item}/{proto_file}",
+        "proto": (
+            "jax_tpu_embedding.sparsecore.lib.proto.embedding_spec_pb2.EmbeddingSpecProto"
+            " (text format)"
+        ),
+    }
+    expected = {
+        "case": name,
+        "writer": "ocp.CheckpointManager",
+        "step_dir": f"ckpt/{step}",
+        "step": step,
+        "item_handlers": step_md.item_handlers,
+        "stacks_at": {
+            "item": stacks_at[0],
+            "key_path": stacks_at[1:],
+            "stacks": {
+                stack: {
+                    "table": [*stacks_at, stack, "table"],
+                    "slots": [[*stacks_at, stack, "slot", slot] for slot in variables.slot._fields],
+                }
+                for stack, variables in stacks.items()
+            },
+            "proto_item": proto_item,
+            "proto_file": f"{proto_item}/{proto_file}",
+        },
+        "items": records,
+        "saved": {n: saved_arrays(tree) for n, tree in items.items()},
+        "library": {
+            "stacks": stack_info(features),
+            "num_sc_per_device": NUM_SC_PER_DEVICE,
+            "devices": NUM_DEVICES,
+        },
+        "save_code": TREE_SAVES[name].replace("STEP", str(step)),
+    }
+    return finish_case(case, expected)
+
+
+KERAS_SAVE = """\
+    # KERAS_BACKEND=jax, in build/venv-keras (keras-rs, keras, jax, jax-tpu-embedding 0.1.0):
+    user = TableConfig(name="user", vocabulary_size=100, embedding_dim=8,
+                       optimizer=keras.optimizers.Adagrad(0.1))        # item: 60 x 8, the same
+    features = {"user_id": FeatureConfig(name="user_id", table=user, input_shape=(64, 1),
+                                         output_shape=(64, 8)), "item_id": ...}
+    emb = keras_rs.layers.DistributedEmbedding(features, name="emb")
+    outputs = emb({k: keras.Input(batch_shape=(64, 1), dtype="int32", name=k) for k in features})
+    model = keras.Model(inputs, keras.layers.Dense(1, name="dense")(concatenated outputs))
+    model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+    model.optimizer.build(model.trainable_variables)
+    # keras_rs.src.layers.embedding.jax.checkpoint_utils:
+    mgr = JaxKeras3CheckpointManager(model, "ckpt", max_to_keep=2)
+    mgr.save_state(STEP)   # CheckpointManager.save(STEP, args=StandardSave(model.get_state_tree()
+                           #   minus metrics_variables)): one unnamed item, `default`
+"""
+
+
+def build_keras_case(out: Path, name: str, step: int, sparsecore: bool) -> dict[str, Any]:
+    """What Keras-RS's `JaxKeras3CheckpointManager` writes for a `DistributedEmbedding` under the
+    JAX backend: on a CPU as it is (`keras_cpu_manager`: no SparseCore, so every table takes the
+    `default_device` placement, an unstacked Keras embedding), and with the SparseCore path
+    simulated (`keras_sparsecore_manager`: `_has_sparsecore` says yes and each device has
+    NUM_SC_PER_DEVICE SparseCores, as tests/keras_probe.py does, with Keras's DataParallel
+    distribution over the 8 devices), the stacked variables a TPU job writes. Needs keras-rs:
+    run in build/venv-keras with `--only keras_cpu_manager keras_sparsecore_manager`."""
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    keras: Any = importlib.import_module("keras")
+    keras_rs: Any = importlib.import_module("keras_rs")
+    checkpoint_utils: Any = importlib.import_module(
+        "keras_rs.src.layers.embedding.jax.checkpoint_utils"
+    )
+    if sparsecore:
+        base: Any = importlib.import_module(
+            "keras_rs.src.layers.embedding.base_distributed_embedding"
+        )
+        jax_layer: Any = importlib.import_module(
+            "keras_rs.src.layers.embedding.jax.distributed_embedding"
+        )
+        base.DistributedEmbedding._has_sparsecore = lambda self: True
+        jax_layer.jte_utils.num_sparsecores_per_device = lambda device=None: NUM_SC_PER_DEVICE
+        keras.distribution.set_distribution(keras.distribution.DataParallel(devices=jax.devices()))
+    keras.utils.set_random_seed(0)
+    features = {}
+    for table_name, vocabulary in (("user", 100), ("item", 60)):
+        table = keras_rs.layers.TableConfig(
+            name=table_name,
+            vocabulary_size=vocabulary,
+            embedding_dim=8,
+            optimizer=keras.optimizers.Adagrad(0.1),
+        )
+        features[f"{table_name}_id"] = keras_rs.layers.FeatureConfig(
+            name=f"{table_name}_id", table=table, input_shape=(BATCH, 1), output_shape=(BATCH, 8)
+        )
+    layer = keras_rs.layers.DistributedEmbedding(features, name="emb")
+    inputs = {k: keras.Input(batch_shape=(BATCH, 1), dtype="int32", name=k) for k in features}
+    outputs = layer(inputs)
+    joined = keras.layers.Concatenate()([outputs["user_id"], outputs["item_id"]])
+    model = keras.Model(inputs, keras.layers.Dense(1, name="dense")(joined))
+    model.compile(optimizer=keras.optimizers.Adam(1e-3), loss="mse")
+    model.optimizer.build(model.trainable_variables)
+    case = out / name
+    shutil.rmtree(case, ignore_errors=True)
+    root = case / "ckpt"
+    manager = checkpoint_utils.JaxKeras3CheckpointManager(model, root, max_to_keep=2)
+    manager.save_state(step)
+    manager.wait_until_finished()
+    state = {k: v for k, v in model.get_state_tree().items() if k != "metrics_variables"}
+    manager.close()
+    with ocp.CheckpointManager(root, item_handlers=ocp.StandardCheckpointHandler()) as reader:
+        step_md = reader.metadata(step)
+        item_md = reader.item_metadata(step)
+        abstract = jax.tree.map(ocp.utils.to_shape_dtype_struct, state)
+        restored = reader.restore(step, args=ocp.args.StandardRestore(abstract))
+        for a, b in zip(jax.tree.leaves(state), jax.tree.leaves(restored), strict=True):
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    weights = [[w.path, list(w.shape)] for w in layer.weights]
+    expected = {
+        "case": name,
+        "writer": "keras_rs JaxKeras3CheckpointManager (ocp.CheckpointManager)",
+        "step_dir": f"ckpt/{step}",
+        "step": step,
+        "item_handlers": step_md.item_handlers,
+        "keras": {
+            "placement": "sparsecore (simulated)" if sparsecore else "default_device",
+            "layer_weights": weights,
+            "embedding_spec": None,
+        },
+        "items": {
+            "default": {
+                "handler": "StandardCheckpointHandler",
+                "metadata_api": f"CheckpointManager({root.name!r}).item_metadata({step})",
+                **tree_metadata_record(item_md),
+                "ocdbt": ocdbt_record(root / str(step) / "default"),
+            }
+        },
+        "saved": {"default": saved_arrays(state)},
+        "save_code": KERAS_SAVE.replace("STEP", str(step)),
+        "versions": {
+            d: importlib.metadata.version(d) for d in ("keras-rs", "keras", "orbax-checkpoint")
+        },
+    }
+    return finish_case(case, expected)
+
+
 def finish_case(case: Path, expected: dict[str, Any]) -> dict[str, Any]:
     # The JSON must say the same thing the library handed Orbax: same shape, dtype and spec.
     for item, saved in expected["saved"].items():
@@ -364,8 +718,11 @@ def finish_case(case: Path, expected: dict[str, Any]) -> dict[str, Any]:
         for key, s in saved.items():
             r = read[key]
             assert (s["shape"], s["dtype"]) == (r["shape"], r["dtype"]), (key, s, r)
-            assert s["shard_shape"] == r["write_shape"], (key, s, r)
             assert s["partition_spec"] == r["sharding"]["partition_spec"], (key, s, r)
+            if any(s["partition_spec"] or ()):
+                assert s["shard_shape"] == r["write_shape"], (key, s, r)
+            # A replicated array (Keras's DataParallel variables) is written in slices, one per
+            # replica (Orbax's replica-parallel save): its write_shape is not its shard shape.
     expected["files"] = files_record(case / "ckpt")
     # JSON keys must be strings: the bare StandardCheckpointer item is spelt "" (no item directory).
     expected["items"] = {("" if k is None else k): v for k, v in expected["items"].items()}
@@ -407,24 +764,45 @@ def versions() -> dict[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE)
-    out = parser.parse_args().out.resolve()
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        choices=CASES,
+        help="rebuild these cases only, none for the README alone (it is written from every "
+        "case's expected.json)",
+    )
+    arguments = parser.parse_args()
+    out = arguments.out.resolve()
     assert jax.device_count() == NUM_DEVICES, jax.devices()
     mesh = jax.sharding.Mesh(jax.devices(), [AXIS])
-    cases = [
-        build_manager_case(
+    builders = {
+        "adagrad_manager": lambda: build_manager_case(
             out,
             "adagrad_manager",
             embedding_spec.AdagradOptimizerSpec(learning_rate=0.1),
             100,
             mesh,
         ),
-        build_manager_case(
+        "adam_manager": lambda: build_manager_case(
             out, "adam_manager", embedding_spec.AdamOptimizerSpec(learning_rate=0.01), 7, mesh
         ),
-        build_standard_case(
+        "sgd_standard": lambda: build_standard_case(
             out, "sgd_standard", embedding_spec.SGDOptimizerSpec(learning_rate=0.1), mesh
         ),
-    ]
+        "linen_manager": lambda: build_tree_case(out, "linen_manager", 3, mesh),
+        "nnx_manager": lambda: build_tree_case(out, "nnx_manager", 5, mesh),
+        "jit_manager": lambda: build_tree_case(out, "jit_manager", 9, mesh),
+        "keras_cpu_manager": lambda: build_keras_case(out, "keras_cpu_manager", 2, False),
+        "keras_sparsecore_manager": lambda: build_keras_case(
+            out, "keras_sparsecore_manager", 4, True
+        ),
+    }
+    assert list(builders) == list(CASES)
+    # Without --only: every case this environment can build (the Keras ones need keras-rs).
+    default = [n for n in CASES if not n.startswith("keras_")]
+    for name in default if arguments.only is None else arguments.only:
+        builders[name]()
+    cases = [json.loads((out / name / "expected.json").read_text()) for name in CASES]
     write_readme(out / "README.md", cases, versions())
 
 
@@ -464,6 +842,56 @@ MANAGER_SAVE = """\
 
 STANDARD_SAVE = """\
     ocp.StandardCheckpointer().save("ckpt", variables)
+"""
+
+TREES = """\
+## Where the stacks sit in a model's tree
+
+Key paths as Orbax writes them in `_METADATA` (every key `key_type` 2, a dict key), for a stack
+`S` (`expected.json` -> `stacks_at`: `item` and `key_path` down to the `{S: ...}` dict, and per
+stack the item followed by the key path of its `table` and of each slot):
+
+- the library's variables as an item (`adagrad_manager`, `adam_manager`): items `params`,
+  `embedding_spec`; table `('S', 'table')` in `params`; layout
+  `embedding_spec/embedding_spec.pbtxt`.
+- a bare `StandardCheckpointer` directory (`sgd_standard`): one item at the directory;
+  `('S', 'table')`; no layout.
+- the Linen `SparseCoreEmbed` layer (`linen_manager`): items `params`, `embedding_spec`;
+  `('params', 'SparseCoreEmbed_0', 'sc_embedding_variables', 'value', 'S', 'table')` in
+  `params`; layout `embedding_spec/embedding_spec.pbtxt`.
+- NNX as 0.2.0's `save_checkpoint` writes it (`nnx_manager`): items `model`, `optimizer`,
+  `embedding_spec`; `('embedding_layer', 'embedding_table', 'value', 'S', 'table')` in `model`;
+  layout `embedding_spec/proto.pbtxt`. Written here with 0.1.0's NNX layer and the items by
+  hand; 0.2.0's own `create_checkpoint_manager` + `save_checkpoint` (Python 3.12, flax 0.12.12,
+  the same model) write the same items, key paths and file, and a proto with each table's
+  `combiner` and `optimizer` besides.
+- the Shakespeare jit example (`jit_manager`): items `train_state`, `emb_variables`,
+  `stacking_proto`; `('S', 'table')` in `emb_variables`; layout `stacking_proto/proto.pbtxt`.
+- Keras-RS `DistributedEmbedding` with `JaxKeras3CheckpointManager.save_state`
+  (`keras_cpu_manager`, `keras_sparsecore_manager`): one unnamed item, `default`, holding
+  `model.get_state_tree()` (less `metrics_variables`); no layout item. On a CPU keras-rs finds no
+  SparseCore and places every table on the default device: a plain Keras embedding per table,
+  unstacked and unpadded, `('trainable_variables', 'emb', '<table>', 'embeddings')`, the
+  TableConfig's optimizer ignored and the model's (Adam) making
+  `('optimizer_variables', 'adam', 'emb_<table>_embeddings_momentum')`: no stack at all. With the
+  SparseCore path (simulated), one flat key per variable, the stack name inside the key string:
+  `('trainable_variables', 'emb', 'var:S:table')` and
+  `('trainable_variables', 'emb', 'var:S:table:slot:<field>')`, on a mesh axis `sparsecore` (not
+  `sparsecore_sharding`), and keras-rs names the stack `item_user` where
+  `stack_tables(["user", "item"])` says `user_item`.
+
+Slots are `(..., 'S', 'slot', '<field>')` beside `table` in every jax-tpu-embedding tree.
+`value` is a key of its own: the Linen layer boxes its param in `WithSparseCoreLayout` (an
+`nn.Partitioned`, whose field is `value`), and `nnx.state(model)` saves each `nnx.Variable` (the
+layer's `EmbeddingVariablesParam` `embedding_table`, and `dense.kernel`) as a dict holding
+`value`. The layer's attribute name (`embedding_layer` here, `SparseCoreEmbed_0` for an unnamed
+Linen submodule) is the user's. The dense parameters and optimizer counters sit on one device
+(`SingleDeviceSharding`, no mesh, `write_shape` = the shape). The item and proto-file names vary
+with the writer: 0.2.0's `create_checkpoint_manager` registers a `ProtoCheckpointHandler()` with
+the default filename `proto.pbtxt`, and the jit example names its items `train_state`,
+`emb_variables` and `stacking_proto` (and restores `emb_variables` with a bare
+`PyTreeRestore()`, no target: whatever shape was saved comes back, and a changed layout fails,
+if at all, later in the jitted step).
 """
 
 FINDINGS = """\
@@ -526,6 +954,12 @@ description):
    Adagrad case has come out with 4 and with 6 files under `ocdbt.process_0/d/`). A reader must
    go through the manifest; the JSON files (but for the timestamps and
    commit_success.txt paths), the OCDBT keys and the array values are stable.
+11. **A replicated array is written in slices.** Keras's DataParallel variables (and, with the
+   SparseCore path simulated on CPU, keras-rs's stacked table: partition spec `(None, None)` on
+   the `sparsecore` axis) are saved one slice per replica (`keras_sparsecore_manager`: a
+   `(512, 8)` table with `write_shape` `(64, 8)`, a `(16, 1)` kernel with `(2, 1)`), so the
+   global shape is *not* `write_shape` x the mesh axes of the partition spec there; only
+   `.zarray` says it.
 """
 
 
@@ -559,6 +993,13 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
         "    XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu \\",
         "        build/venv-jax/bin/python tests/data/orbax/make_fixtures.py",
         "",
+        "and the Keras-RS ones (`make test-keras`'s environment) with",
+        "",
+        "    XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu \\",
+        "        KERAS_BACKEND=jax build/venv-keras/bin/python \\",
+        "        tests/data/orbax/make_fixtures.py \\",
+        "        --only keras_cpu_manager keras_sparsecore_manager",
+        "",
         "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items()) + ".",
         "",
         *textwrap.wrap(PARAGRAPH_ITEMS, width=100),
@@ -575,13 +1016,30 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
         total += size
         lines += [f"## `{name}/`", ""]
         lines += [f"Writer: `{case['writer']}`; step directory `{name}/{case['step_dir']}`.", ""]
-        save = (
+        save = case.get("save_code") or (
             MANAGER_SAVE.replace("STEP", str(case["step"]))
             if case["step"] is not None
             else STANDARD_SAVE
         )
         lines += [save.rstrip("\n"), ""]
-        for stack in case["library"]["stacks"]:
+        if "stacks_at" in case:
+            at = case["stacks_at"]
+            lines += [
+                f"Stacks at: item `{at['item']}`, key path `{tuple(at['key_path'])}`; the "
+                f"layout in item `{at['proto_item']}` (`{at['proto_file']}`).",
+                "",
+            ]
+        if "keras" in case:
+            k = case["keras"]
+            weights = ", ".join(f"`{path}` {tuple(shape)}" for path, shape in k["layer_weights"])
+            lines += [
+                f"Placement: {k['placement']}; the layer's weights: {weights}; no "
+                "EmbeddingSpecProto item. Written with "
+                + ", ".join(f"{d} {v}" for d, v in case.get("versions", {}).items())
+                + ".",
+                "",
+            ]
+        for stack in case.get("library", {}).get("stacks", []):
             slots = (
                 ", ".join(f"`{s}`" for s in stack["slot_names"])
                 or "none (empty `SGDSlotVariables()`)"
@@ -620,12 +1078,17 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
                 "|---|---|---|---|---|---|",
             ]
             for key, a in rec["arrays"].items():
-                mesh = dict(
-                    zip(a["sharding"]["axis_names"], a["sharding"]["mesh_shape"], strict=True)
-                )
+                sharding = a["sharding"]
+                if sharding["axis_names"] is None:
+                    mesh, spec = f"({sharding['type']})", "-"
+                else:
+                    mesh = str(
+                        dict(zip(sharding["axis_names"], sharding["mesh_shape"], strict=True))
+                    )
+                    spec = str(tuple(sharding["partition_spec"]))
                 lines.append(
                     f"| `{key}` | {tuple(a['shape'])} | {a['dtype']} | {mesh} "
-                    f"| {tuple(a['sharding']['partition_spec'])} | {tuple(a['write_shape'])} |"
+                    f"| {spec} | {tuple(a['write_shape'])} |"
                 )
             for key in rec["none_leaves"]:
                 lines.append(f"| `{key}` | None leaf (`skip_deserialize`) | | | | |")
@@ -638,7 +1101,8 @@ def write_readme(path: Path, cases: list[dict[str, Any]], vers: dict[str, str]) 
         ]
         lines += [f"| `{f['path']}` | {f['bytes']:,} |" for f in case["files"]]
         lines.append("")
-    lines += [f"Total of the three checkpoints: {total:,} bytes.", "", FINDINGS.rstrip("\n"), ""]
+    lines += [f"Total of the {len(cases)} checkpoints: {total:,} bytes.", ""]
+    lines += [TREES.rstrip("\n"), "", FINDINGS.rstrip("\n"), ""]
     path.write_text("\n".join(lines))
 
 
