@@ -55,15 +55,7 @@ CUSTOM = {name for name, kind in jax_orbax_probe.PROTO_TYPE.items() if kind == "
 
 # Where tpuemb's verdict is known to differ from Orbax's, case name -> why: the case stays,
 # marked, and an xfail that starts passing fails (strict) so the mark goes when the gap closes.
-LAPROP_SPEC_GAP = (
-    "a tpuemb spec names the class (LaPropOptimizerSpec), whose slots are `mu`, `nu` in the "
-    "library, but diff treats it as CUSTOM, slots unknown: unverified-layout where Orbax "
-    "restores or refuses by those names"
-)
-CLI_GAPS: dict[str, str] = {
-    "spec_adam_to_laprop": LAPROP_SPEC_GAP,
-    "spec_unchanged_laprop": LAPROP_SPEC_GAP,
-}
+CLI_GAPS: dict[str, str] = {}
 CLI_CASES = [
     pytest.param(
         case,

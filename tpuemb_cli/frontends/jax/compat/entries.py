@@ -63,6 +63,9 @@ class StackVariables(NamedTuple):
     max_unique_ids_per_partition: int
     total_sample_count: int
     tables: tuple[TablePlace, ...]
+    # The slot arrays where the document knows them and the proto does not say (a spec names
+    # its optimizer's class; the proto records LaProp as CUSTOM).
+    known_slots: tuple[str, ...] | None = None
 
     @property
     def path(self) -> FieldPath:
@@ -75,7 +78,9 @@ class StackVariables(NamedTuple):
     @property
     def slots(self) -> tuple[str, ...] | None:
         """The slot arrays of ``EmbeddingVariables.slot``, in order; None when the proto does
-        not say (no optimizer recorded, or a CUSTOM one)."""
+        not say (no optimizer recorded, or a CUSTOM one) and the document does not either."""
+        if self.known_slots is not None:
+            return self.known_slots
         return SLOTS.get(self.optimizer) if self.optimizer else None
 
     @property

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tpuemb_cli.compat.sides import NotComparable
-from tpuemb_cli.frontends.jax.compat.entries import JaxSide, jax_side
+from tpuemb_cli.frontends.jax.compat.entries import JaxSide, StackVariables, jax_side
 from tpuemb_cli.load import Document
 from tpuemb_cli.model.paths import FieldPath
 
@@ -56,4 +56,17 @@ def spec_side(document: Document, spec: Any, to_stacked: SpecToStacked) -> JaxSi
                 return ("tables", by_name[tables[which].table_name])
         return ("jax",)
 
-    return jax_side(document, proto, to_file)
+    side = jax_side(document, proto, to_file)
+    return side._replace(stacks=[_with_class_slots(stack, spec) for stack in side.stacks])
+
+
+def _with_class_slots(stack: StackVariables, spec: Any) -> StackVariables:
+    """The stack with its optimizer class's slots, which the spec names and the proto may not
+    (0.2.0 records LaProp as CUSTOM): the first table's, as the library's stack has one
+    optimizer."""
+    from tpuemb_cli.model import optimizers
+
+    classes = {table.name: table.jax.optimizer.type for table in spec.tables}
+    first = classes.get(stack.tables[0].name) if stack.tables else None
+    row = optimizers.jax_class(first) if first else None
+    return stack._replace(known_slots=row.slots) if row is not None else stack
