@@ -91,3 +91,66 @@ def test_without_a_tpu_the_stacks_are_not_known(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 2 and "--tpu" in result.stderr
+
+
+# tests/data/orbax/keras_cpu_manager: keras-rs on CPU, every table on the default device, layer
+# `emb`: `trainable_variables/emb/user/embeddings` (100, 8) and `.../item/embeddings` (60, 8).
+CPU_CHECKPOINT = Path(__file__).parent / "data" / "orbax" / "keras_cpu_manager" / "ckpt"
+
+
+def _cpu_model(tmp_path: Path, tables: dict[str, tuple[int, int]]) -> Path:
+    listed = [table(name, rows, dim) for name, (rows, dim) in tables.items()]
+    features = {f"{name}_id": index for index, name in enumerate(tables)}
+    text = model_text(listed, features).replace('"name": "embedding"', '"name": "emb"', 1)
+    return write(tmp_path, text)
+
+
+def _v4(model: Path) -> tuple[int, list[dict[str, Any]], str]:
+    result = CliRunner().invoke(
+        main,
+        [
+            "diff",
+            "--isolated",
+            "--format",
+            "json",
+            "--tpu",
+            "v4-8",
+            "--against-checkpoint",
+            str(CPU_CHECKPOINT),
+            str(model),
+        ],
+    )
+    changes = json.loads(result.stdout)["changes"] if result.stdout.strip() else []
+    return result.exit_code, changes, result.stderr
+
+
+def test_default_device_tables_of_the_same_names_and_shapes_restore(tmp_path: Path) -> None:
+    # Listed the other way round: the rows follow the names.
+    code, changes, stderr = _v4(_cpu_model(tmp_path, {"item": (60, 8), "user": (100, 8)}))
+    assert (code, changes) == (0, []), stderr
+
+
+def test_a_default_device_table_of_another_shape_refuses(tmp_path: Path) -> None:
+    code, changes, _ = _v4(_cpu_model(tmp_path, {"user": (120, 8), "item": (60, 8)}))
+    assert code == 1
+    assert [(c["kind"], c["table"], c["field"]) for c in changes] == [
+        ("restore-error", "user", "layers[0].tables[0].vocabulary_size")
+    ]
+    assert changes[0]["message"] == (
+        "restoring fails: the checkpoint's table `user` of layer `emb` has shape (100, 8), the "
+        "new model's (120, 8) (Orbax: `Requested shape: (120, 8) is not compatible with the "
+        "stored shape: (100, 8)`)"
+    )
+
+
+def test_a_renamed_default_device_table_refuses(tmp_path: Path) -> None:
+    code, changes, _ = _v4(_cpu_model(tmp_path, {"person": (100, 8), "item": (60, 8)}))
+    assert code == 1
+    assert [(c["kind"], c["table"], c["field"]) for c in changes] == [
+        ("restore-error", "person", "layers[0].tables[0].name"),
+        # At the layer's first table in feature order (`item_id` sorts first).
+        ("restore-error", "user", "layers[0].tables[1]"),
+    ]
+    missing, extra = changes[0]["message"], changes[1]["message"]
+    assert "no entry in the checkpoint (it holds `item`, `user` for the layer" in missing
+    assert "table `user` (100, 8) of layer `emb` is no default-device table" in extra

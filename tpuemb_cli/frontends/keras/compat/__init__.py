@@ -55,9 +55,13 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
     """A Keras-RS model with the JAX backend against an Orbax checkpoint
     (``JaxKeras3CheckpointManager``'s): each DistributedEmbedding layer's stacks, as the JAX
     front-end lays them out for the TPU the settings and ``--tpu`` name, compared with the
-    stacks the checkpoint holds (Keras-RS saves no EmbeddingSpecProto beside them)."""
+    stacks the checkpoint holds (Keras-RS saves no EmbeddingSpecProto beside them); and its
+    default-device tables, by key path and shape (frontends/keras/compat/default_tables)."""
+    from tpuemb_cli.compat.compare import place
     from tpuemb_cli.frontends import compat_of
-    from tpuemb_cli.frontends.keras.spec.plan import plan_model
+    from tpuemb_cli.frontends.keras.compat.default_tables import default_table_changes
+    from tpuemb_cli.frontends.keras.compat.weights import KerasSide, layer_entries
+    from tpuemb_cli.frontends.keras.spec.plan import NO_TPU, plan_model, topology_of
 
     model: Any = document.message
     engine.settle(model)  # the backend and TPU of the settings: the layer's target
@@ -66,17 +70,26 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
             f"{document.name}: cannot compare: a Keras-RS model on the {model.target.backend} "
             "backend saves no Orbax checkpoint (the JAX backend does)"
         )
+    topology = topology_of(model)
     placed: list[Any] = []
+    side = KerasSide(document)
     for index, plan in enumerate(plan_model(model)):
-        if plan.jax is None:
+        layer = model.layers[index]
+        if topology.global_device_count < 1:
+            raise CannotCompare(f"{document.name}: cannot compare layer `{plan.path}`: {NO_TPU}")
+        default = layer_entries(layer, index, topology).default
+        if plan.jax is None and plan.spec.features:
             raise CannotCompare(
                 f"{document.name}: cannot compare layer `{plan.path}`: {plan.unknown}"
             )
-        # The stacks are jax-tpu-embedding's: its front-end compares them, placed in the model.
-        compare = compat_of("jax", "stacks_against_orbax")
-        assert compare is not None
-        paths = _layer_paths(model.layers[index], index, plan.jax)
-        placed.extend(compare(document, plan.jax, paths, checkpoint))
+        if plan.jax is not None:
+            # The stacks are jax-tpu-embedding's: its front-end compares them, placed in the model.
+            compare = compat_of("jax", "stacks_against_orbax")
+            assert compare is not None
+            paths = _layer_paths(layer, index, plan.jax)
+            placed.extend(compare(document, plan.jax, paths, checkpoint))
+        changes = list(default_table_changes(checkpoint, layer, index, default))
+        placed.extend(place(changes, side, side))
     return placed
 
 
