@@ -183,6 +183,8 @@ test-jax-next:
 # EmbeddingSpecProto, the shapes the layer returns), and spec_from_keras of the live layer against
 # the spec read from its file (tests/test_keras_oracle.py), and `tpuemb diff`'s verdicts on pairs
 # of saved models against what Keras's load_weights does with them (tests/test_keras_diff_oracle.py),
+# and `diff --against-checkpoint` against what keras-rs's JaxKeras3CheckpointManager restores
+# (tests/test_keras_orbax_oracle.py),
 # and the verdicts on tables of one name, ignored table_stacking forms and "auto" placement per
 # device kind (tests/test_keras_oracle_verdicts.py); skipped where keras-rs is missing.
 # Installs the newest keras-rs with keras, jax and the newest jax-tpu-embedding this Python can
@@ -193,7 +195,8 @@ test-keras:
 	@build/venv-keras/bin/python -c "import importlib.metadata as m, sys; print(', '.join(p + ' ' + m.version(p) for p in ('keras-rs', 'keras', 'jax', 'jax-tpu-embedding')), 'on Python', sys.version.split()[0])"
 	@# One process: it builds each case once for all the tests that compare with it.
 	KERAS_BACKEND=jax JAX_PLATFORMS=cpu build/venv-keras/bin/python -m pytest -q -rfEsP -p no:cacheprovider \
-	  tests/test_keras_oracle.py tests/test_keras_oracle_verdicts.py tests/test_keras_diff_oracle.py
+	  tests/test_keras_oracle.py tests/test_keras_oracle_verdicts.py tests/test_keras_diff_oracle.py \
+	  tests/test_keras_orbax_oracle.py
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the
