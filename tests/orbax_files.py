@@ -1,6 +1,8 @@
 """Orbax checkpoints' metadata written as orbax-checkpoint 0.12.8 writes it (tests/data/orbax
-shows real ones), without the OCDBT store: what tpuemb reads of a checkpoint when zstandard is
-not installed, for trees and shapes no fixture has."""
+shows real ones), without the arrays' values: what tpuemb reads of a checkpoint when zstandard
+is not installed, for trees and shapes no fixture has. ``use_ocdbt`` is false (Orbax then keeps
+each array in a zarr folder of its own, which tpuemb does not read); a checkpoint that says its
+values are in an OCDBT store and has none does not restore, and is refused."""
 
 from __future__ import annotations
 
@@ -44,6 +46,6 @@ def write_step(
                 dotted = ".".join(path).encode()
                 sharding[base64.b64encode(dotted).decode()] = json.dumps(named)
             tree[str(tuple(path))] = {"key_metadata": keys, "value_metadata": value}
-        (folder / "_METADATA").write_text(json.dumps({"tree_metadata": tree, "use_ocdbt": True}))
+        (folder / "_METADATA").write_text(json.dumps({"tree_metadata": tree, "use_ocdbt": False}))
         (folder / "_sharding").write_text(json.dumps(sharding))
     return step

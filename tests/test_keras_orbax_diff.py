@@ -24,9 +24,12 @@ def _model(tmp_path: Path, **fields: Any) -> Path:
 
 
 def _checkpoint(
-    tmp_path: Path, rows: int = 1536, slots: tuple[str, ...] = ("accumulator",)
+    tmp_path: Path,
+    rows: int = 1536,
+    slots: tuple[str, ...] = ("accumulator",),
+    layer: str = "embedding",
 ) -> Path:
-    emb = ("trainable_variables", "embedding")
+    emb = ("trainable_variables", layer)
     leaves: list[Leaf] = [((*emb, "var:items_users:table"), (rows, 16))]
     leaves += [((*emb, f"var:items_users:table:slot:{slot}"), (rows, 16)) for slot in slots]
     leaves += [(("trainable_variables", "dense", "kernel"), (16, 1))]
@@ -154,3 +157,10 @@ def test_a_renamed_default_device_table_refuses(tmp_path: Path) -> None:
     missing, extra = changes[0]["message"], changes[1]["message"]
     assert "no entry in the checkpoint (it holds `item`, `user` for the layer" in missing
     assert "table `user` (100, 8) of layer `emb` is no default-device table" in extra
+
+
+def test_stacks_under_another_layer_name_do_not_restore(tmp_path: Path) -> None:
+    """The restore's key paths hold the layer's name: a renamed layer finds none of its own."""
+    code, changes, _ = _diff(_checkpoint(tmp_path, layer="old_embedding"), _model(tmp_path))
+    assert code == 1 and [c["kind"] for c in changes] == ["restore-error"]
+    assert "`default/trainable_variables/old_embedding`" in changes[0]["message"]

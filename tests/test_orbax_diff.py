@@ -356,3 +356,135 @@ def test_an_optimizer_whose_slots_the_layout_does_not_name_is_unverified(tmp_pat
     assert code == 0 and _kinds(changes) == ["unverified-layout"]
     assert "`momentum`, `velocity`" in changes[0]["message"]
     assert _diff(ADAM, SAVED, tmp_path)[:2] == (0, [])
+
+
+# What a hostile review found (each once a pass, a traceback or a misleading message).
+
+
+def test_a_proto_item_that_is_no_layout_does_not_hide_the_saved_one(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    step = root / "7"
+    meta = json.loads((step / "_CHECKPOINT_METADATA").read_text())
+    meta["item_handlers"]["config"] = "orbax.checkpoint.ProtoCheckpointHandler"
+    (step / "_CHECKPOINT_METADATA").write_text(json.dumps(meta))
+    (step / "config").mkdir()
+    (step / "config" / "config.pbtxt").write_text("learning_rate: 0.1\nbatch_size: 64\n")
+    moved = SAVED.replace("shard_rotation: 4", "shard_rotation: 5")
+    code, changes, _ = _diff(root, moved, tmp_path)
+    assert code == 1 and "silent-reinit" in _kinds(changes)
+    # Two layouts: which one the arrays were written with is not known.
+    (step / "config" / "config.pbtxt").write_text(SAVED)
+    code, _, stderr = _diff(root, moved, tmp_path)
+    assert code == 2 and "2 EmbeddingSpecProtos" in stderr
+
+
+def test_an_unreadable_saved_layout_is_said(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    (root / "7" / "embedding_spec" / "embedding_spec.pbtxt").write_text("garbage {{{")
+    changes = _diff(root, SAVED, tmp_path)[1]
+    assert _kinds(changes) == ["unverified-layout"]
+    assert "hold no readable EmbeddingSpecProto" in changes[0]["message"]
+
+
+def test_a_shape_no_file_says_is_no_pass(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A replicated array's write_shape is one replica's slice: without the store (zstandard)
+    and without a saved layout its shape is unknown, and diff says it cannot compare."""
+    from tests.orbax_files import write_step
+    from tpuemb_cli.load import orbax_store
+
+    monkeypatch.setattr(orbax_store, "zstd_available", lambda: False)
+    step = write_step(tmp_path / "ckpt" / "3", {"params": [(("user_item", "table"), (768, 16))]})
+    sharding = step / "params" / "_sharding"
+    sharding.write_text(sharding.read_text().replace('\\"sparsecore\\", null', "null, null"))
+    code, _, stderr = _diff(tmp_path / "ckpt", SAVED, tmp_path)
+    assert code == 2 and "not in the checkpoint's JSON files" in stderr
+
+
+def test_a_checkpoint_without_slots_does_not_restore_an_optimizer_with_some(
+    tmp_path: Path,
+) -> None:
+    from tests.orbax_files import write_step
+
+    write_step(tmp_path / "ckpt" / "3", {"params": [(("user_item", "table"), (768, 16))]})
+    code, changes, _ = _diff(tmp_path / "ckpt", _with_optimizer(SAVED, "ADAM"), tmp_path)
+    assert code == 1 and _kinds(changes) == ["restore-error"]
+    assert "holds 0 slot arrays" in changes[0]["message"]
+
+
+def test_steps_are_named_as_orbax_names_them(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    shutil.copytree(ADAGRAD / "100", root / "07")  # no step: Orbax writes no leading zero
+    assert (_diff(root, SAVED, tmp_path, "--step", "7")[0]) == 0
+    shutil.copytree(ADAGRAD / "100", root / "checkpoint_7")
+    code, _, stderr = _diff(root, SAVED, tmp_path)
+    assert code == 2 and "two step directories for step 7" in stderr
+    shutil.rmtree(root / "checkpoint_7")
+    shutil.copytree(ADAGRAD / "100", root / "checkpoint_9")
+    code, _, stderr = _diff(root, SAVED, tmp_path)
+    assert code == 2 and "several step prefixes" in stderr
+
+
+def test_the_latest_step_is_never_skipped_for_an_older_one(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    shutil.copytree(ADAGRAD / "100", root / "9")
+    (root / "9" / "_CHECKPOINT_METADATA").unlink()  # its items are still there
+    code, changes, _ = _diff(root, _with_optimizer(SAVED, "ADAM"), tmp_path)
+    assert code == 1 and "`accumulator`" in changes[0]["message"]
+
+
+def test_a_linked_step_directory_is_refused(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    shutil.move(root / "7", tmp_path / "elsewhere")
+    (root / "7").symlink_to(tmp_path / "elsewhere")
+    code, _, stderr = _diff(root, SAVED, tmp_path)
+    assert code == 2 and "symbolic link" in stderr
+
+
+def test_a_report_is_never_written_into_the_checkpoint(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    target = root / "7" / "_CHECKPOINT_METADATA"
+    before = target.read_bytes()
+    code, _, stderr = _diff(root, SAVED, tmp_path, "--output-file", str(target))
+    assert code == 2 and "inside the checkpoint" in stderr
+    assert target.read_bytes() == before
+
+
+def test_a_sequence_key_that_is_no_ascii_number_is_refused(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    metadata = root / "7" / "params" / "_METADATA"
+    data = json.loads(metadata.read_text())
+    entry = next(iter(data["tree_metadata"].values()))
+    entry["key_metadata"][0] = {"key": "\u00b2", "key_type": 1}
+    metadata.write_text(json.dumps(data))
+    code, _, stderr = _diff(root, SAVED, tmp_path)
+    # Read as the key it is written as (no stack of the layout is there any more).
+    assert code == 1 and "internal error" not in stderr
+
+
+def test_any_file_name_the_proto_handler_was_given(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    item = root / "7" / "embedding_spec"
+    (item / "embedding_spec.pbtxt").rename(item / "layout.textproto")
+    assert _diff(root, SAVED, tmp_path)[:2] == (0, [])
+    (item / "notes.txt").write_text("x")
+    code, _, stderr = _diff(root, SAVED, tmp_path)
+    assert code == 2 and "2 files" in stderr
+
+
+def test_a_store_that_is_not_there_does_not_restore(tmp_path: Path) -> None:
+    root = _copy(ADAM, tmp_path)
+    (root / "7" / "params" / "manifest.ocdbt").unlink()
+    code, _, stderr = _diff(root, SAVED, tmp_path)
+    assert code == 2 and "manifest.ocdbt is missing" in stderr
+
+
+def test_an_unreadable_item_is_named(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads a folder whatever its mode")
+    root = _copy(ADAM, tmp_path)
+    (root / "7" / "params").chmod(0)
+    try:
+        code, _, stderr = _diff(root, SAVED, tmp_path)
+    finally:
+        (root / "7" / "params").chmod(0o755)
+    assert code == 2 and "params" in stderr

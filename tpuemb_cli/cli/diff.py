@@ -265,6 +265,39 @@ def _fail_on(ctx: click.Context, param: click.Parameter, value: str) -> frozense
     return frozenset(named)
 
 
+def _refuse_inside(outputs: Sequence[Output], checkpoint: str) -> None:
+    """A usage error when a report would be written into the checkpoint read (a file of an Orbax
+    step, a TensorFlow checkpoint's folder): what a user owns is never replaced by a report."""
+    from pathlib import Path
+
+    where = Path(checkpoint)
+    try:
+        is_folder = where.is_dir()
+        inside = (where if is_folder else where.parent).resolve()
+    except (OSError, RuntimeError):
+        return  # the checkpoint cannot be looked up: its reader says so
+
+    for output in outputs:
+        if output.path is None:
+            continue
+        try:
+            target = Path(output.path).resolve()
+        except (OSError, RuntimeError):
+            continue
+        in_folder = is_folder and inside in target.parents
+        # A TensorFlow checkpoint named by its prefix or index: its files beside it.
+        beside = (
+            not is_folder
+            and target.parent == inside
+            and (target.name.startswith(f"{where.name}.") or target.name == "checkpoint")
+        )
+        if in_folder or beside:
+            raise click.UsageError(
+                f"--output-file {output.path} is inside the checkpoint {checkpoint}: the report "
+                "would be written into it"
+            )
+
+
 @click.command("diff", cls=OrderedCommand)
 @click.argument(
     "files", nargs=-1, metavar="OLD NEW | --against REF [PATH...] | --against-checkpoint CKPT FILE"
@@ -385,6 +418,8 @@ def command(
         raise click.UsageError("stdin (-) can be read once: name one side as a file")
     outputs = pair_outputs(ctx, formats, output_files)
     refuse_inputs(outputs, files)
+    if against_checkpoint is not None:
+        _refuse_inside(outputs, against_checkpoint)
     options = DiffOptions(
         files,
         against,

@@ -61,9 +61,11 @@ MAX_STEPS = 100_000
 MAX_RANK = 64
 # ``KeyType`` of orbax/checkpoint/_src/metadata/tree.py.
 SEQUENCE, DICT = 1, 2
-# A step directory's name: ``<step>`` or ``<prefix>_<step>`` (``step_prefix``); a step being
-# written is ``<name>.orbax-checkpoint-tmp-<time>`` and never matches.
-_STEP = re.compile(r"^(?:(?P<prefix>.+)_)?(?P<step>\d{1,18})$")
+# A step directory's name, as Orbax's default step name format reads it (``_src/path/step.py``):
+# ``<step>`` (no leading zero) or ``<prefix>_<step>`` (``step_prefix``); a step being written is
+# ``<name>.orbax-checkpoint-tmp-<time>`` and never matches.
+_STEP = re.compile(r"^(?:(?P<prefix>.+)_)?(?P<step>0|[1-9]\d{0,17})$")
+_WRITING = ".orbax-checkpoint-tmp"
 PROTO_HANDLER = "ProtoCheckpointHandler"
 
 Key = str | int
@@ -152,16 +154,21 @@ class OrbaxCheckpoint(Record):
 
 
 def is_orbax(path: Path) -> bool:
-    """Whether ``path`` is an Orbax step directory or a CheckpointManager root (a folder of
-    step directories), by its files; a TensorFlow checkpoint is neither."""
+    """Whether ``path`` is an Orbax step directory or a CheckpointManager root, by its files: a
+    step's metadata, or entries named as Orbax names steps (finished or being written) and no
+    TensorFlow checkpoint beside them (a ``checkpoint`` state file, an ``.index``). What cannot
+    be looked at is Orbax's when its names say so, and its reader says what failed."""
     try:
         if not path.is_dir():
             return False
         if _is_step(path):
             return True
-        return any(_is_step(step) for step in _steps(path).values())
-    except (OSError, UnreadableCheckpoint):
+        names = [e.name for _, e in zip(range(MAX_STEPS + 1), os.scandir(path), strict=False)]
+    except OSError:
         return False
+    if "checkpoint" in names or any(name.endswith(".index") for name in names):
+        return False
+    return any(_number(name) is not None or _WRITING in name for name in names)
 
 
 def _is_step(folder: Path) -> bool:
@@ -191,7 +198,8 @@ def read_orbax(path: str | Path, step: int | None = None) -> OrbaxCheckpoint:
             found, folder = _pick(folder, step)
         return _read_step(folder, found)
     except OSError as error:
-        raise UnreadableCheckpoint(f"{_p(path)}: {why(error)}") from None
+        # The file that failed, where the system says (an item, a metadata file), not the root.
+        raise UnreadableCheckpoint(f"{_p(error.filename or path)}: {why(error)}") from None
 
 
 def _p(path: object) -> str:
@@ -206,18 +214,43 @@ def _number(name: str) -> int | None:
 
 
 def _steps(root: Path) -> dict[int, Path]:
+    """The root's step directories by number. Two names of one step, or steps of several
+    prefixes, are no root Orbax reads one way: refused, as a link among them is."""
     steps: dict[int, Path] = {}
+    prefixes: set[str] = set()
     for count, entry in enumerate(os.scandir(root)):
         if count >= MAX_STEPS:
             raise UnreadableCheckpoint(f"{_p(root)}: more than {MAX_STEPS} entries")
-        number = _number(entry.name)
-        if number is not None and entry.is_dir():
-            steps.setdefault(number, Path(entry.path))
+        match = _STEP.match(entry.name)
+        if match is None or not entry.is_dir():
+            continue
+        if entry.is_symlink():
+            raise UnreadableCheckpoint(
+                f"{_p(entry.path)}: a symbolic link; tpuemb does not follow links inside a "
+                "checkpoint"
+            )
+        number = int(match.group("step"))
+        if number in steps:
+            raise UnreadableCheckpoint(
+                f"{_p(root)}: two step directories for step {number} "
+                f"({_p(Path(steps[number]).name)}, {_p(entry.name)}): name one"
+            )
+        prefixes.add(match.group("prefix") or "")
+        steps[number] = Path(entry.path)
+    if len(prefixes) > 1:
+        shown_prefixes = ", ".join(repr(p) for p in sorted(prefixes)[:5])
+        raise UnreadableCheckpoint(
+            f"{_p(root)}: step directories of several step prefixes ({printable(shown_prefixes)}):"
+            " name the step directory"
+        )
     return steps
 
 
 def _pick(root: Path, step: int | None) -> tuple[int, Path]:
-    steps = {n: p for n, p in _steps(root).items() if _is_step(p)}
+    # Every finished step directory counts, as Orbax's latest_step counts it, whether or not
+    # tpuemb can read it: the latest that cannot be read is an error, never skipped for an
+    # older one.
+    steps = _steps(root)
     if not steps:
         raise UnreadableCheckpoint(
             f"{_p(root)}: not an Orbax checkpoint (no {CHECKPOINT_METADATA} or "
@@ -304,14 +337,21 @@ def _item(folder: Path, name: str, handler: str) -> Item:
 
 
 def _proto(folder: Path) -> tuple[str, str]:
-    files = sorted(p for p in folder.iterdir() if p.name.endswith((".pbtxt", ".txt")))
-    files = [p for p in files if p.name != "commit_success.txt"]
-    if not files:
-        raise UnreadableCheckpoint(f"{_p(folder)}: a proto item with no .pbtxt file")
+    """The file a ProtoCheckpointHandler wrote: the item's one file (its name is the handler's
+    argument, ``proto.pbtxt`` by default), besides Orbax's own ``commit_success.txt``; of
+    several, the one ``.pbtxt``."""
+    files = sorted(
+        p for p in folder.iterdir() if p.name != "commit_success.txt" and not p.name.startswith(".")
+    )[: MAX_ITEMS + 1]
     if len(files) > 1:
-        names = ", ".join(p.name for p in files[:5])
+        files = [p for p in files if p.name.endswith(".pbtxt")] or files
+    if not files:
+        raise UnreadableCheckpoint(f"{_p(folder)}: a proto item with no file in it")
+    if len(files) > 1:
+        names = ", ".join(_p(p.name) for p in files[:5])
         raise UnreadableCheckpoint(
-            f"{_p(folder)}: a proto item with {len(files)} text files ({names})"
+            f"{_p(folder)}: a proto item with {len(files)} files ({names}): which holds the "
+            "message is not known"
         )
     data = _bytes(files[0], MAX_PROTO_BYTES)
     return str(files[0]), data.decode("utf-8", errors="replace")
@@ -392,7 +432,13 @@ def _key_path(file: Path, label: str, entry: Any) -> KeyPath:
     for key in keys:
         written = key.get("key") if isinstance(key, dict) else None
         kind = key.get("key_type") if isinstance(key, dict) else None
-        if kind == SEQUENCE and isinstance(written, (int, str)) and str(written).isdigit():
+        index = str(written)
+        if (
+            kind == SEQUENCE
+            and isinstance(written, (int, str))
+            and index.isascii()
+            and index.isdigit()
+        ):
             path.append(int(written))
         elif isinstance(written, (str, int)) and not isinstance(written, bool):
             path.append(str(written))
@@ -472,11 +518,22 @@ def _sharding(written: Any) -> Sharding | None:
     return Sharding(tuple(zip(names, sizes, strict=True)), tuple(dimensions))
 
 
+def _uses_ocdbt(folder: Path) -> bool:
+    data = _json(folder / TREE_METADATA)
+    return isinstance(data, dict) and data.get("use_ocdbt") is True
+
+
 def _with_store(folder: Path, arrays: tuple[Array, ...]) -> tuple[tuple[Array, ...], str]:
     """The arrays with the dtype (and shape, where no sharding gave one) of the store's
     ``.zarray`` records; and "" or why the store was not read. A shape the store contradicts
     is no checkpoint Orbax restores as its metadata says: refused."""
     if not (folder / MANIFEST).exists():
+        if _uses_ocdbt(folder) and any(not array.skipped for array in arrays):
+            # Orbax restores the values from the store: without it, nothing restores.
+            raise UnreadableCheckpoint(
+                f"{_p(folder)}: its _METADATA says the arrays are in an OCDBT store, and there "
+                f"is none ({MANIFEST} is missing): the checkpoint does not restore"
+            )
         return arrays, "no OCDBT store (manifest.ocdbt): dtypes not read"
     try:
         from tpuemb_cli.load import orbax_store

@@ -58,8 +58,8 @@ def _against_orbax(document: Document, side: Any, checkpoint: Any) -> list[Any]:
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.frontends.jax.compat.orbax import compare_orbax, saved_layout
 
-    saved = saved_layout(checkpoint, _load_saved)
-    return place(compare_orbax(document, side, checkpoint, saved), side, side)
+    saved, unsaved = saved_layout(checkpoint, _load_saved)
+    return place(compare_orbax(document, side, checkpoint, saved, unsaved), side, side)
 
 
 def _load_saved(name: str, text: str) -> Document | None:
@@ -68,20 +68,23 @@ def _load_saved(name: str, text: str) -> Document | None:
     from tpuemb_cli import load as loader
 
     document = loader.load_bytes(text.encode("utf-8"), name, "text", "EmbeddingSpecProto")
-    if document.message is None or any(problem.fatal for problem in document.problems):
+    # Any problem -- an unknown field, a value out of range -- makes it no layout to trust:
+    # another message (the job's own config) parses as an empty EmbeddingSpecProto otherwise.
+    if document.message is None or document.problems:
         return None
     return document
 
 
 def stacks_against_orbax_jax(
-    document: Document, proto: Any, to_file: Any, checkpoint: Any
+    document: Document, proto: Any, to_file: Any, checkpoint: Any, owner: str | None = None
 ) -> list[Any]:
     """The stacks of ``proto`` (an EmbeddingSpecProto another front-end laid out: a Keras-RS
     layer's on the JAX backend) against an Orbax checkpoint, placed in ``document`` by
-    ``to_file``; no saved layout is read (Keras-RS saves none)."""
+    ``to_file``; no saved layout is read (Keras-RS saves none). ``owner``: the key the stacks'
+    dict must sit under (the Keras layer's name: the restore's key path holds it)."""
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.frontends.jax.compat.entries import jax_side
     from tpuemb_cli.frontends.jax.compat.orbax import compare_orbax
 
     side = jax_side(document, proto, to_file)
-    return place(compare_orbax(document, side, checkpoint, None), side, side)
+    return place(compare_orbax(document, side, checkpoint, None, owner=owner), side, side)

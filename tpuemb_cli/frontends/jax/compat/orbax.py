@@ -147,26 +147,53 @@ def _path(item: str, prefix: KeyPath) -> str:
 
 
 def compare_orbax(
-    document: Document, new: JaxSide, checkpoint: OrbaxCheckpoint, saved: JaxSide | None
+    document: Document,
+    new: JaxSide,
+    checkpoint: OrbaxCheckpoint,
+    saved: JaxSide | None,
+    unsaved: str = "",
+    owner: str | None = None,
 ) -> list[Change]:
     """Every change between what ``checkpoint`` holds and the stacks of ``new``; ``saved``: the
-    layout the checkpoint holds (its EmbeddingSpecProto item, loaded), or None."""
+    layout the checkpoint holds (its EmbeddingSpecProto item, loaded), or None (``unsaved``:
+    what its proto items hold instead)."""
     expected = {s.name for s in new.stacks} | ({s.name for s in saved.stacks} if saved else set())
     held = stored_stacks(checkpoint, expected)
     why_not = _disagrees(saved, held) if saved is not None else None
     if saved is not None and why_not is None:
         held = _shaped_by(saved, held)
+    _known_shapes(held, new, checkpoint)
+    if why_not is not None:
+        cause = f"the checkpoint's saved layout is not its arrays' ({why_not})"
+    else:
+        cause = "the checkpoint holds no EmbeddingSpecProto" + (f" ({unsaved})" if unsaved else "")
     if why_not is not None:
         saved = None
+    # The item the converter reads the layout from (its folder's name), where it is the arrays'.
+    layout_item = Path(saved.document.name).parent.name if saved is not None else None
 
     def helped(change: Change) -> Change:
         if change.kind not in _CARRIED:
             return change
         stack = next((s for s in new.stacks if s.name == change.table), None)
         notes = table_notes(saved, new, stack) if saved is not None and stack else []
-        return change._replace(help=_way_across(held, checkpoint, new, notes))
+        return change._replace(help=_way_across(held, checkpoint, new, notes, layout_item))
 
     errors = dict(_restore_errors(held, new))
+    if owner is not None and held.prefix and held.prefix[-1] != owner:
+        # The stacks sit under another owner's key (a Keras layer renamed): Orbax's strict
+        # restore finds none of the new key paths.
+        for stack in new.stacks:
+            errors["new", stack.name] = Change(
+                "restore-error",
+                stack.name,
+                stack.path,
+                printable(str(held.prefix[-1])),
+                owner,
+                f"restoring fails: the checkpoint holds stack `{stack.name}` under "
+                f"`{_path(held.item.name, held.prefix)}`, and the new model keeps it under "
+                f"`{printable(owner)}`: restored by key path ({_TREE})",
+            )
     changes: list[Change] = []
     if saved is not None:
         for change in jax_changes(saved, new):
@@ -180,9 +207,25 @@ def compare_orbax(
             changes.append(_anchored(change, new))
     changes.extend(errors.values())
     if saved is None:
-        changes.extend(_unverified(held, new, errors, why_not))
+        changes.extend(_unverified(held, new, errors, cause))
     changes.extend(_unknown_slots(held, new, errors))
     return [helped(change) for change in changes]
+
+
+def _known_shapes(held: Held, new: JaxSide, checkpoint: OrbaxCheckpoint) -> None:
+    """CannotCompare where a stack of the new layout is held with no shape known (an array
+    replicated over a mesh axis is written in slices: only its store says): whether it restores
+    cannot be told, and a pass would not be one."""
+    for stack in new.stacks:
+        stored = held.stacks.get(stack.name)
+        if stored is not None and stored.shape is None:
+            notes = "; ".join(checkpoint.notes)
+            raise CannotCompare(
+                f"{printable(checkpoint.path)}: cannot compare: the shape of stack "
+                f"`{printable(stack.name)}` is not in the checkpoint's JSON files (its array is "
+                "replicated over a mesh axis, written in slices), only in its OCDBT store"
+                + (f" ({notes})" if notes else "")
+            )
 
 
 def _shaped_by(saved: JaxSide, held: Held) -> Held:
@@ -301,10 +344,13 @@ def _array_problem(stored: Stored, stack: StackVariables) -> Change | None:
             f"{tuple(stored.shape)}`)",
         )
     wanted = stack.slots
-    if wanted is None or stored.slots is None:
-        return None  # the new layout does not record its optimizer (0.1.0), or no slot node
-    held = tuple(str(k) for k in stored.slots)
-    if set(held) != set(wanted) or any(isinstance(k, int) for k in stored.slots):
+    if wanted is None:
+        return None  # the new layout does not record its optimizer (0.1.0)
+    # No slot node at all (a tree saved without the optimizer's state) holds no slot array.
+    held = tuple(str(k) for k in stored.slots) if stored.slots is not None else ()
+    if stored.slots is None and not wanted:
+        return None
+    if set(held) != set(wanted) or any(isinstance(k, int) for k in (stored.slots or {})):
         path = (*stack.tables[0].path, "optimizer") if stack.tables else stack.path
         return Change(
             "restore-error",
@@ -317,7 +363,7 @@ def _array_problem(stored: Stored, stack: StackVariables) -> Change | None:
             f"({stack.optimizer}) {plural(len(wanted), 'slot array')} ({_names(wanted)}): Orbax "
             f"restores slots by name ({_TREE})",
         )
-    for key, array in stored.slots.items():
+    for key, array in (stored.slots or {}).items():
         if array.shape is not None and tuple(array.shape) != stack.shape:
             return Change(
                 "restore-error",
@@ -336,15 +382,10 @@ def _unverified(
     held: Held,
     new: JaxSide,
     errors: dict[tuple[str, str], Change],
-    why_not: str | None,
+    cause: str,
 ) -> Iterator[Change]:
     """Each stack that restores by name and shape, where no saved layout says whether its rows
-    are where the new layout reads them."""
-    cause = (
-        f"the checkpoint's saved layout is not its arrays' ({why_not})"
-        if why_not
-        else "the checkpoint holds no EmbeddingSpecProto"
-    )
+    are where the new layout reads them (``cause``: why not)."""
     for stack in new.stacks:
         if ("new", stack.name) in errors or stack.name not in held.stacks:
             continue
@@ -404,13 +445,14 @@ def _where(held: Held) -> str:
     return f"under `{path}`" if path else "at its root"
 
 
-def _way_across(held: Held, checkpoint: OrbaxCheckpoint, new: JaxSide, notes: list[str]) -> str:
+def _way_across(
+    held: Held, checkpoint: OrbaxCheckpoint, new: JaxSide, notes: list[str], proto: str | None
+) -> str:
     """The library's way from this checkpoint to the new layout: 0.2.0's converter where it
     can (the checkpoint holds its EmbeddingSpecProto and the stacks sit under an
     ``embedding_table`` key, the NNX layer's), else the 0.1.0 functions; and what neither does
     for this stack's tables (``notes``)."""
     extra = f" ({'; '.join(notes)})" if notes else ""
-    proto = next((item.name for item in checkpoint.protos), None)
     if proto is None:
         return (
             f"{CARRY}{extra}; this checkpoint holds no EmbeddingSpecProto, which unstacking "
@@ -480,12 +522,30 @@ def _names(names: Any) -> str:
     return ", ".join(f"`{printable(str(n))}`" for n in names) or "none"
 
 
-def saved_layout(checkpoint: OrbaxCheckpoint, load: Any) -> JaxSide | None:
-    """The layout the checkpoint was written with: its one proto item, read by ``load`` (file
-    name, text -> Document or None when it is no EmbeddingSpecProto)."""
+def saved_layout(checkpoint: OrbaxCheckpoint, load: Any) -> tuple[JaxSide | None, str]:
+    """The layout the checkpoint was written with: its one proto item that ``load`` (file name,
+    text -> Document, or None when it is no readable EmbeddingSpecProto) reads as a layout with
+    stacks; and, where none does, what its proto items are instead (for the report). Another
+    proto item (the job's own config) is no layout; two layouts are no checkpoint tpuemb can
+    tell the layout of: CannotCompare."""
+    found: list[tuple[str, JaxSide]] = []
+    others: list[str] = []
     for item in checkpoint.protos:
         assert item.proto is not None
         document = load(*item.proto)
-        if document is not None and document.message is not None:
-            return jax_side(document, document.message)
-    return None
+        message: Any = document.message if document is not None else None
+        if message is not None and len(message.stacked_table_specs) > 0:
+            found.append((item.proto[0], jax_side(document, message)))
+        else:
+            others.append(printable(item.proto[0]))
+    if len(found) > 1:
+        names = ", ".join(printable(name) for name, _ in found)
+        raise CannotCompare(
+            f"{printable(checkpoint.path)}: cannot compare: it holds {len(found)} "
+            f"EmbeddingSpecProtos ({names}): which one its arrays were written with is not known"
+        )
+    if found:
+        return found[0][1], ""
+    if others:
+        return None, f"its proto items ({', '.join(others)}) hold no readable EmbeddingSpecProto"
+    return None, ""

@@ -87,7 +87,7 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
             compare = compat_of("jax", "stacks_against_orbax")
             assert compare is not None
             paths = _layer_paths(layer, index, plan.jax)
-            placed.extend(compare(document, plan.jax, paths, checkpoint))
+            placed.extend(compare(document, plan.jax, paths, checkpoint, layer.name))
         changes = list(default_table_changes(checkpoint, layer, index, default))
         placed.extend(place(changes, side, side))
     return placed
