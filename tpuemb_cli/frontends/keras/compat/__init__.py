@@ -59,7 +59,10 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
     default-device tables, by key path and shape (frontends/keras/compat/default_tables)."""
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.frontends import compat_of
-    from tpuemb_cli.frontends.keras.compat.default_tables import default_table_changes
+    from tpuemb_cli.frontends.keras.compat.default_tables import (
+        default_table_changes,
+        removed_layers,
+    )
     from tpuemb_cli.frontends.keras.compat.weights import KerasSide, layer_entries
     from tpuemb_cli.frontends.keras.spec.plan import NO_TPU, plan_model, topology_of
 
@@ -90,6 +93,9 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
             placed.extend(compare(document, plan.jax, paths, checkpoint, layer.name))
         changes = list(default_table_changes(checkpoint, layer, index, default))
         placed.extend(place(changes, side, side))
+    names = {layer.name for layer in model.layers}
+    gone = list(removed_layers(checkpoint, names, ("layers", 0) if model.layers else ()))
+    placed.extend(place(gone, side, side))
     return placed
 
 

@@ -107,3 +107,40 @@ def default_table_changes(
 
 def _shape(shape: Any) -> str:
     return "(" + ", ".join(str(s) for s in shape) + ")" if shape is not None else "(unknown)"
+
+
+def _owner(path: tuple[Any, ...]) -> str | None:
+    """The layer a DistributedEmbedding's variable belongs to, by its key path's shape: a
+    default-device table ``<layer>/<table>/embeddings`` under ``trainable_variables``, or a stack
+    ``<layer>/var:<stack>:table`` (a plain Keras Embedding's ``<layer>/embeddings`` is neither)."""
+    if not path or path[0] != "trainable_variables":
+        return None
+    if len(path) == 4 and path[-1] == "embeddings":
+        return str(path[1])
+    if len(path) == 3 and isinstance(path[-1], str) and path[-1].startswith("var:"):
+        return str(path[1])
+    return None
+
+
+def removed_layers(checkpoint: OrbaxCheckpoint, layers: set[str], anchor: Any) -> Iterator[Change]:
+    """A DistributedEmbedding layer the checkpoint holds and the model does not (removed, or
+    renamed): its variables are keys the new model's tree lacks, which the strict restore
+    refuses. Placed at ``anchor`` (the model's first layer)."""
+    seen: dict[str, int] = {}
+    for item in checkpoint.items:
+        for array in item.arrays:
+            owner = _owner(array.path)
+            if owner is not None and owner not in layers:
+                seen[owner] = seen.get(owner, 0) + 1
+    for owner, count in sorted(seen.items()):
+        yield Change(
+            "restore-error",
+            None,
+            anchor,
+            printable(owner),
+            None,
+            f"restoring fails: the checkpoint holds {count} embedding variable(s) of a "
+            f"DistributedEmbedding layer `{printable(owner)}`, which the model does not have "
+            f"(removed or renamed): the restore refuses keys the new model lacks ({_TREE})",
+            side="new",
+        )
