@@ -68,6 +68,19 @@ _STEP = re.compile(r"^(?:(?P<prefix>.+)_)?(?P<step>0|[1-9]\d{0,17})$")
 _WRITING = ".orbax-checkpoint-tmp"
 PROTO_HANDLER = "ProtoCheckpointHandler"
 
+# What Orbax 0.12.8's strict restore says (``_src/tree/utils.py``, ``_src/serialization/
+# jax_array_handlers.py``), which every front-end's finding quotes.
+TREE_MISMATCH = (
+    "Orbax: `User-provided restore item and on-disk value metadata tree structures do not match`"
+)
+
+
+def shape_mismatch(requested: tuple[int, ...], stored: tuple[int, ...]) -> str:
+    return (
+        f"Orbax: `Requested shape: {requested} is not compatible with the stored shape: {stored}`"
+    )
+
+
 Key = str | int
 KeyPath = tuple[Key, ...]
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from tpuemb_cli.compat.kinds import Change
 from tpuemb_cli.frontends.jax.compat.entries import JaxSide, Key, StackVariables, keyed
 from tpuemb_cli.frontends.jax.compat.training import training_changes
+from tpuemb_cli.load.orbax import TREE_MISMATCH, shape_mismatch
 from tpuemb_cli.model.words import plural
 
 _LIB = "https://github.com/jax-ml/jax-tpu-embedding/blob"
@@ -32,9 +33,6 @@ CARRY = (
     "NNX checkpoint saved with its EmbeddingSpecProto, "
     "`checkpoint_utils.convert_cross_topology_checkpoint` (0.2.0: "
     f"{_LIB}/v0.2.0/jax_tpu_embedding/sparsecore/lib/flax/nnx/checkpoint_utils.py)"
-)
-_TREE = (
-    "Orbax: `User-provided restore item and on-disk value metadata tree structures do not match`"
 )
 
 
@@ -91,8 +89,8 @@ def _same_name(
             _shape(stored.shape),
             _shape(stack.shape),
             f"restoring fails: the checkpoint's stack `{stack.name}` has shape "
-            f"{_shape(stored.shape)}, the new one {_shape(stack.shape)}{why} (Orbax: `Requested "
-            f"shape: {stack.shape} is not compatible with the stored shape: {stored.shape}`)",
+            f"{_shape(stored.shape)}, the new one {_shape(stack.shape)}{why} "
+            f"({shape_mismatch(stack.shape, stored.shape)})",
             help=_carry(old, new, stack),
         )
     elif stored.layout != stack.layout:
@@ -211,7 +209,7 @@ def _renamed(stored: StackVariables, stack: StackVariables) -> Change:
         stack.name,
         f"restoring fails: stack `{stored.name}` is renamed `{stack.name}` (same tables, shape "
         f"{_shape(stack.shape)} and layout), and the checkpoint's entries are keyed by stack "
-        f"name ({_TREE})",
+        f"name ({TREE_MISMATCH})",
         help=(
             f"keep the name `{stored.name}` (an explicit stack name), or rename the entry "
             f"`{stored.name}` to `{stack.name}` in the restored tree: the arrays are the same"
@@ -228,7 +226,7 @@ def _gained(old: JaxSide, stack: StackVariables) -> Change:
         None,
         stack.name,
         f"restoring fails: the new stack `{stack.name}` {_shape(stack.shape)} (tables {froms}) "
-        f"has no entry in the checkpoint ({_TREE})",
+        f"has no entry in the checkpoint ({TREE_MISMATCH})",
         help=CARRY,
     )
 
@@ -242,7 +240,7 @@ def _lost(new: JaxSide, stack: StackVariables) -> Change:
         stack.name,
         None,
         f"restoring fails: the checkpoint's stack `{stack.name}` {_shape(stack.shape)} (tables "
-        f"{whither}) is no stack of the new layout ({_TREE})",
+        f"{whither}) is no stack of the new layout ({TREE_MISMATCH})",
         side="old",
         help=CARRY,
     )
@@ -283,7 +281,7 @@ def _slots(stored: StackVariables, stack: StackVariables) -> Iterator[Change]:
         f"restoring fails: {stored.optimizer} -> {stack.optimizer}: the checkpoint's stack "
         f"`{stack.name}` holds {plural(len(before), 'slot array')} ({_names(before)}), the "
         f"new optimizer {plural(len(now), 'slot array')} ({_names(now)}), and Orbax restores "
-        f"slots by name ({_TREE})",
+        f"slots by name ({TREE_MISMATCH})",
         help=(
             "restore the table without its slots and start the new slots from their "
             "initializers (restore the old tree as it was written, on CPU, and build the new "

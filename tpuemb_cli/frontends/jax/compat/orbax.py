@@ -30,15 +30,19 @@ from tpuemb_cli.compat.kinds import Change
 from tpuemb_cli.compat.layouts import CannotCompare
 from tpuemb_cli.frontends.jax.compat.changes import CARRY, jax_changes, table_notes
 from tpuemb_cli.frontends.jax.compat.entries import JaxSide, StackVariables, jax_side
-from tpuemb_cli.load.orbax import Array, Item, KeyPath, OrbaxCheckpoint
+from tpuemb_cli.load.orbax import (
+    TREE_MISMATCH,
+    Array,
+    Item,
+    KeyPath,
+    OrbaxCheckpoint,
+    shape_mismatch,
+)
 from tpuemb_cli.model.words import plural, printable
 
 if TYPE_CHECKING:
     from tpuemb_cli.load import Document
 
-_TREE = (
-    "Orbax: `User-provided restore item and on-disk value metadata tree structures do not match`"
-)
 # The kinds whose help is the way across.
 _CARRIED = ("restore-error", "silent-reinit", "topology-change")
 _CONVERTER = "https://github.com/jax-ml/jax-tpu-embedding/blob/v0.2.0/jax_tpu_embedding/sparsecore/lib/flax/nnx"
@@ -192,7 +196,7 @@ def compare_orbax(
                 owner,
                 f"restoring fails: the checkpoint holds stack `{stack.name}` under "
                 f"`{_path(held.item.name, held.prefix)}`, and the new model keeps it under "
-                f"`{printable(owner)}`: restored by key path ({_TREE})",
+                f"`{printable(owner)}`: restored by key path ({TREE_MISMATCH})",
             )
     changes: list[Change] = []
     if saved is not None:
@@ -306,7 +310,7 @@ def _restore_errors(held: Held, new: JaxSide) -> Iterator[tuple[tuple[str, str],
                     None,
                     stack.name,
                     f"restoring fails: the new stack `{stack.name}` {_shape(stack.shape)} has no "
-                    f"entry in the checkpoint ({where} holds {held_names}) ({_TREE})",
+                    f"entry in the checkpoint ({where} holds {held_names}) ({TREE_MISMATCH})",
                 ),
             )
             continue
@@ -324,7 +328,8 @@ def _restore_errors(held: Held, new: JaxSide) -> Iterator[tuple[tuple[str, str],
                     name,
                     None,
                     f"restoring fails: the checkpoint's stack `{printable(name)}` "
-                    f"{_shape(stored.shape)} ({where}) is no stack of the new layout ({_TREE})",
+                    f"{_shape(stored.shape)} ({where}) is no stack of the new layout "
+                    f"({TREE_MISMATCH})",
                 ),
             )
 
@@ -339,9 +344,8 @@ def _array_problem(stored: Stored, stack: StackVariables) -> Change | None:
             _shape(stored.shape),
             _shape(stack.shape),
             f"restoring fails: the checkpoint's stack `{stack.name}` has shape "
-            f"{_shape(stored.shape)}, the new layout's {_shape(stack.shape)} (Orbax: `Requested "
-            f"shape: {stack.shape} is not compatible with the stored shape: "
-            f"{tuple(stored.shape)}`)",
+            f"{_shape(stored.shape)}, the new layout's {_shape(stack.shape)} "
+            f"({shape_mismatch(stack.shape, tuple(stored.shape))})",
         )
     wanted = stack.slots
     if wanted is None:
@@ -361,7 +365,7 @@ def _array_problem(stored: Stored, stack: StackVariables) -> Change | None:
             f"restoring fails: the checkpoint's stack `{stack.name}` holds "
             f"{plural(len(held), 'slot array')} ({_names(held)}), the new optimizer "
             f"({stack.optimizer}) {plural(len(wanted), 'slot array')} ({_names(wanted)}): Orbax "
-            f"restores slots by name ({_TREE})",
+            f"restores slots by name ({TREE_MISMATCH})",
         )
     for key, array in (stored.slots or {}).items():
         if array.shape is not None and tuple(array.shape) != stack.shape:

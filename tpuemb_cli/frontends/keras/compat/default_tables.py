@@ -28,12 +28,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.compat.kinds import Change
-from tpuemb_cli.load.orbax import Array, OrbaxCheckpoint
+from tpuemb_cli.load.orbax import TREE_MISMATCH, Array, OrbaxCheckpoint, shape_mismatch
 from tpuemb_cli.model.words import printable
-
-_TREE = (
-    "Orbax: `User-provided restore item and on-disk value metadata tree structures do not match`"
-)
 
 
 def stored_tables(checkpoint: OrbaxCheckpoint, layer: str) -> dict[str, Array]:
@@ -76,7 +72,7 @@ def default_table_changes(
                 f"restoring fails: the new table `{printable(entry.name)}` {_shape(shape)} of "
                 f"layer {where} has no entry in the checkpoint (it holds {others} for the "
                 f"layer; keys are variable paths, `{printable(layer.name)}/<table>/embeddings`) "
-                f"({_TREE})",
+                f"({TREE_MISMATCH})",
             )
         elif stored.shape is not None and tuple(stored.shape) != shape:
             field = "vocabulary_size" if stored.shape[:1] != shape[:1] else "embedding_dim"
@@ -88,8 +84,7 @@ def default_table_changes(
                 _shape(shape),
                 f"restoring fails: the checkpoint's table `{printable(entry.name)}` of layer "
                 f"{where} has shape {_shape(stored.shape)}, the new model's {_shape(shape)} "
-                f"(Orbax: `Requested shape: {shape} is not compatible with the stored shape: "
-                f"{tuple(stored.shape)}`)",
+                f"({shape_mismatch(tuple(shape), tuple(stored.shape))})",
             )
     first = next((e.path for e in tables if e.shape is not None), ("layers", index))
     for name in sorted(set(held) - names):
@@ -101,7 +96,7 @@ def default_table_changes(
             None,
             f"restoring fails: the checkpoint's table `{printable(name)}` "
             f"{_shape(held[name].shape)} of layer {where} is no default-device table of the new "
-            f"model ({_TREE})",
+            f"model ({TREE_MISMATCH})",
         )
 
 
@@ -141,6 +136,6 @@ def removed_layers(checkpoint: OrbaxCheckpoint, layers: set[str], anchor: Any) -
             None,
             f"restoring fails: the checkpoint holds {count} embedding variable(s) of a "
             f"DistributedEmbedding layer `{printable(owner)}`, which the model does not have "
-            f"(removed or renamed): the restore refuses keys the new model lacks ({_TREE})",
+            f"(removed or renamed): the restore refuses keys the new model lacks ({TREE_MISMATCH})",
             side="new",
         )
