@@ -167,3 +167,61 @@ def test_stacks_under_another_layer_name_do_not_restore(tmp_path: Path) -> None:
     assert "`default/trainable_variables/old_embedding`" in messages
     # and the layer the model no longer has, named as such
     assert "layer `old_embedding`, which the model does not have" in messages
+
+
+def _compiled(tmp_path: Path, optimizer: Any) -> Path:
+    """The CPU checkpoint's model, compiled with ``optimizer`` (as config.json's
+    ``compile_config`` saves it)."""
+    path = _cpu_model(tmp_path, {"user": (100, 8), "item": (60, 8)})
+    value = json.loads(path.read_text())
+    value["compile_config"] = {"optimizer": optimizer, "loss": "mse"}
+    path.write_text(json.dumps(value))
+    return path
+
+
+def _keras_optimizer(kind: str, name: str, **config: Any) -> dict[str, Any]:
+    return {
+        "module": "keras.optimizers",
+        "class_name": kind,
+        "config": {"name": name, "learning_rate": 0.001, **config},
+    }
+
+
+def test_the_model_optimizer_of_the_checkpoint_restores(tmp_path: Path) -> None:
+    for compiled in (_keras_optimizer("Adam", "adam", amsgrad=False), "adam"):
+        code, changes, stderr = _v4(_compiled(tmp_path, compiled))
+        assert (code, changes) == (0, []), stderr
+
+
+def test_another_model_optimizer_name_refuses(tmp_path: Path) -> None:
+    code, changes, _ = _v4(_compiled(tmp_path, _keras_optimizer("Adagrad", "adagrad")))
+    assert code == 1
+    assert [(c["kind"], c["field"], c["old"], c["new"]) for c in changes] == [
+        ("restore-error", "optimizer.name", "adam", "adagrad")
+    ]
+    assert "under `adam`, the new model's optimizer is Adagrad `adagrad`" in changes[0]["message"]
+
+
+def test_other_slots_under_the_old_name_refuse(tmp_path: Path) -> None:
+    # Adagrad named `adam`: the name finds the group, each table's slots do not match.
+    code, changes, _ = _v4(_compiled(tmp_path, _keras_optimizer("Adagrad", "adam")))
+    assert code == 1
+    assert sorted((c["kind"], c["table"]) for c in changes) == [
+        ("restore-error", "item"),
+        ("restore-error", "user"),
+    ]
+    assert "slots `momentum`, `velocity` of table `item`" in changes[0]["message"]
+    assert "builds `accumulator` (keys `emb_item_embeddings_<slot>`)" in changes[0]["message"]
+    code, changes, _ = _v4(_compiled(tmp_path, _keras_optimizer("Adam", "adam", amsgrad=True)))
+    assert code == 1 and len(changes) == 2
+    assert "`momentum`, `velocity`, `velocity_hat`" in changes[0]["message"]
+
+
+def test_an_unknown_optimizer_class_is_compared_by_name_only(tmp_path: Path) -> None:
+    code, changes, stderr = _v4(_compiled(tmp_path, _keras_optimizer("MyOptimizer", "adam")))
+    assert (code, changes) == (0, []), stderr
+
+
+def test_a_model_saved_uncompiled_compares_its_tables_only(tmp_path: Path) -> None:
+    code, changes, stderr = _v4(_compiled(tmp_path, None))
+    assert (code, changes) == (0, []), stderr

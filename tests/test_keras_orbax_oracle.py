@@ -32,9 +32,12 @@ from tpuemb_cli.cli import main
 # (a dict nests features as Keras-RS takes them).
 Tables = dict[str, tuple[Any, ...]]
 Features = dict[str, Any]
-# A model: its DistributedEmbedding layers (name, tables, features), and the model's optimizer.
+# A model: its DistributedEmbedding layers (name, tables, features), and the model's optimizer:
+# a name, or a Keras optimizer class's name and its arguments (built after the session is cleared,
+# so that auto-names start afresh).
 Layer = tuple[str, Tables, Features]
-Model = tuple[list[Layer], str]
+Optimizer = str | tuple[str, dict[str, Any]]
+Model = tuple[list[Layer], Optimizer]
 
 TABLES: Tables = {"a": (100, 8), "b": (50, 8)}
 FEATURES: Features = {"fa": "a", "fb": "b"}
@@ -42,7 +45,7 @@ SAME: Tables = {"a": (100, 8), "b": (100, 8)}
 OLD: Model = ([("emb", TABLES, FEATURES)], "adam")
 
 
-def _one(tables: Tables, features: Features, optimizer: str = "adam") -> Model:
+def _one(tables: Tables, features: Features, optimizer: Optimizer = "adam") -> Model:
     return [("emb", tables, features)], optimizer
 
 
@@ -103,18 +106,27 @@ CASES: list[Any] = [
         ([("emb", TABLES, FEATURES), ("emb2", {"c": (10, 8)}, {"fc": "c"})], "adam"),
         OLD,
     ),
-    pytest.param(
-        "model optimizer changed",
+    # The model optimizer's variables are keyed by its name and each slot's.
+    ("model optimizer changed", OLD, _one(TABLES, FEATURES, "adagrad")),
+    ("model optimizer renamed", OLD, _one(TABLES, FEATURES, ("Adam", {"name": "my_adam"}))),
+    (
+        "another optimizer under the old name",
         OLD,
-        _one(TABLES, FEATURES, "adagrad"),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="the model's optimizer (compile_config) is not in tpuemb's KerasModel: the "
-            "keys of its slot arrays (optimizer_variables/<optimizer>/"
-            "<layer>_<table>_embeddings_<slot>) are not compared",
-        ),
-        id="model optimizer changed",
+        _one(TABLES, FEATURES, ("Adagrad", {"name": "adam"})),
     ),
+    ("amsgrad turned on", OLD, _one(TABLES, FEATURES, ("Adam", {"amsgrad": True}))),
+    ("learning rate changed", OLD, _one(TABLES, FEATURES, ("Adam", {"learning_rate": 0.5}))),
+    (
+        "momentum added to SGD",
+        _one(TABLES, FEATURES, "sgd"),
+        _one(TABLES, FEATURES, ("SGD", {"momentum": 0.9})),
+    ),
+    (
+        "RMSprop centered, as before",
+        _one(TABLES, FEATURES, ("RMSprop", {"centered": True})),
+        _one(TABLES, FEATURES, ("RMSprop", {"centered": True, "learning_rate": 0.1})),
+    ),
+    ("exponential moving average on", OLD, _one(TABLES, FEATURES, ("Adam", {"use_ema": True}))),
 ]
 
 
@@ -164,6 +176,9 @@ def _model(model: Model) -> tuple[Any, dict[str, Any]]:
         outputs.append(layer(layer_inputs))
         built[layer_name] = layer
     keras_model = keras.Model(inputs, outputs)
+    if not isinstance(optimizer, str):
+        kind, arguments = optimizer
+        optimizer = getattr(keras.optimizers, kind)(**arguments)
     keras_model.compile(optimizer=optimizer, loss="mse")
     keras_model.optimizer.build(keras_model.trainable_variables)
     return keras_model, built

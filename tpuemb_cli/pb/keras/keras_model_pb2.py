@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%tpuemb_cli/pb/keras/keras_model.proto\x12\x0ctpuemb.keras\"\x82\x01\n\nKerasModel\x12\x37\n\x06layers\x18\x01 \x03(\x0b\x32\'.tpuemb.keras.DistributedEmbeddingLayer\x12\x15\n\rkeras_version\x18\x02 \x01(\t\x12$\n\x06target\x18\x03 \x01(\x0b\x32\x14.tpuemb.keras.Target\"f\n\x06Target\x12\x0f\n\x07\x62\x61\x63kend\x18\x01 \x01(\t\x12\x1b\n\x13global_device_count\x18\x02 \x01(\x05\x12\x19\n\x11num_sc_per_device\x18\x03 \x01(\x05\x12\x13\n\x0b\x61\x63\x63\x65lerator\x18\x04 \x01(\t\"\xd0\x01\n\x19\x44istributedEmbeddingLayer\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12#\n\x06tables\x18\x03 \x03(\x0b\x32\x13.tpuemb.keras.Table\x12\'\n\x08\x66\x65\x61tures\x18\x04 \x03(\x0b\x32\x15.tpuemb.keras.Feature\x12\x33\n\x0etable_stacking\x18\x05 \x01(\x0b\x32\x1b.tpuemb.keras.TableStacking\x12\x14\n\x0cweights_path\x18\x06 \x01(\t\"\xa6\x01\n\rTableStacking\x12\x0e\n\x04mode\x18\x01 \x01(\tH\x00\x12\x0e\n\x04none\x18\x06 \x01(\x08H\x00\x12)\n\x06stacks\x18\x02 \x01(\x0b\x32\x17.tpuemb.keras.StackListH\x00\x12\x11\n\x07ignored\x18\x05 \x01(\tH\x00\x12\x12\n\nlive_tuple\x18\x03 \x01(\x08\x12\x1b\n\x13live_tuples_in_list\x18\x04 \x01(\x08\x42\x06\n\x04kind\"0\n\tStackList\x12#\n\x06stacks\x18\x01 \x03(\x0b\x32\x13.tpuemb.keras.Stack\"\x17\n\x05Stack\x12\x0e\n\x06tables\x18\x01 \x03(\t\"\xf0\x01\n\x05Table\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0fvocabulary_size\x18\x02 \x01(\x03\x12\x15\n\rembedding_dim\x18\x03 \x01(\x03\x12\x13\n\x0binitializer\x18\x04 \x01(\t\x12*\n\toptimizer\x18\x05 \x01(\x0b\x32\x17.tpuemb.keras.Optimizer\x12\x10\n\x08\x63ombiner\x18\x06 \x01(\t\x12\x11\n\tplacement\x18\x07 \x01(\t\x12\x1d\n\x15max_ids_per_partition\x18\x08 \x01(\x03\x12$\n\x1cmax_unique_ids_per_partition\x18\t \x01(\x03\"\xf6\x01\n\tOptimizer\x12\x12\n\nclass_name\x18\x01 \x01(\t\x12\x0f\n\x07\x62y_name\x18\x02 \x01(\x08\x12\x33\n\x06\x63onfig\x18\x03 \x03(\x0b\x32#.tpuemb.keras.Optimizer.ConfigEntry\x12\x1e\n\x16learning_rate_schedule\x18\x04 \x01(\t\x12\x10\n\x08\x62ooleans\x18\x05 \x03(\t\x12\x10\n\x08integers\x18\x06 \x03(\t\x12\x1c\n\x14schedule_shared_with\x18\x07 \x01(\t\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"^\n\x07\x46\x65\x61ture\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05table\x18\x03 \x01(\x05\x12\x13\n\x0binput_shape\x18\x04 \x03(\x03\x12\x14\n\x0coutput_shape\x18\x05 \x03(\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n%tpuemb_cli/pb/keras/keras_model.proto\x12\x0ctpuemb.keras\"\xae\x01\n\nKerasModel\x12\x37\n\x06layers\x18\x01 \x03(\x0b\x32\'.tpuemb.keras.DistributedEmbeddingLayer\x12\x15\n\rkeras_version\x18\x02 \x01(\t\x12$\n\x06target\x18\x03 \x01(\x0b\x32\x14.tpuemb.keras.Target\x12*\n\toptimizer\x18\x04 \x01(\x0b\x32\x17.tpuemb.keras.Optimizer\"f\n\x06Target\x12\x0f\n\x07\x62\x61\x63kend\x18\x01 \x01(\t\x12\x1b\n\x13global_device_count\x18\x02 \x01(\x05\x12\x19\n\x11num_sc_per_device\x18\x03 \x01(\x05\x12\x13\n\x0b\x61\x63\x63\x65lerator\x18\x04 \x01(\t\"\xd0\x01\n\x19\x44istributedEmbeddingLayer\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12#\n\x06tables\x18\x03 \x03(\x0b\x32\x13.tpuemb.keras.Table\x12\'\n\x08\x66\x65\x61tures\x18\x04 \x03(\x0b\x32\x15.tpuemb.keras.Feature\x12\x33\n\x0etable_stacking\x18\x05 \x01(\x0b\x32\x1b.tpuemb.keras.TableStacking\x12\x14\n\x0cweights_path\x18\x06 \x01(\t\"\xa6\x01\n\rTableStacking\x12\x0e\n\x04mode\x18\x01 \x01(\tH\x00\x12\x0e\n\x04none\x18\x06 \x01(\x08H\x00\x12)\n\x06stacks\x18\x02 \x01(\x0b\x32\x17.tpuemb.keras.StackListH\x00\x12\x11\n\x07ignored\x18\x05 \x01(\tH\x00\x12\x12\n\nlive_tuple\x18\x03 \x01(\x08\x12\x1b\n\x13live_tuples_in_list\x18\x04 \x01(\x08\x42\x06\n\x04kind\"0\n\tStackList\x12#\n\x06stacks\x18\x01 \x03(\x0b\x32\x13.tpuemb.keras.Stack\"\x17\n\x05Stack\x12\x0e\n\x06tables\x18\x01 \x03(\t\"\xf0\x01\n\x05Table\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0fvocabulary_size\x18\x02 \x01(\x03\x12\x15\n\rembedding_dim\x18\x03 \x01(\x03\x12\x13\n\x0binitializer\x18\x04 \x01(\t\x12*\n\toptimizer\x18\x05 \x01(\x0b\x32\x17.tpuemb.keras.Optimizer\x12\x10\n\x08\x63ombiner\x18\x06 \x01(\t\x12\x11\n\tplacement\x18\x07 \x01(\t\x12\x1d\n\x15max_ids_per_partition\x18\x08 \x01(\x03\x12$\n\x1cmax_unique_ids_per_partition\x18\t \x01(\x03\"\x84\x02\n\tOptimizer\x12\x12\n\nclass_name\x18\x01 \x01(\t\x12\x0f\n\x07\x62y_name\x18\x02 \x01(\x08\x12\x33\n\x06\x63onfig\x18\x03 \x03(\x0b\x32#.tpuemb.keras.Optimizer.ConfigEntry\x12\x1e\n\x16learning_rate_schedule\x18\x04 \x01(\t\x12\x10\n\x08\x62ooleans\x18\x05 \x03(\t\x12\x10\n\x08integers\x18\x06 \x03(\t\x12\x1c\n\x14schedule_shared_with\x18\x07 \x01(\t\x12\x0c\n\x04name\x18\x08 \x01(\t\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"^\n\x07\x46\x65\x61ture\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05table\x18\x03 \x01(\x05\x12\x13\n\x0binput_shape\x18\x04 \x03(\x03\x12\x14\n\x0coutput_shape\x18\x05 \x03(\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,23 +34,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_OPTIMIZER_CONFIGENTRY']._loaded_options = None
   _globals['_OPTIMIZER_CONFIGENTRY']._serialized_options = b'8\001'
   _globals['_KERASMODEL']._serialized_start=56
-  _globals['_KERASMODEL']._serialized_end=186
-  _globals['_TARGET']._serialized_start=188
-  _globals['_TARGET']._serialized_end=290
-  _globals['_DISTRIBUTEDEMBEDDINGLAYER']._serialized_start=293
-  _globals['_DISTRIBUTEDEMBEDDINGLAYER']._serialized_end=501
-  _globals['_TABLESTACKING']._serialized_start=504
-  _globals['_TABLESTACKING']._serialized_end=670
-  _globals['_STACKLIST']._serialized_start=672
-  _globals['_STACKLIST']._serialized_end=720
-  _globals['_STACK']._serialized_start=722
-  _globals['_STACK']._serialized_end=745
-  _globals['_TABLE']._serialized_start=748
-  _globals['_TABLE']._serialized_end=988
-  _globals['_OPTIMIZER']._serialized_start=991
-  _globals['_OPTIMIZER']._serialized_end=1237
-  _globals['_OPTIMIZER_CONFIGENTRY']._serialized_start=1192
-  _globals['_OPTIMIZER_CONFIGENTRY']._serialized_end=1237
-  _globals['_FEATURE']._serialized_start=1239
-  _globals['_FEATURE']._serialized_end=1333
+  _globals['_KERASMODEL']._serialized_end=230
+  _globals['_TARGET']._serialized_start=232
+  _globals['_TARGET']._serialized_end=334
+  _globals['_DISTRIBUTEDEMBEDDINGLAYER']._serialized_start=337
+  _globals['_DISTRIBUTEDEMBEDDINGLAYER']._serialized_end=545
+  _globals['_TABLESTACKING']._serialized_start=548
+  _globals['_TABLESTACKING']._serialized_end=714
+  _globals['_STACKLIST']._serialized_start=716
+  _globals['_STACKLIST']._serialized_end=764
+  _globals['_STACK']._serialized_start=766
+  _globals['_STACK']._serialized_end=789
+  _globals['_TABLE']._serialized_start=792
+  _globals['_TABLE']._serialized_end=1032
+  _globals['_OPTIMIZER']._serialized_start=1035
+  _globals['_OPTIMIZER']._serialized_end=1295
+  _globals['_OPTIMIZER_CONFIGENTRY']._serialized_start=1250
+  _globals['_OPTIMIZER_CONFIGENTRY']._serialized_end=1295
+  _globals['_FEATURE']._serialized_start=1297
+  _globals['_FEATURE']._serialized_end=1391
 # @@protoc_insertion_point(module_scope)

@@ -6,14 +6,16 @@ from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Map
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class KerasModel(_message.Message):
-    __slots__ = ("layers", "keras_version", "target")
+    __slots__ = ("layers", "keras_version", "target", "optimizer")
     LAYERS_FIELD_NUMBER: _ClassVar[int]
     KERAS_VERSION_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
+    OPTIMIZER_FIELD_NUMBER: _ClassVar[int]
     layers: _containers.RepeatedCompositeFieldContainer[DistributedEmbeddingLayer]
     keras_version: str
     target: Target
-    def __init__(self, layers: _Optional[_Iterable[_Union[DistributedEmbeddingLayer, _Mapping]]] = ..., keras_version: _Optional[str] = ..., target: _Optional[_Union[Target, _Mapping]] = ...) -> None: ...
+    optimizer: Optimizer
+    def __init__(self, layers: _Optional[_Iterable[_Union[DistributedEmbeddingLayer, _Mapping]]] = ..., keras_version: _Optional[str] = ..., target: _Optional[_Union[Target, _Mapping]] = ..., optimizer: _Optional[_Union[Optimizer, _Mapping]] = ...) -> None: ...
 
 class Target(_message.Message):
     __slots__ = ("backend", "global_device_count", "num_sc_per_device", "accelerator")
@@ -94,7 +96,7 @@ class Table(_message.Message):
     def __init__(self, name: _Optional[str] = ..., vocabulary_size: _Optional[int] = ..., embedding_dim: _Optional[int] = ..., initializer: _Optional[str] = ..., optimizer: _Optional[_Union[Optimizer, _Mapping]] = ..., combiner: _Optional[str] = ..., placement: _Optional[str] = ..., max_ids_per_partition: _Optional[int] = ..., max_unique_ids_per_partition: _Optional[int] = ...) -> None: ...
 
 class Optimizer(_message.Message):
-    __slots__ = ("class_name", "by_name", "config", "learning_rate_schedule", "booleans", "integers", "schedule_shared_with")
+    __slots__ = ("class_name", "by_name", "config", "learning_rate_schedule", "booleans", "integers", "schedule_shared_with", "name")
     class ConfigEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -109,6 +111,7 @@ class Optimizer(_message.Message):
     BOOLEANS_FIELD_NUMBER: _ClassVar[int]
     INTEGERS_FIELD_NUMBER: _ClassVar[int]
     SCHEDULE_SHARED_WITH_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
     class_name: str
     by_name: bool
     config: _containers.ScalarMap[str, float]
@@ -116,7 +119,8 @@ class Optimizer(_message.Message):
     booleans: _containers.RepeatedScalarFieldContainer[str]
     integers: _containers.RepeatedScalarFieldContainer[str]
     schedule_shared_with: str
-    def __init__(self, class_name: _Optional[str] = ..., by_name: bool = ..., config: _Optional[_Mapping[str, float]] = ..., learning_rate_schedule: _Optional[str] = ..., booleans: _Optional[_Iterable[str]] = ..., integers: _Optional[_Iterable[str]] = ..., schedule_shared_with: _Optional[str] = ...) -> None: ...
+    name: str
+    def __init__(self, class_name: _Optional[str] = ..., by_name: bool = ..., config: _Optional[_Mapping[str, float]] = ..., learning_rate_schedule: _Optional[str] = ..., booleans: _Optional[_Iterable[str]] = ..., integers: _Optional[_Iterable[str]] = ..., schedule_shared_with: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
 
 class Feature(_message.Message):
     __slots__ = ("key", "name", "table", "input_shape", "output_shape")

@@ -56,13 +56,15 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
     (``JaxKeras3CheckpointManager``'s): each DistributedEmbedding layer's stacks, as the JAX
     front-end lays them out for the TPU the settings and ``--tpu`` name, compared with the
     stacks the checkpoint holds (Keras-RS saves no EmbeddingSpecProto beside them); and its
-    default-device tables, by key path and shape (frontends/keras/compat/default_tables)."""
+    default-device tables, by key path and shape (frontends/keras/compat/default_tables); and the
+    model optimizer's variables, by its name and slots (frontends/keras/compat/model_optimizer)."""
     from tpuemb_cli.compat.compare import place
     from tpuemb_cli.frontends import compat_of
     from tpuemb_cli.frontends.keras.compat.default_tables import (
         default_table_changes,
         removed_layers,
     )
+    from tpuemb_cli.frontends.keras.compat.model_optimizer import optimizer_changes
     from tpuemb_cli.frontends.keras.compat.weights import KerasSide, layer_entries
     from tpuemb_cli.frontends.keras.spec.plan import NO_TPU, plan_model, topology_of
 
@@ -76,11 +78,13 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
     topology = topology_of(model)
     placed: list[Any] = []
     side = KerasSide(document)
+    defaults: dict[str, list[Any]] = {}
     for index, plan in enumerate(plan_model(model)):
         layer = model.layers[index]
         if topology.global_device_count < 1:
             raise CannotCompare(f"{document.name}: cannot compare layer `{plan.path}`: {NO_TPU}")
         default = layer_entries(layer, index, topology).default
+        defaults[layer.name] = default
         if plan.jax is None and plan.spec.features:
             raise CannotCompare(
                 f"{document.name}: cannot compare layer `{plan.path}`: {plan.unknown}"
@@ -96,6 +100,7 @@ def against_orbax_keras(document: Document, facts: Any, checkpoint: Any, engine:
     names = {layer.name for layer in model.layers}
     gone = list(removed_layers(checkpoint, names, ("layers", 0) if model.layers else ()))
     placed.extend(place(gone, side, side))
+    placed.extend(place(list(optimizer_changes(checkpoint, model, defaults)), side, side))
     return placed
 
 

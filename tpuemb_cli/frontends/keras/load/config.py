@@ -206,7 +206,22 @@ def read_model(value: Any) -> KerasReading:
         if _layer(reading, ("layers", index), json_path, config, target):
             # The features were read as from_config reads them: held to the saved inputs.
             _inputs(reading, ("layers", index), json_path, {**layer, "config": config})
+    _compiled_optimizer(reading, value)
     return reading
+
+
+def _compiled_optimizer(reading: KerasReading, value: Any) -> None:
+    """The model's optimizer, where config.json's ``compile_config`` saves one (Keras 3,
+    ``Model.get_compile_config``): a checkpoint keys its variables by its name. Anything else
+    there is Keras's to judge when it compiles the model, not a problem of the layers."""
+    compiled = value.get("compile_config") if isinstance(value, dict) else None
+    optimizer = compiled.get("optimizer") if isinstance(compiled, dict) else None
+    if isinstance(optimizer, str) or (
+        isinstance(optimizer, dict) and isinstance(optimizer.get("class_name"), str)
+    ):
+        optimizer = _without_lone_surrogates(reading, optimizer, ("compile_config", "optimizer"))
+        where = ("compile_config", "optimizer")
+        _optimizer(reading, ("optimizer",), where, optimizer, reading.model.optimizer)
 
 
 def _inputs(
@@ -464,6 +479,9 @@ def _optimizer(
     config = value.get("config")
     if not isinstance(config, dict):
         return
+    if isinstance(config.get("name"), str):
+        target.name = config["name"]
+        reading.note((*at, "name"), (*json_path, "config", "name"))
     for key, item in config.items():
         where = (*json_path, "config", key)
         if isinstance(item, (bool, int, float)):
