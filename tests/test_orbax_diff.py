@@ -140,6 +140,22 @@ def test_a_same_shape_relayout_is_a_silent_reinit_where_the_proto_is_saved(
     assert code == 1
     assert "silent-reinit" in _kinds(changes)
     assert "restore-error" not in _kinds(changes)
+    # A change with no value on either side shows none (not `(none) -> (none)`).
+    for fmt in ("github", "full", "sarif"):
+        result = CliRunner().invoke(
+            main,
+            [
+                "diff",
+                "--isolated",
+                "--format",
+                fmt,
+                "--against-checkpoint",
+                str(ADAM),
+                str(tmp_path / "new.pbtxt"),
+            ],
+        )
+        assert "(none) -> (none)" not in result.stdout, fmt
+        assert "silent-reinit" in result.stdout
 
 
 def test_without_a_saved_proto_a_same_shape_stack_is_unverified(tmp_path: Path) -> None:
@@ -337,7 +353,15 @@ def test_without_zstandard_shapes_come_from_the_shardings_and_the_note_says_so(
     assert {a.shape for a in params.arrays} == {(768, 16)}
     assert {a.dtype for a in params.arrays} == {None}
     assert any("tpuemb[orbax]" in note for note in checkpoint.notes)
-    assert _diff(ADAM, SAVED, tmp_path)[:2] == (0, [])
+    code, changes, stderr = _diff(ADAM, SAVED, tmp_path)
+    assert (code, changes) == (0, [])
+    # diff says what it did not read, on stderr
+    assert "tpuemb: item `params`: the OCDBT store is not read (it is zstd-compressed" in stderr
+
+
+def test_a_store_read_leaves_nothing_to_say(tmp_path: Path) -> None:
+    code, changes, stderr = _diff(ADAM, SAVED, tmp_path)
+    assert (code, changes, stderr) == (0, [], "")
 
 
 def test_a_store_that_contradicts_the_sharding_is_refused(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from tpuemb_cli.cli.common import (
     error,
     front_end_options,
     max_size_option,
+    note,
     read_input,
     run,
     tpu_option_saying,
@@ -134,6 +135,8 @@ def _checkpoint(
                 error(streams, "--checkpoint-prefix goes with a TensorFlow checkpoint")
                 return None
             checkpoint = read_orbax(options.against_checkpoint, options.step)
+            for said in checkpoint.notes:  # what was not read, and so not compared
+                note(streams, said)
         else:
             if options.step is not None:
                 error(

@@ -140,8 +140,9 @@ def _changes_summary(report: Report) -> str:
 
 
 def transition(finding: Finding) -> str:
-    """``16 -> 8``, ``(none) -> users``: a change's values (empty for other findings)."""
-    if finding.change is None:
+    """``16 -> 8``, ``(none) -> users``: a change's values (empty for other findings, and for a
+    change that has none on either side: a silent-reinit says what moved in its message)."""
+    if finding.change is None or (finding.change.old is None and finding.change.new is None):
         return ""
 
     def shown(value: object) -> str:

@@ -157,7 +157,8 @@ def format_finding(
     if finding.change is not None:
         if finding.change.table is not None:
             out.append(f"  = table: {printable(finding.change.table)}")
-        out.append(f"  = change: {printable(transition(finding))}")
+        if transition(finding):
+            out.append(f"  = change: {printable(transition(finding))}")
     if finding.fix:
         out.append(f"  = help: {printable(finding.fix)}")
     return out

@@ -48,7 +48,7 @@ def annotation(finding: Finding) -> str:
         at = f":{position.line}:{position.column}" if position is not None else ""
         message = f"{printable(finding.member)}{at}: {message}"
     if finding.field:
-        changed = f": {printable(transition(finding))}" if finding.change is not None else ""
+        changed = f": {printable(transition(finding))}" if transition(finding) else ""
         message += f" ({printable(finding.field)}{changed})"
     if finding.fix:
         message += f"\nhelp: {printable(finding.fix)}"

@@ -107,7 +107,7 @@ def _result(finding: Finding, index: dict[str, int], root: Path) -> dict[str, An
     position = finding.position if not finding.member else None
     placed = location(finding.archive, position, finding.field, root)
     uri = placed["physicalLocation"]["artifactLocation"]["uri"]
-    changed = f": {transition(finding)}" if finding.change is not None else ""
+    changed = f": {transition(finding)}" if transition(finding) else ""
     text = finding.message + (f" ({finding.field}{changed})" if finding.field else "")
     if finding.member:
         at = finding.position
