@@ -47,6 +47,8 @@ def test_show_settings_shows_the_configuration_found_and_every_key(tmp_path: Pat
         "  require-reason = true",
         "  suppress = [...]  (0 entries)",
         '  tpu = "v5e"',
+        "  stats = none",
+        "  stats-headroom = 1.5",
         '  keras-backend = "tensorflow"',
     ]
     isolated = CliRunner().invoke(main, ["check", "--show-settings", "--isolated", str(tmp_path)])

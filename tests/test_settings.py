@@ -115,7 +115,8 @@ def test_unknown_names_suggest_the_nearest_known_one(project: Path) -> None:
         (
             'colour = "auto"\n',
             "1:1: `colour`: unknown key (known: exclude, extend-select, fail-level, ignore, "
-            "keras-backend, per-file-ignores, require-reason, select, severity, suppress, tpu)",
+            "keras-backend, per-file-ignores, require-reason, select, severity, stats, "
+            "stats-headroom, suppress, tpu)",
         ),
         ('ignore = ["TE999"]\n', "1:1: `ignore`: unknown rule 'TE999' (`tpuemb rules` lists them)"),
     ):
@@ -350,7 +351,8 @@ def test_a_wrong_value_is_an_error_at_its_key(
     result = invoke("check", "configs")
     if message.endswith("unknown key"):  # and the ones it could be
         message += " (known: exclude, extend-select, fail-level, ignore, keras-backend, "
-        message += "per-file-ignores, require-reason, select, severity, suppress, tpu)"
+        message += "per-file-ignores, require-reason, select, severity, stats, stats-headroom, "
+        message += "suppress, tpu)"
     assert (result.exit_code, result.stdout, result.stderr) == (
         2,
         "",

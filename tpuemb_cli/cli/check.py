@@ -19,6 +19,7 @@ from tpuemb_cli.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     FrontEndOptions,
+    StatsOptions,
     Streams,
     color,
     error,
@@ -26,6 +27,7 @@ from tpuemb_cli.cli.common import (
     max_size_option,
     note,
     run,
+    stats_options,
     stdin_option,
     tpu_option,
     type_option,
@@ -62,6 +64,7 @@ class CheckOptions(NamedTuple):
     ignore: Sequence[str] = ()
     tpu: str | None = None
     front_end_options: FrontEndOptions = ()
+    stats: StatsOptions = StatsOptions()
     fail_level: str | None = None
     exit_zero: bool = False
     fix: bool = False
@@ -94,6 +97,7 @@ def execute(options: CheckOptions, streams: Streams) -> int:
         options.ignore,
         options.tpu,
         front_end_options=options.front_end_options,
+        stats=options.stats,
     )
     if workspace is None:
         return EXIT_ERROR
@@ -307,6 +311,7 @@ def _rule_selectors(
 @settings_options("rules")
 @tpu_option
 @front_end_options
+@stats_options
 @click.option(
     "--fail-level",
     type=click.Choice(["error", "warning", "info"]),
@@ -408,6 +413,7 @@ def command(
     ignore: tuple[str, ...],
     tpu: str | None,
     front_end_options: FrontEndOptions,
+    stats: StatsOptions,
     fail_level: str | None,
     exit_zero: bool,
     fix: bool,
@@ -451,6 +457,7 @@ def command(
         ignore=list(ignore),
         tpu=tpu,
         front_end_options=front_end_options,
+        stats=stats,
         fail_level=fail_level,
         exit_zero=exit_zero,
         # As ruff: --unsafe-fixes alone writes nothing; it marks and counts unsafe fixes as

@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, TypeVar
 
 import click
 
@@ -255,3 +255,68 @@ tpu_option = tpu_option_saying(
     "against its HBM, and a slice's cores against the config's. Overrides `tpu` in the "
     "settings and a spec's accelerator."
 )
+
+
+class StatsOptions(NamedTuple):
+    """``--stats`` (read: an FdoReading, and as named) and ``--stats-headroom``."""
+
+    reading: Any = None
+    path: str = ""
+    headroom: float | None = None
+
+
+def _stats(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """The statistics ``--stats`` names, read; an unreadable one is a usage error (exit 2)."""
+    if value is None:
+        return None
+    from pathlib import Path
+
+    from tpuemb_cli.load.fdo import FdoError, read_fdo_stats
+
+    try:
+        return value, read_fdo_stats(Path(value))
+    except FdoError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _headroom(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    from tpuemb_cli.engine.settings import check_headroom
+
+    if value is None:
+        return None
+    if check_headroom(value) is None:
+        raise click.BadParameter(
+            f"{value:g} is no headroom: a number from 1 to 1000 (1.5: 50% above)"
+        )
+    return value
+
+
+def stats_options(function: F) -> F:
+    """``--stats PATH`` and ``--stats-headroom X``, overriding the settings' ``stats`` and
+    ``stats-headroom``; the command receives them as ``stats`` (StatsOptions)."""
+
+    @functools.wraps(function)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        given, headroom = kwargs.pop("stats_path"), kwargs.pop("stats_headroom")
+        path, reading = given if given is not None else ("", None)
+        return function(*args, stats=StatsOptions(reading, path, headroom), **kwargs)
+
+    command = click.option(
+        "--stats-headroom",
+        "stats_headroom",
+        type=float,
+        metavar="X",
+        callback=_headroom,
+        help="How far above the measured maxima a limit may sit, and what --fix raises a limit "
+        "to: X times the maximum (default 1.5). Overrides `stats-headroom` in the settings.",
+    )(command)
+    command = click.option(
+        "--stats",
+        "stats_path",
+        metavar="PATH",
+        callback=_stats,
+        help="Statistics measured on the input (a folder of FDO files, jax-tpu-embedding's or "
+        "torchrec's, or one; `tpuemb stats -o`): checks each stack's limits against them. "
+        "Overrides `stats` in the settings.",
+    )(command)
+    return command  # type: ignore[return-value]

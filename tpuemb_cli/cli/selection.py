@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tpuemb_cli.cli.common import Streams, error
+from tpuemb_cli.cli.common import StatsOptions, Streams, error
 
 if TYPE_CHECKING:
     from tpuemb_cli.workspace import Workspace
@@ -69,6 +69,7 @@ def open_workspace(
     tpu: str | None = None,
     command: str = "check",
     front_end_options: tuple[tuple[str, str], ...] = (),
+    stats: StatsOptions | None = None,
 ) -> Workspace | None:
     """The workspace of a run with these options; None, after saying why, when a selector names
     no rule or the configuration cannot be used (exit 2)."""
@@ -82,6 +83,7 @@ def open_workspace(
         tuple(ignore),
         tpu,
         front_end_options,
+        *(stats or StatsOptions()),
     )
     unknown = selection.unknown()
     if unknown is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from tpuemb_cli.cli.common import EXIT_ERROR, EXIT_OK, Streams, error
 from tpuemb_cli.engine.settings import Settings, SettingsError
@@ -23,6 +24,14 @@ def _toml(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml(item) for item in value) + "]"
     return json.dumps(str(value), ensure_ascii=False)
+
+
+def _stats(reading: Any) -> str:
+    """``3 stacks from 2 files (jax-npz)``: what the statistics read hold."""
+    return (
+        f"{plural(len(reading.stacks), 'stack')} from {plural(len(reading.files), 'file')} "
+        f"({reading.source})"
+    )
 
 
 def describe(settings: Settings) -> list[str]:
@@ -48,6 +57,9 @@ def describe(settings: Settings) -> list[str]:
         f"require-reason = {_toml(settings.require_reason)}",
         f"suppress = [...]  ({plural(len(settings.suppress), 'entry', 'entries')})",
         f"tpu = {tpu}{' (--tpu)' if settings.tpu_forced else ''}",
+        f"stats = {_toml(settings.stats_path) if settings.stats is not None else 'none'}"
+        + (f"  ({_stats(settings.stats)})" if settings.stats is not None else ""),
+        f"stats-headroom = {settings.stats_headroom:g}",
         *(
             f"{option.name} = {_toml(settings.option(option.name))}"
             for option in front_end_options()

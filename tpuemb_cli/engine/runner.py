@@ -19,7 +19,7 @@ from tpuemb_cli.model.findings import Finding, Position, Transition, Violation
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.schema import kind_of
 from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, CHANGES, Entry, command_codes, load
-from tpuemb_cli.rules.base import Fit, Rule
+from tpuemb_cli.rules.base import Fit, Measured, Rule
 
 if TYPE_CHECKING:
     from google.protobuf.message import Message
@@ -418,6 +418,14 @@ class Engine:
         for rule in self.rules("memory"):
             assert rule.check_memory is not None
             for violation in self.checked(rule, rule.check_memory, config, fit):
+                emit(rule, (), violation)
+
+    def measured(self, measured: Measured, emit: Emit) -> None:
+        """The statistics rules on ``measured`` (a document's stacks beside the statistics the
+        settings give, which its front-end paired up)."""
+        for rule in self.rules("stats"):
+            assert rule.check_stats is not None
+            for violation in self.checked(rule, rule.check_stats, measured):
                 emit(rule, (), violation)
 
     def unused_config_suppressions(self) -> list[Finding]:

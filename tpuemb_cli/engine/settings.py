@@ -42,8 +42,14 @@ KEYS = {
     "require-reason",
     "suppress",
     "tpu",
+    "stats",
+    "stats-headroom",
 }
 SUPPRESS_KEYS = {"file", "field", "rules", "reason"}
+# How far above the measured maxima a limit may sit (`stats-headroom`): what `--fix` writes, and
+# where a limit starts to cost buffers the data never fills. Input varies from batch to batch
+# (keras-rs #168); the library's own update_preprocessing_parameters takes 1.0.
+DEFAULT_HEADROOM = 1.5
 
 
 def expand_within(selectors: tuple[str, ...], within: frozenset[str] | None) -> set[str]:
@@ -123,6 +129,11 @@ class Settings(Record):
     suppress: tuple[Suppression, ...] = ()
     tpu: str | None = None  # the chip the configs run on (model.chips), for the memory rules
     tpu_forced: bool = False  # from --tpu: it wins over a spec's topology.accelerator
+    # Measured statistics (`stats`, `--stats`): what load/fdo read, read once with the settings
+    # so that an unreadable file is the settings' error (exit 2), not every document's.
+    stats: Any = None  # an FdoReading
+    stats_path: str = ""  # as the user named it
+    stats_headroom: float = DEFAULT_HEADROOM
     # The front-ends' options (`frontends.Option`) given a value: name -> value.
     options: Mapping[str, str] = {}
 
@@ -181,6 +192,10 @@ class Selection(Record):
     tpu: str | None = None  # --tpu, a known chip's name
     # The front-ends' options given on the command line (`--keras-backend`): (name, value).
     options: tuple[tuple[str, str], ...] = ()
+    # --stats, read (an FdoReading) and as named; --stats-headroom.
+    stats: Any = None
+    stats_path: str = ""
+    stats_headroom: float | None = None
 
     def unknown(self) -> str | None:
         """The first selector that names no rule."""
@@ -201,6 +216,10 @@ class Selection(Record):
             merged = merged._replace(tpu=self.tpu, tpu_forced=True)
         if self.options:
             merged = merged._replace(options={**settings.options, **dict(self.options)})
+        if self.stats is not None:
+            merged = merged._replace(stats=self.stats, stats_path=self.stats_path)
+        if self.stats_headroom is not None:
+            merged = merged._replace(stats_headroom=self.stats_headroom)
         return merged
 
 
@@ -286,6 +305,10 @@ def parse(table: Mapping[str, Any], path: Path) -> Settings:
         values["require_reason"] = table["require-reason"]
     if "tpu" in table:
         values["tpu"] = _tpu(path, table["tpu"])
+    if "stats" in table:
+        values["stats_path"], values["stats"] = _stats(path, table["stats"])
+    if "stats-headroom" in table:
+        values["stats_headroom"] = _headroom(path, table["stats-headroom"])
     chosen = {
         name: _choice(path, option.name, option.choices, table[name])
         for name, option in declared.items()
@@ -298,6 +321,34 @@ def parse(table: Mapping[str, Any], path: Path) -> Settings:
             path, table["suppress"], values.get("require_reason", True)
         )
     return Settings(**values)
+
+
+def _stats(path: Path, value: Any) -> tuple[str, Any]:
+    """The statistics ``stats`` names (a folder of FDO files, or one), relative to the
+    configuration's folder, read: an unreadable one is the configuration's error."""
+    if not isinstance(value, str) or not value:
+        raise _fail(path, ("stats",), "must be a string: a folder of statistics files, or one")
+    from tpuemb_cli.load.fdo import FdoError, read_fdo_stats
+
+    where = path.parent / value
+    try:
+        return value, read_fdo_stats(where)
+    except FdoError as problem:
+        raise _fail(path, ("stats",), str(problem)) from None
+
+
+def check_headroom(value: object) -> float | None:
+    """``value`` as a headroom (a number from 1 to 1000), or None when it is none."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if 1.0 <= value <= 1000.0 else None
+
+
+def _headroom(path: Path, value: Any) -> float:
+    found = check_headroom(value)
+    if found is None:
+        raise _fail(path, ("stats-headroom",), "must be a number from 1 to 1000 (1.5: 50% above)")
+    return found
 
 
 def _tpu(path: Path, value: Any) -> str:

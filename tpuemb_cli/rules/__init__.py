@@ -42,7 +42,7 @@ __all__ = [
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 # Bumped whenever a rule is added or removed, or a rule's meaning changes (SARIF records it).
-RULESET_VERSION = "29"
+RULESET_VERSION = "30"
 
 # The families, each a subpackage: the loader's parse problems, one OptimizationParameters, a
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
@@ -53,6 +53,7 @@ FAMILIES = (
     "optimizer",
     "config",
     "memory",
+    "stats",
     "sparsecore",
     "jax",
     "keras",
@@ -265,6 +266,10 @@ CATALOG: tuple[Entry, ...] = (
     Entry("TE601", "embedding-state-exceeds-hbm", "memory", ERROR, "no", ("memory",)),
     Entry("TE602", "embedding-state-near-hbm", "memory", WARNING, "no", ("memory",)),
     Entry("TE603", "tpu-slice-mismatch", "memory", WARNING, "no", ("memory",)),
+    # A document's input limits against statistics measured for its stacks (`--stats`).
+    Entry("TE611", "limit-below-measured", "stats", ERROR, "safe", ("stats",)),
+    Entry("TE612", "limit-far-above-measured", "stats", WARNING, "unsafe", ("stats",)),
+    Entry("TE613", "stats-unmatched-stack", "stats", WARNING, "no", ("stats",)),
     # SparseCore: specs with a `sparse_core` section, as TPUEmbeddingV2 runs them
     Entry("TE651", "sparsecore-first-table-batch-size", "sparsecore", INFO, "no", ("spec",)),
     Entry("TE652", "sparsecore-unmatched-limit-key", "sparsecore", WARNING, "no", ("spec",)),

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Severity, Violation
+from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
@@ -43,6 +44,8 @@ __all__ = [
     "Config",
     "EmbeddingSpec",
     "Fit",
+    "Measured",
+    "MeasuredStack",
     "OptimizationParameters",
     "Rule",
     "Site",
@@ -87,6 +90,9 @@ CHECKS = {
     # (a Keras-RS model's KerasModel, the Topology its layers convert for) -> Violations from its
     # root; the spec each layer converts to then runs its backend's rules
     "keras": "check_keras",
+    # (Measured: a document's stacks beside the statistics measured for them) -> Violations;
+    # only when statistics are given (`--stats`, `stats = ...`)
+    "stats": "check_stats",
 }
 
 
@@ -127,7 +133,41 @@ class Fit(Record):
     tpu: Accelerator | None = None
 
 
+class MeasuredStack(Record):
+    """One stack of a document, as the limits a front-end's library preprocesses its input with,
+    beside what the statistics measured for it (``None``: the statistics hold no such value)."""
+
+    name: str  # the stack's name, which keys its statistics
+    path: FieldPath  # where a finding about the stack is placed
+    # Where the stack's two limits are written, for a fix (None: the document cannot say them
+    # for this stack alone).
+    max_ids_path: FieldPath | None
+    max_unique_ids_path: FieldPath | None
+    max_ids_per_partition: int
+    max_unique_ids_per_partition: int
+    num_sparsecores: int  # the stack's SparseCores (partitions): the buffers scale with them
+    measured_ids: int | None
+    measured_unique_ids: int | None
+    # A table's own limits where they differ from the stack's, which the library ignores in a
+    # stack of several tables: (table, max_ids, max_unique_ids).
+    ignored_table_limits: tuple[tuple[str, int, int], ...] = ()
+
+
+class Measured(Record):
+    """What the statistics rules check: a document's stacks beside the statistics measured for
+    them (``--stats``), which the front-end whose library preprocesses the input pairs up."""
+
+    source: str  # the statistics as the user named them (a file or a folder)
+    library: str  # the library whose preprocessing the limits are for ("jax-tpu-embedding")
+    headroom: float  # `stats-headroom`: how far above the measured maxima a limit may sit
+    stacks: tuple[MeasuredStack, ...]
+    unmeasured: tuple[str, ...]  # the document's stacks the statistics hold nothing for
+    unmatched: tuple[str, ...]  # stacks the statistics hold that the document has not
+    per_device: int | None = None  # SparseCores a device, where a chip says
+
+
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]
+StatsCheck = Callable[[Measured], Iterator[Violation]]
 JaxCheck = Callable[[Any], Iterator[Violation]]  # a tpuemb_cli.pb.jax EmbeddingSpecProto
 JaxSpecCheck = Callable[["EmbeddingSpec", "SpecFacts"], Iterator[Violation]]
 KerasCheck = Callable[[Any, Any], Iterator[Violation]]  # (KerasModel, keras_spec.Topology)
@@ -152,6 +192,7 @@ class Rule(Record):
     check_jax: JaxCheck | None = None
     check_jax_spec: JaxSpecCheck | None = None
     check_keras: KerasCheck | None = None
+    check_stats: StatsCheck | None = None
     follows: tuple[str, ...] = ()  # see the catalog's Entry
     on_sparsecore: bool = True  # see the catalog's Entry
     # The checks of kinds a front-end adds (`check_<kind>`, its own document kinds): kind -> check.
@@ -209,6 +250,7 @@ class Rule(Record):
             check_jax=checks["jax"],
             check_jax_spec=checks["jax_spec"],
             check_keras=checks["keras"],
+            check_stats=checks["stats"],
             follows=entry.follows,
             on_sparsecore=entry.on_sparsecore,
             others=others,

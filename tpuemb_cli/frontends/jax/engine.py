@@ -1,6 +1,7 @@
 """How the engine lints jax-tpu-embedding's documents: an EmbeddingSpecProto's rules and, with a
 TPU named, its memory on each device; an EmbeddingSpec with a ``jax`` section (FeatureSpecs),
-stacked as the library stacks them.
+stacked as the library stacks them; either, with statistics given (``--stats``), its stacks'
+limits against them.
 
 Each ``lint_<kind>`` is called by the engine (``Engine.run``) with the message, where findings
 go, a compiled spec's expectations (none here) and a spec's facts.
@@ -30,6 +31,11 @@ def lint_jax(
     tpu = engine.accelerator()
     if tpu is not None:
         _lint_memory(engine, spec, emit, tpu.chip)
+    if engine.settings.stats is not None and engine.rules("stats"):
+        from tpuemb_cli.frontends.jax.rules.lib.measured import measured_proto
+
+        per_device = tpu.chip.sparse_cores_per_device.value if tpu is not None else None
+        engine.measured(measured_proto(spec, engine.settings, per_device), emit)
 
 
 def lint_jax_spec(
@@ -42,6 +48,12 @@ def lint_jax_spec(
         assert rule.check_jax_spec is not None
         for violation in engine.checked(rule, rule.check_jax_spec, spec, facts):
             emit(rule, (), violation)
+    if engine.settings.stats is not None and engine.rules("stats"):
+        from tpuemb_cli.frontends.jax.rules.lib.measured import measured_spec
+
+        measured = measured_spec(spec, facts, engine.settings)
+        if measured is not None:
+            engine.measured(measured, emit)
 
 
 def _lint_memory(engine: Engine, spec: Any, emit: Emit, chip: Chip) -> None:
