@@ -13,6 +13,7 @@ from tpuemb_cli.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     FrontEndOptions,
+    StatsOptions,
     Streams,
     error,
     front_end_options,
@@ -21,6 +22,7 @@ from tpuemb_cli.cli.common import (
     note,
     read_input,
     run,
+    stats_options,
     tpu_option,
     type_option,
 )
@@ -41,6 +43,7 @@ class MemoryOptions(NamedTuple):
     tpu: str | None = None  # --tpu, a known chip's name
     output_format: str = "text"
     front_end_options: FrontEndOptions = ()  # --keras-backend, for a Keras-RS model
+    stats: StatsOptions | None = None  # --stats: the buffers at the measured sizes too
 
 
 def execute(
@@ -67,7 +70,14 @@ def execute(
     item, data = read
     # Linted as `check` lints a file it is given, with its configuration: one that is not a TPU
     # embedding document is told so, not explained as an empty config.
-    selection = Selection(tpu=options.tpu, options=options.front_end_options)
+    stats = options.stats or StatsOptions()
+    selection = Selection(
+        tpu=options.tpu,
+        options=options.front_end_options,
+        stats=stats.reading,
+        stats_path=stats.path,
+        stats_headroom=stats.headroom,
+    )
     workspace = Workspace(selection=selection)
     linted = workspace.lint_document(data, item.name, message_type=message_type, exclude=False)
     document = linted_document(linted, streams)
@@ -182,6 +192,7 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
 )
 @tpu_option
 @front_end_options
+@stats_options
 @click.option(
     "--format",
     "--output-format",
@@ -198,10 +209,11 @@ def command(
     memory: bool,
     tpu: str | None,
     front_end_options: FrontEndOptions,
+    stats: StatsOptions,
     output_format: str,
 ) -> None:
     """Show what TensorFlow will do with each table of a spec or config, or with an optimizer,
     or what a Keras-RS model's layers put on SparseCores; with --memory, what the tables take on
     each core."""
-    options = MemoryOptions(memory, tpu, output_format, front_end_options)
+    options = MemoryOptions(memory, tpu, output_format, front_end_options, stats)
     run(execute, path, message_type, max_bytes, Streams.standard(), options)

@@ -66,7 +66,7 @@ def _lint_memory(engine: Engine, spec: Any, emit: Emit, chip: Chip) -> None:
     from tpuemb_cli.frontends.jax.spec.memory import model
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 
-    memory = model(spec, per_device)
+    memory = model(spec, per_device, engine.settings.stats)
     if memory.devices is None:
         return
     # No TensorFlow config, and no slice (fit.tpu): the rules read the JAX model only.

@@ -115,6 +115,15 @@ def jax_remedy(memory: JaxMemory, budget: int) -> str:
         "run on more devices, or size the input buffers from the library's preprocessing stats "
         "(`suggested_coo_buffer_size_per_device`) or a lower max_ids_per_partition"
     )
+    if memory.measured:
+        # The buffers the statistics measured: what the library allocates once its
+        # update_preprocessing_parameters set the limits and buffer sizes from them.
+        measured = memory.measured_per_device_bytes
+        advice += (
+            f" (with the buffers the statistics measured, a device takes {size(measured)}: "
+            f"{'enough' if measured <= budget else 'not enough'}; `tpuemb check --stats ... "
+            "--unsafe-fixes --fix` lowers the limits)"
+        )
     sgd = memory.parameters_per_device
     if sgd == memory.per_device_bytes:
         return f"{advice}; `tpuemb explain --memory` shows each stack's share"

@@ -68,6 +68,36 @@ class JaxStackMemory(NamedTuple):
     optimizer: str  # the optimizer's name, "" when the proto records none
     max_ids_per_partition: int
     num_sparsecores: int
+    # What statistics measured for the stack (``--stats``): the most ids in a partition, and
+    # the largest buffer one SparseCore required (None: not measured).
+    measured_ids: int | None = None
+    measured_buffer_per_sc: int | None = None
+
+    @property
+    def measured(self) -> bool:
+        return self.measured_ids is not None or self.measured_buffer_per_sc is not None
+
+    def measured_coo_size(self, per_device: int) -> int | None:
+        """Elements of a device's COO buffer at the measured sizes: what the library allocates
+        once ``update_preprocessing_parameters`` set the stack's limits and
+        ``suggested_coo_buffer_size_per_device`` from the statistics (the required size of the
+        fullest SparseCore times the SparseCores a device, rounded up to 8 a SparseCore:
+        ``MayBeUpdateBufferSize``), or, without a measured buffer, the theoretical maximum at
+        the measured ids; None when nothing was measured."""
+        if self.measured_buffer_per_sc is not None:
+            return round_up(self.measured_buffer_per_sc * per_device, ALIGNMENT * per_device)
+        if self.measured_ids is not None:
+            return round_up(self.measured_ids, ALIGNMENT) * per_device * self.num_sparsecores
+        return None
+
+    def measured_buffers(self, per_device: int) -> int:
+        """Bytes of a device's input buffers at the measured sizes (the limits' where nothing
+        was measured)."""
+        coo = self.measured_coo_size(per_device)
+        if coo is None:
+            return self.buffers(per_device)
+        row_pointers = max(self.num_sparsecores, ALIGNMENT) * per_device
+        return (len(COO_ARRAYS) * coo + row_pointers) * FLOAT_BYTES
 
     @property
     def variables_per_sparse_core(self) -> int:
@@ -147,6 +177,21 @@ class JaxMemory(NamedTuple):
             for stack in self.stacks
         )  # fmt: skip
 
+    @property
+    def measured(self) -> bool:
+        """Whether statistics were measured for any stack."""
+        return any(stack.measured for stack in self.stacks)
+
+    @property
+    def measured_buffers_per_device(self) -> int:
+        assert self.per_device is not None
+        return sum(stack.measured_buffers(self.per_device) for stack in self.stacks)
+
+    @property
+    def measured_per_device_bytes(self) -> int:
+        """What a device holds with the input buffers at the measured sizes."""
+        return self.variables_per_device + self.measured_buffers_per_device
+
     def too_large(self) -> list[JaxStackMemory]:
         """Stacks whose COO buffer the library refuses (``JaxStackMemory.refused``)."""
         if self.per_device is None:
@@ -166,9 +211,11 @@ def _optimizer(stack: Any) -> str:
     return ""
 
 
-def model(spec: Any, per_device: int | None) -> JaxMemory:
+def model(spec: Any, per_device: int | None, stats: Any = None) -> JaxMemory:
     """The memory the library allocates for the stacks of ``spec`` (an EmbeddingSpecProto).
-    A stack without SparseCores (TE681 says so) has no shard and counts nothing."""
+    A stack without SparseCores (TE681 says so) has no shard and counts nothing. ``stats``:
+    statistics measured for the stacks (an FdoReading), matched by stack name."""
+    measured = stats.stacks if stats is not None else {}
     stacks = []
     for stack in spec.stacked_table_specs:
         cores = stack.num_sparsecores
@@ -190,6 +237,13 @@ def model(spec: Any, per_device: int | None) -> JaxMemory:
                 optimizer,
                 max(stack.max_ids_per_partition, 0),
                 max(cores, 0),
+                *_measured(measured.get(stack.stack_name)),
             )
         )
     return JaxMemory(tuple(stacks), per_device)
+
+
+def _measured(found: Any) -> tuple[int | None, int | None]:
+    if found is None:
+        return None, None
+    return found.max_ids_max, found.required_buffer_size_max

@@ -27,6 +27,12 @@ BUFFERS = (
     f"{', '.join(COO_ARRAYS)} of that many 4-byte elements, and the row pointers; minibatching "
     "off (on: 64 times the COO buffer)"
 )
+MEASURED = (
+    "what the library allocates once update_preprocessing_parameters set each measured stack's "
+    "limits and suggested_coo_buffer_size_per_device from the statistics: the required buffer of "
+    "its fullest SparseCore x SparseCores a device, rounded up to 8 a SparseCore; a stack not "
+    "measured keeps its limits' buffers"
+)
 NOT_COUNTED = (
     "not counted (so this is a lower bound): activations, the dense model, XLA's working set"
 )
@@ -75,6 +81,12 @@ def _chip_verdict(memory: JaxMemory, chip: Chip) -> ChipVerdict:
             "preprocessing stats (`embedding.update_preprocessing_parameters`), or lower "
             "max_ids_per_partition",
         ]
+        if memory.measured:
+            measured = memory.measured_per_device_bytes
+            advice.append(
+                f"  the buffers the statistics measured (--stats): {size(measured)} a device "
+                f"({'enough' if measured <= budget else 'not enough'})"
+            )
         if sgd != used:
             advice.append(
                 f"  cheaper optimizer state: SGD on every table (no slot variables): {size(sgd)} "
@@ -103,12 +115,16 @@ def _rows(memory: JaxMemory, per_device: int | None) -> list[tuple[str, ...]]:
             size(stack.variables_per_sparse_core),
             f"{stack.coo_per_sparse_core:,} ids",
         ]
+        if memory.measured:
+            row.append(f"{stack.measured_ids:,}" if stack.measured_ids is not None else "-")
         if per_device:
             refused = stack.refused(per_device)
             row += [
                 size(stack.variables(per_device)),
                 "refused" if refused else size(stack.buffers(per_device)),
             ]
+            if memory.measured:
+                row.append(size(stack.measured_buffers(per_device)) if stack.measured else "-")
         rows.append(tuple(row))
     return rows
 
@@ -129,13 +145,17 @@ def _notes(memory: JaxMemory, problem: str, per_device: int | None) -> list[str]
             "ComputeCooBufferSizePerDevice; a limit past 32 bits: TypeError) and allocates "
             "nothing; not counted below"
         )
-    return [
-        *lines,
+    lines.append(
         f"total: {size(memory.per_device_bytes)} a device ({memory.devices:,} devices x "
         f"{per_device} SparseCores): variables {size(memory.variables_per_device)}, input "
-        f"buffers {size(memory.buffers_per_device)}; {memory.per_device_bytes:,} bytes a device",
-        NOT_COUNTED,
-    ]
+        f"buffers {size(memory.buffers_per_device)}; {memory.per_device_bytes:,} bytes a device"
+    )
+    if memory.measured:
+        lines.append(
+            f"at the measured sizes: {size(memory.measured_per_device_bytes)} a device, input "
+            f"buffers {size(memory.measured_buffers_per_device)} ({MEASURED})"
+        )
+    return [*lines, NOT_COUNTED]
 
 
 def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryReport:
@@ -154,6 +174,8 @@ def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryRepo
             "variables_per_sparse_core_bytes": stack.variables_per_sparse_core,
             "max_ids_per_partition": stack.max_ids_per_partition,
             "coo_elements_per_sparse_core": stack.coo_per_sparse_core,
+            "measured_max_ids": stack.measured_ids,
+            "measured_required_buffer_size_per_sparse_core": stack.measured_buffer_per_sc,
         }
         if per_device:
             entry |= {
@@ -161,6 +183,10 @@ def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryRepo
                 "variables_per_device_bytes": stack.variables(per_device),
                 "buffers_per_device_bytes": stack.buffers(per_device),
                 "coo_buffer_refused": stack.refused(per_device),
+                "measured_coo_buffer_size_per_device": stack.measured_coo_size(per_device),
+                "measured_buffers_per_device_bytes": (
+                    stack.measured_buffers(per_device) if stack.measured else None
+                ),
             }
         stacks.append(entry)
     fields: dict[str, Any] = {
@@ -171,6 +197,9 @@ def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryRepo
         "minibatching": False,
         "stacks": stacks,
         "per_device_bytes": memory.per_device_bytes if per_device else None,
+        "measured_per_device_bytes": (
+            memory.measured_per_device_bytes if per_device and memory.measured else None
+        ),
         "per_device": problem or None,
         "tpu": None,
     }
@@ -186,8 +215,12 @@ def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryRepo
             }
         fields["tpu"] = tpu
     columns = ["stack", "tables", "rows x dim", "arrays", "variables a SC", "COO a SC"]
+    if memory.measured:
+        columns.append("measured ids")
     if per_device:
         columns += ["variables a device", "buffers a device"]
+        if memory.measured:
+            columns.append("measured buffers")
     return MemoryReport(
         "jax",
         name,

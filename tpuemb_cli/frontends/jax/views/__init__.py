@@ -24,5 +24,6 @@ def memory_jax(document: Document, facts: SpecFacts | None, engine: Engine) -> M
     from tpuemb_cli.frontends.jax.spec.memory_record import memory_report
 
     chip = engine.chip()
-    memory = model(document.message, chip.sparse_cores_per_device.value if chip else None)
+    per_device = chip.sparse_cores_per_device.value if chip else None
+    memory = model(document.message, per_device, engine.settings.stats)
     return memory_report(document.name, memory, chip)

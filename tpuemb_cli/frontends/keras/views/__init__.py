@@ -30,4 +30,4 @@ def memory_keras(document: Document, facts: SpecFacts | None, engine: Engine) ->
     model: Any = document.message
     topology = topology_of(model)
     chip = engine.chip(topology.accelerator)
-    return memory_report(document.name, plan_model(model), topology, chip)
+    return memory_report(document.name, plan_model(model), topology, chip, engine.settings.stats)

@@ -139,7 +139,9 @@ def _unknown(name: str, plan: LayerPlan) -> MemoryReport:
     return MemoryReport("keras", layer_name(name, plan), prose=prose)
 
 
-def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryReport | None:
+def _memory_record(
+    name: str, plan: LayerPlan, chip: Chip | None, stats: Any = None
+) -> MemoryReport | None:
     """A layer's memory report, in the model of its backend's library (None: unknown)."""
     if plan.unknown:
         return None
@@ -147,7 +149,7 @@ def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryRepor
         from tpuemb_cli.frontends.jax.spec.memory import model
         from tpuemb_cli.frontends.jax.spec.memory_record import memory_report as jax_report
 
-        memory = model(plan.jax, plan.topology.num_sc_per_device)
+        memory = model(plan.jax, plan.topology.num_sc_per_device, stats)
         return jax_report(layer_name(name, plan), memory, chip)
     assert plan.facts is not None
     facts = plan.facts
@@ -165,13 +167,13 @@ def _memory_record(name: str, plan: LayerPlan, chip: Chip | None) -> MemoryRepor
 
 
 def memory_report(
-    name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None
+    name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None, stats: Any = None
 ) -> MemoryReport:
     """The Keras-RS adapter: each layer's tables and placements, and the memory document of its
     library's report (what ``explain --memory --format json`` of a spec writes), or null with
     ``unknown`` saying why. It composes the other adapters' reports, so it stays beside the view
     until the Keras front-end may import the JAX one's (the guard's FRONTENDS)."""
-    records = [_memory_record(name, plan, chip) for plan in plans]
+    records = [_memory_record(name, plan, chip, stats) for plan in plans]
     fields: dict[str, Any] = {
         "backend": topology.backend,
         "devices": topology.global_device_count or None,
