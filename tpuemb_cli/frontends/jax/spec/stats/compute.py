@@ -60,29 +60,48 @@ def _keys(
     ids: FeatureIds, feature: Any, slices: int, per_slice: int, base: int, cut: Slicing, d: Devices
 ) -> tuple[Any, Any]:
     """The COO keys (``CooFormat::GetGroupingKey``) of the rows the SparseCores read of one
-    feature, and where each SparseCore's start in them (``slices + 1`` offsets)."""
+    feature, and where each SparseCore's start in them (``slices + 1`` offsets).
+
+    A key is ``[partition | column >> bits | sample]`` (``bits`` partition bits above 32 - bits
+    of column and 26 of sample): the column rotated right by the partition bits, so that keys
+    sort by partition, then column, then sample. With ``column = ((id + col_shift) & (N - 1))
+    + (id & ~(N - 1)) + col_offset`` and ``col_offset`` a multiple of N, the partition is
+    ``(id + col_shift) & (N - 1)`` and ``column >> bits`` is ``(id >> bits) + (col_offset >>
+    bits)``: computed so, in place, without the column itself."""
     read_rows = slices * per_slice
     end = int(ids.row_splits[read_rows])
     values = ids.values[:end]
-    mod = d.num_scs - 1
-    col = ((values + feature.col_shift) & mod) + (values & ~mod) + feature.col_offset
-    if col.size and (int(col.max()) > INT_MAX):
-        raise StatsError(
-            f"feature {feature.name!r}: an id whose column ({int(col.max())}) is past int32: the "
-            "library's results are undefined; check the ids against the table's vocabulary"
-        )
-    rows = np.arange(read_rows, dtype=np.int64)
-    sample = (
-        rows % per_slice + (rows // per_slice) % d.per_device * cut.batch_per_sparse_core + base
-    )
+    mod, bits = d.num_scs - 1, d.bits
+    if values.size:
+        high = int(values.max())
+        if (high | mod) + feature.col_offset > INT_MAX:
+            raise StatsError(
+                f"feature {feature.name!r}: id {high} has a column past int32 (its table's "
+                f"offset in the stack is {feature.col_offset}): the library's results are "
+                "undefined; check the ids against the table's vocabulary"
+            )
+    rows = np.arange(read_rows, dtype=np.uint64)
+    slice_in_device = (rows // np.uint64(per_slice)) % np.uint64(d.per_device)
+    sample = rows % np.uint64(per_slice)
+    sample += slice_in_device * np.uint64(cut.batch_per_sparse_core) + np.uint64(base)
     lengths = np.diff(ids.row_splits[: read_rows + 1])
-    samples = np.repeat(sample, lengths)
-    col = col.astype(np.uint64)
-    # [partition, column >> bits]: a 32-bit rotation right by the partition bits.
-    low = np.uint64(d.bits)
-    high = np.uint64(32 - d.bits)
-    rotated = ((col >> low) | ((col << high) & np.uint64(0xFFFFFFFF))) if d.bits else col
-    keys = (rotated << np.uint64(DATA_BITS)) | samples.astype(np.uint64)
+    width = int(lengths[0]) if lengths.size else 0
+    uniform = bool((lengths == width).all())
+    keys = values.astype(np.uint64)
+    if bits:
+        partition = keys + np.uint64(feature.col_shift)
+        partition &= np.uint64(mod)
+        partition <<= np.uint64(DATA_BITS + 32 - bits)
+        keys >>= np.uint64(bits)
+    keys += np.uint64(feature.col_offset >> bits)
+    keys <<= np.uint64(DATA_BITS)
+    if bits:
+        keys |= partition
+        del partition
+    if uniform and width:
+        keys.reshape(read_rows, width)[:] |= sample[:, None]
+    elif not uniform:
+        keys |= np.repeat(sample, lengths)
     bounds = ids.row_splits[np.arange(slices + 1, dtype=np.int64) * per_slice]
     return keys, bounds
 
@@ -99,34 +118,52 @@ class _Core(NamedTuple):
 def _core(keys: Any, stack: StackPlan, d: Devices) -> _Core:
     """``GroupAndDeduplicateCooTensorsForLocalSparseCore`` on one SparseCore's keys."""
     partitions = d.num_scs
+    zeros = np.zeros(partitions, np.int64)
     if not keys.size:
-        zeros = np.zeros(partitions, np.int64)
         return _Core(zeros, zeros, 0, zeros)
     keys.sort()
+    columns = keys >> np.uint64(DATA_BITS)
     new_pair = np.empty(keys.size, bool)
     new_pair[0] = True
     np.not_equal(keys[1:], keys[:-1], out=new_pair[1:])
-    starts = np.flatnonzero(new_pair)
-    columns = keys[starts] >> np.uint64(DATA_BITS)
-    part = (
-        (columns >> np.uint64(32 - d.bits)).astype(np.int64)
-        if d.bits
-        else np.zeros(columns.size, np.int64)
-    )
-    new_col = np.empty(columns.size, bool)
+    new_col = np.empty(keys.size, bool)
     new_col[0] = True
     np.not_equal(columns[1:], columns[:-1], out=new_col[1:])
-    ids = np.bincount(part, minlength=partitions)
-    unique = np.bincount(part[new_col], minlength=partitions)
+    # Each partition's keys: sorted, they run from its first possible key to the next's.
+    firsts = np.arange(partitions + 1, dtype=np.uint64) << np.uint64(DATA_BITS + 32 - d.bits)
+    bounds = np.searchsorted(keys, firsts[:-1]).tolist() + [keys.size]
+    ids, unique = zeros.copy(), zeros.copy()
+    for p in range(partitions):
+        start, stop = bounds[p], bounds[p + 1]
+        if stop > start:  # a partition's first key always starts a pair and a column
+            ids[p] = np.count_nonzero(new_pair[start:stop])
+            unique[p] = np.count_nonzero(new_col[start:stop])
     if ids.max() <= stack.max_ids_per_partition and unique.max() <= (
         stack.max_unique_ids_per_partition
     ):
         return _Core(ids, unique, 0, ids)
-    # Each pair's place among its partition's pairs, its column's among its columns.
+    return _dropping(keys, columns, new_pair, new_col, ids, unique, stack, d)
+
+
+def _dropping(
+    keys: Any, columns: Any, new_pair: Any, new_col: Any, ids: Any, unique: Any,
+    stack: StackPlan, d: Devices,
+) -> _Core:  # fmt: skip
+    """With allow_id_dropping, what a SparseCore past a limit drops: in each partition, the
+    pairs from the ``max_ids_per_partition``-th on and those of the columns from the
+    ``max_unique_ids_per_partition``-th on, each repeat of a dropped pair counted."""
+    partitions = d.num_scs
+    starts = np.flatnonzero(new_pair)
+    pair_columns = columns[starts]
+    part = (
+        (pair_columns >> np.uint64(32 - d.bits)).astype(np.int64)
+        if d.bits
+        else np.zeros(starts.size, np.int64)
+    )
     first_pair = np.concatenate(([0], np.cumsum(ids)[:-1]))
-    pair_rank = np.arange(columns.size) - first_pair[part]
+    pair_rank = np.arange(starts.size) - first_pair[part]
     first_col = np.concatenate(([0], np.cumsum(unique)[:-1]))
-    col_rank = np.cumsum(new_col) - 1 - first_col[part]
+    col_rank = np.cumsum(new_col[starts]) - 1 - first_col[part]
     dropped_pair = (pair_rank >= stack.max_ids_per_partition) | (
         col_rank >= stack.max_unique_ids_per_partition
     )
