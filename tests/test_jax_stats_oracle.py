@@ -345,3 +345,25 @@ def test_fdo_files_load_in_the_librarys_clients(seed: int, kind: str, tmp_path: 
         assert stacked.suggested_coo_buffer_size_per_device == int(
             np.max(stats.required_buffer_size_per_sc[name]) * case.cores
         )
+
+
+def test_the_cases_cover_what_the_docstring_says() -> None:
+    cases = [Case(seed) for seed in CASES]
+    built = [(case, *case.build()) for case in cases]
+    assert len(cases) >= 30
+    assert {c.devices for c in cases} >= {1, 64}
+    assert {c.cores for c in cases} == {2, 4}
+    assert {c.count for c in cases} >= {1, 20}
+    assert {c.stacking for c in cases} == {"alone", "auto", "explicit"}
+    assert {c.distribution for c in cases} == {"uniform", "zipf", "hot"}
+    assert any(c.local < c.devices for c in cases)
+    assert any(c.minibatching for c in cases) and any(not c.dropping for c in cases)
+    assert any(c.via_spec for c in cases)
+    ragged = [any(v.dtype == object for v in ids.values()) for _, _, _, ids in built]
+    assert any(ragged) and not all(ragged)
+    shared = [
+        len(features) > len({f.table_spec.name for f in features}) for _, features, _, _ in built
+    ]
+    assert any(shared)
+    unread = [any(v.shape[0] % (c.local * c.cores) for v in ids.values()) for c, _, _, ids in built]
+    assert any(unread)
