@@ -212,8 +212,15 @@ def test_bad_inputs_exit_2_with_a_message(tmp_path: Path) -> None:
 
     pickled = io.BytesIO()
     np.save(pickled, np.array([[1], [2]], dtype=object), allow_pickle=True)
-    assert "cannot be read as npy: Object arrays cannot be loaded when allow_pickle=False" in (
+    assert "f.npy: an array of Python objects, which tpuemb never unpickles" in (
         _bad(tmp_path, "f.npy", pickled.getvalue())
+    )
+    huge = _npy_of(np.zeros(4, np.int64)).replace(b"(4,)", b"(4000000000,)")
+    assert "header says (4000000000,) int64 (32,000,000,000 bytes), more than the file" in (
+        _bad(tmp_path, "f.npy", huge)
+    )
+    assert "f.npz!f: its header says (4000000000,) int64" in _bad(
+        tmp_path, "f.npz", _zipped("f.npy", huge)
     )
     assert "f.npy: float64 values; ids are integers" in _bad(
         tmp_path, "f.npy", _npy_of(np.zeros((4, 1)))
@@ -250,6 +257,15 @@ def _npy_of(array: Any) -> bytes:
 
     buffer = io.BytesIO()
     np.save(buffer, array)
+    return buffer.getvalue()
+
+
+def _zipped(name: str, data: bytes) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, data)
     return buffer.getvalue()
 
 

@@ -107,7 +107,7 @@ def _read(file: Path, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
         budget.take(size, str(file))
         if file.suffix == ".npy":
             with file.open("rb") as stream:
-                array = np.load(stream, allow_pickle=False)
+                array = _array(stream, size, str(file))
             return [(file.stem, _dense(array, str(file)), str(file))]
         return _csv(file, file.read_text(encoding="utf-8"))
     except IdsError:
@@ -116,7 +116,13 @@ def _read(file: Path, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
         raise IdsError(f"{file}: {problem.strerror or problem}") from None
     except UnicodeDecodeError:
         raise IdsError(f"{file}: not UTF-8 text; CSV ids are text") from None
-    except (ValueError, OverflowError, EOFError, zipfile.BadZipFile) as problem:
+    except (
+        ValueError,
+        OverflowError,
+        EOFError,
+        zipfile.BadZipFile,
+        NotImplementedError,
+    ) as problem:
         # numpy's own words for a file it cannot read (a pickle it will not load, a bad header)
         raise IdsError(f"{file}: cannot be read as {file.suffix[1:]}: {problem}") from None
 
@@ -149,12 +155,41 @@ def _dense(array: Any, where: str) -> FeatureIds:
     return FeatureIds(values, np.arange(rows + 1, dtype=np.int64) * width)
 
 
+def _array(stream: Any, size: int, where: str) -> Any:
+    """The array of a ``.npy`` stream of ``size`` bytes, its header checked against its size
+    before numpy allocates what the header says (a header may claim any shape)."""
+    version = np.lib.format.read_magic(stream)
+    read_header = (
+        np.lib.format.read_array_header_1_0
+        if version == (1, 0)
+        else np.lib.format.read_array_header_2_0
+    )
+    shape, fortran, dtype = read_header(stream)
+    if dtype.hasobject:
+        raise IdsError(f"{where}: an array of Python objects, which tpuemb never unpickles")
+    count = 1
+    for extent in shape:
+        count *= extent
+    needed = count * dtype.itemsize
+    data = stream.read(needed) if needed <= size else b""
+    if len(data) < needed:
+        raise IdsError(
+            f"{where}: its header says {shape} {dtype} ({needed:,} bytes), more than the file holds"
+        )
+    array = np.frombuffer(data, dtype=dtype, count=count)
+    return array.reshape(shape[::-1]).transpose() if fortran else array.reshape(shape)
+
+
 def _npz(file: Path, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
+    members: dict[str, Any] = {}
     with zipfile.ZipFile(file) as archive:
-        # What the members take decompressed, before numpy inflates any (a zip bomb stops here).
-        budget.take(sum(info.file_size for info in archive.infolist()), str(file))
-    with np.load(file, allow_pickle=False) as loaded:
-        members = {name: loaded[name] for name in loaded.files}
+        infos = archive.infolist()
+        # What the members take decompressed, before any is inflated (a zip bomb stops here).
+        budget.take(sum(info.file_size for info in infos), str(file))
+        for info in infos:
+            name = info.filename.removesuffix(".npy")
+            with archive.open(info) as stream:
+                members[name] = _array(stream, info.file_size, f"{file}!{name}")
     found: list[tuple[str, FeatureIds, str]] = []
     ragged: dict[str, dict[str, Any]] = {}
     for name, array in members.items():
