@@ -316,3 +316,136 @@ def test_without_numpy_it_says_which_extra(tmp_path: Path, monkeypatch: Any) -> 
     result = _stats(str(tmp_path / "f.csv"), str(PROTO))
     assert result.exit_code == 2
     assert result.stderr == "tpuemb: error: tpuemb stats needs numpy: pip install 'tpuemb[stats]'\n"
+
+
+# Each spec's features and batches, and its SparseCores a device.
+SPECS = {
+    "alone": ({"watch_b": 32, "user": 32, "watch_a": 64}, 4),
+    "auto": ({"query": 64, "history": 64, "country": 64, "category": 64, "clicks": 524288}, 2),
+    "explicit": ({"fa": 128, "fb": 128, "fc": 128}, 2),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(SPECS))
+def test_a_spec_counts_as_the_proto_it_compiles_to(layout: str, tmp_path: Path) -> None:
+    # tests/data/jax/compile: a spec with a `jax` section and the library's own proto of it.
+    np = pytest.importorskip("numpy")
+    folder = ROOT / "tests" / "data" / "jax" / "compile"
+    rng = np.random.default_rng(3)
+    ids = tmp_path / "ids.npz"
+    batches, per_device = SPECS[layout]
+    np.savez(ids, **{name: rng.zipf(1.5, size=(rows, 2)) % 100 for name, rows in batches.items()})
+    outputs = []
+    for spec, extra in (
+        (folder / f"{layout}.spec.textproto", ()),
+        (folder / f"{layout}.library.pbtxt", ("--sparsecores-per-device", str(per_device))),
+    ):
+        result = _stats(str(ids), str(spec), "--format", "json", *extra)
+        assert result.exit_code == 0, result.output
+        outputs.append(json.loads(result.stdout)["stacks"])
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) >= 1
+
+
+def test_a_spec_disagreeing_with_the_options_is_refused(tmp_path: Path) -> None:
+    spec = ROOT / "tests" / "data" / "jax" / "compile" / "alone.spec.textproto"
+    (tmp_path / "f.csv").write_text("1\n")
+    result = _stats(str(tmp_path / "f.csv"), str(spec), "--sparsecores-per-device", "2")
+    assert result.exit_code == 2
+    assert result.stderr.endswith("its jax section says 4 SparseCores a device, not 2\n")
+
+
+def _reference(stack: Any, features: dict[str, Any], devices: Devices) -> tuple[Any, ...]:
+    """The library's loops, written out as its C++ runs them (input_preprocessing.cc,
+    sort_and_group_coo_tensors_impl.h, input_preprocessing_util.cc), one id at a time."""
+    local, per, n = devices.local_devices, devices.per_device, devices.num_scs
+    rows = [len(features[f.name]) for f in stack.features]
+    batch = sum(r // local for r in rows)
+    per_sc = batch // per
+    mod = n - 1
+    theoretical = -(-stack.max_ids_per_partition // 8) * 8 * per * n
+    share = theoretical // per
+    max_ids, max_unique, required, dropped = [], [], [], 0
+    for device in range(local):
+        ids_row, unique_row = [0] * n, [0] * n
+        for sc in range(per):
+            coos = []
+            for feature, count in zip(stack.features, rows, strict=True):
+                split = count // (local * per)
+                start = (device * per + sc) * split
+                offset = sc * per_sc + feature.row_offset // n
+                for row in range(start, start + split):
+                    for i in features[feature.name][row]:
+                        col = ((i + feature.col_shift) & mod) + (i & ~mod) + feature.col_offset
+                        coos.append((col & mod, col, row - start + offset))
+            coos.sort()
+            seen = [0] * n
+            seen_cols = [0] * n
+            kept_ids = [0] * n
+            last_added = last = None
+            dropping_col = False
+            for p, col, sample in coos:
+                if (col, sample) == last_added:
+                    continue  # MaybeMerge
+                if (col, sample) == last:
+                    dropped += 1  # a repeat of a dropped id
+                    continue
+                new_col = last is None or col != last[0]
+                ids_row_sc = seen[p] + 1 > stack.max_ids_per_partition
+                if new_col:
+                    dropping_col = seen_cols[p] + 1 > stack.max_unique_ids_per_partition
+                if ids_row_sc or dropping_col:
+                    dropped += 1
+                else:
+                    kept_ids[p] += 1
+                    last_added = (col, sample)
+                seen[p] += 1
+                seen_cols[p] += new_col
+                last = (col, sample)
+            ids_row = [max(a, b) for a, b in zip(ids_row, seen, strict=True)]
+            unique_row = [max(a, b) for a, b in zip(unique_row, seen_cols, strict=True)]
+            required.append(sum(-(-v // 8) * 8 for v in seen))
+            dropped += fill_drops(kept_ids, share)
+        max_ids += ids_row
+        max_unique += unique_row
+    return tuple(max_ids), tuple(max_unique), tuple(required), dropped
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_counting_is_the_librarys_loops(seed: int) -> None:
+    np = pytest.importorskip("numpy")
+    from tpuemb_cli.frontends.jax.load.ids import FeatureIds
+    from tpuemb_cli.frontends.jax.spec.stats.compute import stack_stats
+
+    rng = np.random.default_rng(seed)
+    devices = Devices(*[(1, 1, 2), (2, 2, 2), (4, 2, 4), (8, 8, 1), (16, 4, 2)][seed % 5])
+    n = devices.num_scs
+    features, plans, offset = {}, [], 0
+    shards = [0, 3, 10]
+    for index in range(rng.integers(1, 4)):
+        rows = devices.local_devices * devices.per_device * int(rng.integers(1, 5))
+        rows += int(rng.integers(0, devices.local_devices))  # rows no SparseCore reads
+        vocab = int(rng.choice([3, 50, 1000]))
+        features[f"f{index}"] = [
+            [int(v) for v in rng.zipf(1.4, size=int(rng.integers(0, 5))) % vocab]
+            for _ in range(rows)
+        ]
+        global_rows = rows * devices.global_devices // devices.local_devices
+        plans.append(FeaturePlan(f"f{index}", offset, shards[index] * n, index % n, global_rows))
+        offset += global_rows
+    batch = sum(len(v) // devices.local_devices for v in features.values())
+    if batch % devices.per_device or batch < devices.per_device * len(plans):
+        pytest.skip("a batch the library aborts on")
+    limits = [int(rng.choice([1, 2, 5, 256])) for _ in range(2)]
+    stack = StackPlan("s", tuple(plans), limits[0], limits[1])
+    ids = {
+        name: FeatureIds(
+            np.array([i for row in rows for i in row], dtype=np.int64),
+            np.concatenate(([0], np.cumsum([len(row) for row in rows]))).astype(np.int64),
+        )
+        for name, rows in features.items()
+    }
+    got = stack_stats(stack, ids, devices)
+    assert (got.max_ids, got.max_unique_ids, got.required_buffer_size, got.id_drop_counters) == (
+        _reference(stack, features, devices)
+    )
