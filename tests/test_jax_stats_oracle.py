@@ -11,14 +11,19 @@ writes its EmbeddingSpecProto and preprocesses the ids
 cases, on the tpuemb spec `spec_from_jax` writes of the same FeatureSpecs) and the ids written
 as .npy, .npz and CSV files, must print the library's statistics element for element. The files
 `-o` writes must load in the library's NPZ and CSV FDO clients to the same statistics, and
-``update_preprocessing_parameters`` must set each stack's limits from them.
+``update_preprocessing_parameters`` must set each stack's limits from them. Without
+allow_id_dropping, the library's preprocessing (in a process of its own) aborts exactly where
+`tpuemb stats` says it does (``aborts_without_id_dropping``), and runs where it says not.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +44,7 @@ PROTO_HEADER = (
     "# proto-message: third_party.py.jax_tpu_embedding.sparsecore_lib_proto.EmbeddingSpecProto\n"
 )
 SPEC_HEADER = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
+ROOT = Path(__file__).parent.parent
 CASES = range(36)
 
 
@@ -367,3 +373,46 @@ def test_the_cases_cover_what_the_docstring_says() -> None:
     assert any(shared)
     unread = [any(v.shape[0] % (c.local * c.cores) for v in ids.values()) for c, _, _, ids in built]
     assert any(unread)
+
+
+ABORT_PROBE = """
+import sys
+from tests.test_jax_stats_oracle import Case, jte
+case = Case(int(sys.argv[1]))
+features, stacks, ids = case.build()
+case.prepare(features, stacks)
+jte.preprocess_sparse_dense_matmul_input(
+    [ids[f.name] for f in features], None, features, case.local, case.devices,
+    num_sc_per_device=case.cores, allow_id_dropping=False,
+)
+print("preprocessed")
+"""
+
+
+@pytest.mark.parametrize("seed", [0, 3, 5, 8])
+def test_without_id_dropping_the_library_aborts_where_tpuemb_says(
+    seed: int, tmp_path: Path
+) -> None:
+    case = Case(seed)
+    case.minibatching, case.via_spec = False, False
+    features, stacks, ids = case.build()
+    case.prepare(features, stacks)
+    _write_ids(tmp_path / "ids", ids, seed)
+    proto = jte.create_proto_from_feature_specs(features, case.devices, case.cores)
+    spec_path = tmp_path / "model.pbtxt"
+    spec_path.write_text(PROTO_HEADER + text_format.MessageToString(proto))
+    ours = _tpuemb(case, tmp_path, spec_path)["stacks"]
+    aborts = any(stack["aborts_without_id_dropping"] for stack in ours.values())
+    run = subprocess.run(
+        [sys.executable, "-c", ABORT_PROBE, str(seed)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"},
+    )
+    assert (run.returncode != 0) == aborts, run.stderr[-2000:]
+    if aborts:
+        assert "is greater than the set max" in run.stderr
+    else:
+        assert run.stdout == "preprocessed\n"

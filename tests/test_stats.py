@@ -449,3 +449,18 @@ def test_the_counting_is_the_librarys_loops(seed: int) -> None:
     assert (got.max_ids, got.max_unique_ids, got.required_buffer_size, got.id_drop_counters) == (
         _reference(stack, features, devices)
     )
+
+
+def test_a_folder_is_its_ids_files_and_not_its_notes(tmp_path: Path) -> None:
+    (tmp_path / "ids").mkdir()
+    (tmp_path / "ids" / "f.csv").write_text("0\n1\n2\n3\n")
+    (tmp_path / "ids" / "README.txt").write_text("sampled on Monday\n")
+    result = _stats(str(tmp_path / "ids"), str(_proto(tmp_path)), "--sparsecores-per-device", "2")
+    assert result.exit_code == 0, result.output
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("1\n")
+    result = _stats(str(tmp_path / "empty"), str(_proto(tmp_path)), "--tpu", "v6e")
+    assert result.exit_code == 2
+    assert (
+        result.stderr == f"tpuemb: error: {tmp_path / 'empty'}: no .npy, .npz or .csv file in it\n"
+    )

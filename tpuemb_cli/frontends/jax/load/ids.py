@@ -11,8 +11,9 @@ The formats (docs/jax.md, "Measuring the limits"):
 - **``.npz``**: a member ``NAME`` as above, or a ragged feature as two members,
   ``NAME.values`` (every id, sample after sample) and ``NAME.row_lengths`` (each sample's count
   of ids) or ``NAME.row_splits`` (where each sample starts, and the end: ``samples + 1`` long).
-- **CSV** (``.csv``, ``.txt``): either one feature a file (``NAME.csv``), a sample a line, its
-  ids separated by commas or spaces (an empty line: a sample without ids); or, with the header
+- **CSV** (``.csv``, and ``.txt`` named on the command line): either one feature a file
+  (``NAME.csv``), a sample a line, its ids separated by commas or spaces (an empty line: a
+  sample without ids); or, with the header
   ``feature,sample,id`` (a ``weight`` column after is ignored), a row per id of any feature, the
   samples numbered from 0 (a feature has as many as its largest number + 1).
 
@@ -30,6 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 SUFFIXES = (".npy", ".npz", ".csv", ".txt")
+IN_FOLDERS = (".npy", ".npz", ".csv")  # a folder's .txt files are notes as often as ids
 ID_LIMIT = 2**31
 LONG_HEADER = ("feature", "sample", "id")
 RAGGED = (".values", ".row_lengths", ".row_splits")
@@ -68,14 +70,14 @@ class Budget:
 
 
 def files_of(paths: Iterable[Path]) -> list[Path]:
-    """The ids files ``paths`` name: a file as given, a folder's files of a known suffix (not
-    its subfolders), sorted."""
+    """The ids files ``paths`` name: a file as given, a folder's ``.npy``, ``.npz`` and ``.csv``
+    files (not its subfolders), sorted."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.suffix in SUFFIXES and p.is_file())
+            inside = sorted(p for p in path.iterdir() if p.suffix in IN_FOLDERS and p.is_file())
             if not inside:
-                raise IdsError(f"{path}: no .npy, .npz, .csv or .txt file in it")
+                raise IdsError(f"{path}: no .npy, .npz or .csv file in it")
             found += inside
         elif path.exists():
             if path.suffix not in SUFFIXES:
