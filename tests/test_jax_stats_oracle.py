@@ -3,10 +3,10 @@ where the library is not installed).
 
 For generated cases -- 1 to 20 tables alone, auto-stacked or stacked by hand, tables shared by
 two features, 1 to 64 devices (all of them local, or a process's share), 2 and 4 SparseCores a
-device, ids uniform, Zipf-skewed or a few hot ids, dense and ragged samples (some empty), batches
-whose last rows no SparseCore reads, limits below the data (with allow_id_dropping) and at it
-(without), minibatching on and off -- the library stacks and prepares the FeatureSpecs on CPU,
-writes its EmbeddingSpecProto and preprocesses the ids
+device, ids uniform, Zipf-skewed or a few hot ids, dense and ragged samples (some empty), with
+and without weights, batches whose last rows no SparseCore reads, limits below the data (with
+allow_id_dropping) and at it (without), minibatching on and off -- the library stacks and
+prepares the FeatureSpecs on CPU, writes its EmbeddingSpecProto and preprocesses the ids
 (``preprocess_sparse_dense_matmul_input``). `tpuemb stats`, run on the proto (or, for some
 cases, on the tpuemb spec `spec_from_jax` writes of the same FeatureSpecs) and the ids written
 as .npy, .npz and CSV files, must print the library's statistics element for element. The files
@@ -202,10 +202,23 @@ def _write_ids(folder: Path, ids: dict[str, Any], seed: int) -> None:
         np.savez(folder / "ids.npz", **archive)
 
 
+def _weights(values: Any, seed: int) -> Any:
+    """Weights of the shape of ``values`` (dense or ragged): the library then sorts each
+    SparseCore's ids by their place, not their sample (``kHasVariableWeights``)."""
+    rng = np.random.default_rng(seed)
+    if values.dtype != object:
+        return rng.random(values.shape, dtype=np.float32)
+    weights = np.empty(len(values), dtype=object)
+    for row, ids in enumerate(values):
+        weights[row] = rng.random(len(ids), dtype=np.float32)
+    return weights
+
+
 def _library(case: Case, features: list[Any], ids: dict[str, Any], limits_high: bool) -> Any:
+    weighted = case.seed % 3 == 1  # weights change no statistic (tpuemb reads none)
     _, stats = jte.preprocess_sparse_dense_matmul_input(
         [ids[f.name] for f in features],
-        None,
+        [_weights(ids[f.name], case.seed) for f in features] if weighted else None,
         features,
         case.local,
         case.devices,
