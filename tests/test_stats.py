@@ -464,3 +464,41 @@ def test_a_folder_is_its_ids_files_and_not_its_notes(tmp_path: Path) -> None:
     assert (
         result.stderr == f"tpuemb: error: {tmp_path / 'empty'}: no .npy, .npz or .csv file in it\n"
     )
+
+
+# The modules that import numpy: `tpuemb stats`'s, and no other (numpy is its extra alone).
+NUMPY_MODULES = {
+    "tpuemb_cli/cli/stats.py",  # only to say which extra is missing, inside the command
+    "tpuemb_cli/frontends/jax/load/ids.py",
+    "tpuemb_cli/frontends/jax/spec/stats/compute.py",
+}
+
+
+def test_only_the_stats_command_imports_numpy() -> None:
+    import ast
+
+    found = set()
+    for path in sorted((ROOT / "tpuemb_cli").rglob("*.py")):
+        if "pb" in path.relative_to(ROOT / "tpuemb_cli").parts[:1]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(name == "numpy" or name.startswith("numpy.") for name in names):
+                found.add(path.relative_to(ROOT).as_posix())
+    assert found == NUMPY_MODULES
+    # Listing the commands, or the command's help, imports none of them.
+    script = (
+        "import sys; from click.testing import CliRunner; from tpuemb_cli.cli import main; "
+        "CliRunner().invoke(main, ['--help']); CliRunner().invoke(main, ['stats', '--help']); "
+        "print('numpy' in sys.modules)"
+    )
+    import subprocess
+
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert run.stdout == "False\n", run.stderr
