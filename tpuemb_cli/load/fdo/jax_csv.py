@@ -9,7 +9,8 @@ torchrec has another, ``load/fdo/torchrec_csv.py``). Refused: a row of other tha
 value that is not a decimal integer or does not fit in 64 bits (numpy refuses the first and
 saturates the second), whitespace alone where a value list should be (numpy reads a 0), rows of
 one key of different lengths, a field longer than Python's ``csv`` reads (131,072 characters, as
-in the library), a file that is not UTF-8, and more than ``MAX_VALUES`` values in a file.
+in the library), a file that is not UTF-8, and more than ``MAX_VALUES`` values in a file (a row
+of none counts as one).
 
 The client cannot write a 0-d array (``publish`` iterates over it: ``TypeError``), which is what
 ``record`` keeps of a single batch's ``id_drop_counters`` (an ``int`` a stack); tpuemb writes
@@ -61,7 +62,7 @@ def read_jax_csv(file: Path, text: str) -> dict[str, Array]:
             raise FdoError(f'{line}: {len(row)} fields; a row is `key,"v1 v2 ..."`')
         key, listed = row
         values = _values(listed, line)
-        count += len(values)
+        count += max(1, len(values))  # a row of no values counts as one
         if count > MAX_VALUES:
             raise FdoError(f"{line}: more than {MAX_VALUES:,} values in one file")
         previous = found.setdefault(key, [])

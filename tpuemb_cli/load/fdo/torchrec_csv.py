@@ -8,7 +8,8 @@ The client writes a header ``table_name,max_ids,max_unique_ids,dropped_count`` a
 and combines row by row, from 0: the largest ``max_ids`` and ``max_unique_ids``, the *sum* of
 ``dropped_count``. Read the same way (columns by name, in any order, ``int()`` of each field).
 Refused: a header without the four columns, a row without a value for one of them, a value
-``int()`` does not read, a file that is not UTF-8, a field longer than Python's ``csv`` reads.
+``int()`` does not read, a file that is not UTF-8, a field longer than Python's ``csv`` reads,
+more than ``MAX_VALUES`` lines in a file.
 
 A table becomes a stack of one value each: ``max_ids`` ``((m,),)``, ``max_unique_ids``
 ``((u,),)``, ``id_drop_counters`` ``(dropped,)``; torchrec writes no buffer sizes.
@@ -19,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tpuemb_cli.load.fdo.jax_csv import csv_rows
+from tpuemb_cli.load.fdo.npy import MAX_VALUES
 from tpuemb_cli.load.fdo.stats import FdoError, StackStats, shown
 
 COLUMNS = ("table_name", "max_ids", "max_unique_ids", "dropped_count")
@@ -46,6 +48,8 @@ class TorchrecTotals:
         for number, row in rows:
             if not row:
                 continue
+            if number > MAX_VALUES:
+                raise FdoError(f"{shown(file)}:{number}: more than {MAX_VALUES:,} lines in a file")
             fields = [_field(row, column[name], name, file, number) for name in COLUMNS]
             table = fields[0]
             max_ids, unique, dropped = (_integer(text, file, number) for text in fields[1:])
