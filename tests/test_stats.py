@@ -411,14 +411,16 @@ def _reference(stack: Any, features: dict[str, Any], devices: Devices) -> tuple[
     return tuple(max_ids), tuple(max_unique), tuple(required), dropped
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(48))
 def test_the_counting_is_the_librarys_loops(seed: int) -> None:
     np = pytest.importorskip("numpy")
     from tpuemb_cli.frontends.jax.load.ids import FeatureIds
     from tpuemb_cli.frontends.jax.spec.stats.compute import stack_stats
 
     rng = np.random.default_rng(seed)
-    devices = Devices(*[(1, 1, 2), (2, 2, 2), (4, 2, 4), (8, 8, 1), (16, 4, 2)][seed % 5])
+    # (global devices, local devices, SparseCores a device): 2 to 128 partitions.
+    shapes = [(1, 1, 2), (2, 2, 2), (4, 2, 4), (8, 8, 1), (16, 4, 2), (64, 2, 2)]
+    devices = Devices(*shapes[seed % len(shapes)])
     n = devices.num_scs
     features, plans, offset = {}, [], 0
     shards = [0, 3, 10]

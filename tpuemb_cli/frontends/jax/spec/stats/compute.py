@@ -54,6 +54,7 @@ from tpuemb_cli.frontends.jax.spec.stats.plan import (
 )
 
 DATA_BITS = 26  # CooFormat::kDataBits: the key's low bits hold the sample id
+MANY_PARTITIONS = 64  # past this, a SparseCore's counts take a pass each, not a call a partition
 
 
 def _keys(
@@ -131,13 +132,17 @@ def _core(keys: Any, stack: StackPlan, d: Devices) -> _Core:
     np.not_equal(columns[1:], columns[:-1], out=new_col[1:])
     # Each partition's keys: sorted, they run from its first possible key to the next's.
     firsts = np.arange(partitions + 1, dtype=np.uint64) << np.uint64(DATA_BITS + 32 - d.bits)
-    bounds = np.searchsorted(keys, firsts[:-1]).tolist() + [keys.size]
-    ids, unique = zeros.copy(), zeros.copy()
-    for p in range(partitions):
-        start, stop = bounds[p], bounds[p + 1]
-        if stop > start:  # a partition's first key always starts a pair and a column
-            ids[p] = np.count_nonzero(new_pair[start:stop])
-            unique[p] = np.count_nonzero(new_col[start:stop])
+    bounds = np.searchsorted(keys, firsts)
+    if partitions <= MANY_PARTITIONS:
+        ids, unique = zeros.copy(), zeros.copy()
+        pairs = zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
+        for p, (start, stop) in enumerate(pairs):
+            if stop > start:
+                ids[p] = np.count_nonzero(new_pair[start:stop])
+                unique[p] = np.count_nonzero(new_col[start:stop])
+    else:  # one pass each, rather than a call a partition
+        ids = np.diff(np.concatenate(([0], np.cumsum(new_pair)))[bounds])
+        unique = np.diff(np.concatenate(([0], np.cumsum(new_col)))[bounds])
     if ids.max() <= stack.max_ids_per_partition and unique.max() <= (
         stack.max_unique_ids_per_partition
     ):
