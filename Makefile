@@ -10,7 +10,7 @@ PROTO_FILES := $(shell find protos -name '*.proto' | sort)
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench bench-venv bench-startup examples dist test-wheel corpus-record corpus-compare
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench bench-venv bench-startup bench-stats examples dist test-wheel corpus-record corpus-compare
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -153,6 +153,7 @@ JAX_ORACLE_TESTS = tests/test_jax_oracle.py tests/test_jax_memory_oracle.py \
   tests/test_jax_front_oracle.py tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py \
   tests/test_jax_prepared_oracle.py tests/test_jax_spec_proto_oracle.py \
   tests/test_jax_front_oracle_stacking.py tests/test_jax_orbax_oracle.py \
+  tests/test_jax_stats_oracle.py \
   tests/test_fdo_stats_oracle.py
 JAX_VERSIONS = import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])
 test-jax:
@@ -241,6 +242,12 @@ bench: bench-venv
 # tpuemb_cli it imports is that environment's (--installed).
 bench-startup: bench-venv
 	$(BENCH_VENV)/bin/python -m bench.startup --runs 3 --installed
+
+# `tpuemb stats` on 10 million ids against jax-tpu-embedding's own preprocessing of the same ids
+# on CPU (bench/stats.py: 5 pairs, the median ratio; target 3x), in build/venv-jax, which
+# `make test-jax` makes (the library, numpy and tpuemb).
+bench-stats:
+	build/venv-jax/bin/python -m bench.stats
 
 # build/venv-bench: the wheel, installed with plain pip (no -e) into a fresh environment.
 BENCH_VENV = build/venv-bench

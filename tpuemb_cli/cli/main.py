@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("tpuemb_cli.cli.rules", "list_command"),
     "rule": ("tpuemb_cli.cli.rules", "show_command"),
     "server": ("tpuemb_cli.cli.server", "command"),
+    "stats": ("tpuemb_cli.cli.stats", "command"),
 }
 
 
