@@ -153,7 +153,7 @@ JAX_ORACLE_TESTS = tests/test_jax_oracle.py tests/test_jax_memory_oracle.py \
   tests/test_jax_front_oracle.py tests/test_jax_compile_oracle.py tests/test_jax_diff_oracle.py \
   tests/test_jax_prepared_oracle.py tests/test_jax_spec_proto_oracle.py \
   tests/test_jax_front_oracle_stacking.py tests/test_jax_orbax_oracle.py \
-  tests/test_jax_stats_oracle.py \
+  tests/test_jax_stats_oracle.py tests/test_jax_check_stats_oracle.py \
   tests/test_fdo_stats_oracle.py
 JAX_VERSIONS = import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])
 test-jax:
