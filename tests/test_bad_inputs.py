@@ -177,7 +177,7 @@ def test_a_file_that_grows_after_stat_is_read_whole_or_refused(tmp_path: Path) -
     path.write_text(CLEAN)
     real = path.stat()
     shrunk = os.stat_result((*real[:6], 10, *real[7:]))  # st_size: 10 bytes
-    item = inputs.Input(str(path), path)
+    item = inputs.Input(str(path), str(path))
     with mock.patch("tpuemb_cli.cli.inputs.os.stat", return_value=shrunk):
         assert inputs.read(item) == CLEAN.encode()
         with pytest.raises(inputs.InputError, match="grew past the limit"):
