@@ -193,3 +193,27 @@ def test_yaml_too_deep_is_refused_whatever_libyaml_stops_at(tmp_path: Path, dept
     result = CliRunner().invoke(main, ["check", "--isolated", "--format", "concise", str(path)])
     assert result.exit_code == 1, result.output
     assert f"{path}:1:210: TE001 [error] the YAML nests deeper than 202 levels" in result.output
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "a.pbtxt",
+        "/a/b.pbtxt",
+        "./a.pbtxt",
+        "a//b.pbtxt",
+        "a/./b",
+        "a/",
+        ".",
+        "..",
+        "../a",
+        "//a",
+        "///a",
+    ],
+)
+def test_an_input_is_opened_by_the_name_pathlib_would_give_it(name: str) -> None:
+    # Inputs are strings (pathlib is not imported to check a named file), spelled as a Path of
+    # the name would be: `a.pbtxt/` names the file, as Path("a.pbtxt/") did.
+    from tpuemb_cli.cli.inputs import spelled
+
+    assert spelled(name) == str(Path(name))
