@@ -177,7 +177,7 @@ def test_a_file_that_grows_after_stat_is_read_whole_or_refused(tmp_path: Path) -
     path.write_text(CLEAN)
     real = path.stat()
     shrunk = os.stat_result((*real[:6], 10, *real[7:]))  # st_size: 10 bytes
-    item = inputs.Input(str(path), path)
+    item = inputs.Input(str(path), str(path))
     with mock.patch("tpuemb_cli.cli.inputs.os.stat", return_value=shrunk):
         assert inputs.read(item) == CLEAN.encode()
         with pytest.raises(inputs.InputError, match="grew past the limit"):
@@ -193,3 +193,27 @@ def test_yaml_too_deep_is_refused_whatever_libyaml_stops_at(tmp_path: Path, dept
     result = CliRunner().invoke(main, ["check", "--isolated", "--format", "concise", str(path)])
     assert result.exit_code == 1, result.output
     assert f"{path}:1:210: TE001 [error] the YAML nests deeper than 202 levels" in result.output
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "a.pbtxt",
+        "/a/b.pbtxt",
+        "./a.pbtxt",
+        "a//b.pbtxt",
+        "a/./b",
+        "a/",
+        ".",
+        "..",
+        "../a",
+        "//a",
+        "///a",
+    ],
+)
+def test_an_input_is_opened_by_the_name_pathlib_would_give_it(name: str) -> None:
+    # Inputs are strings (pathlib is not imported to check a named file), spelled as a Path of
+    # the name would be: `a.pbtxt/` names the file, as Path("a.pbtxt/") did.
+    from tpuemb_cli.cli.inputs import spelled
+
+    assert spelled(name) == str(Path(name))

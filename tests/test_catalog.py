@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import ast
 import importlib
+import math
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
 
 import tpuemb_cli.rules
+from tpuemb_cli.engine import Engine
+from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.rules import CATALOG, all_rules, find, load
-from tpuemb_cli.rules.base import Rule
+from tpuemb_cli.rules.base import STANDALONE, Rule, Site
 
 RULES = all_rules()
 
@@ -206,6 +211,80 @@ def test_a_config_run_imports_no_spec_or_graph_rule() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     loaded = {name for name in ast.literal_eval(out) if name.rsplit(".", 1)[1][0] != "_"}
-    expected = {e.module for e in CATALOG if {"config", "optimizer"} & set(e.runs)}
+    # Of the optimizer rules of one algorithm (their `variant`), Adam's only.
+    expected = {
+        e.module
+        for e in CATALOG
+        if {"config", "optimizer"} & set(e.runs) and e.variant in ("", "adam")
+    }
     assert {m for m in loaded if m.count(".") == 3 and ".lib." not in m} == expected
     assert not {"tpuemb_cli.rules.spec", "tpuemb_cli.frontends.tensorflow.rules"} & loaded
+
+
+ALGORITHMS = tuple(
+    field.name for field in OptimizationParameters.DESCRIPTOR.oneofs_by_name["parameters"].fields
+)
+_FLOATS = (FieldDescriptor.CPPTYPE_FLOAT, FieldDescriptor.CPPTYPE_DOUBLE)
+
+
+def _hostile(algorithm: str, value: float) -> OptimizationParameters:
+    """An OptimizationParameters of ``algorithm`` whose every float is ``value`` and every flag
+    set: what the rules of its algorithm and the rules of every algorithm object to."""
+    params = OptimizationParameters()
+    params.learning_rate.constant = value
+    params.weight_decay_factor = value
+    body = getattr(params, algorithm)
+    body.SetInParent()
+    for field in body.DESCRIPTOR.fields:
+        if field.cpp_type in _FLOATS:
+            setattr(body, field.name, value)
+        elif field.cpp_type == FieldDescriptor.CPPTYPE_BOOL:
+            setattr(body, field.name, True)
+    return params
+
+
+def _outside_its_variant(variant: str, check: Any) -> list[tuple[str, float, Site]]:
+    """Where ``check`` (an optimizer rule's) finds something on an OptimizationParameters of
+    another algorithm than ``variant``: where the engine, which runs it on its variant only,
+    would miss what it finds."""
+    found = []
+    for algorithm in ALGORITHMS:
+        if algorithm == variant:
+            continue
+        for value in (-1.0, 0.0, 2.0, math.inf, math.nan):
+            for site in (STANDALONE, Site(in_config=True, trains=True)):
+                if list(check(_hostile(algorithm, value), site)):
+                    found.append((algorithm, value, site))
+    return found
+
+
+@pytest.mark.parametrize(
+    "entry", [e for e in CATALOG if e.variant], ids=lambda e: f"{e.code}-{e.variant}"
+)
+def test_a_rule_of_one_variant_finds_nothing_on_the_others(
+    entry: tpuemb_cli.rules.Entry,
+) -> None:
+    # The engine imports and runs a rule with a `variant` only on documents of that variant
+    # (Engine.rules): that is right only if the rule finds nothing on any other.
+    assert entry.runs == ("optimizer",) and entry.variant in ALGORITHMS
+    assert _outside_its_variant(entry.variant, load(entry.code).check_optimizer) == []
+
+
+def test_a_rule_marked_with_a_variant_it_does_not_keep_to_is_caught() -> None:
+    # Planted: TE104 (invalid-learning-rate) judges every algorithm's learning rate.
+    entry = tpuemb_cli.rules.BY_CODE["TE104"]
+    assert not entry.variant
+    found = _outside_its_variant("adam", load(entry.code).check_optimizer)
+    assert {algorithm for algorithm, _, _ in found} == set(ALGORITHMS) - {"adam"}
+
+
+def test_the_engine_runs_the_rules_of_a_documents_variant_and_of_every_variant() -> None:
+    engine = Engine()
+    every = {rule.code for rule in engine.rules("optimizer")}
+    sgd = {rule.code for rule in engine.rules("optimizer", "stochastic_gradient_descent")}
+    adam = {rule.code for rule in engine.rules("optimizer", "adam")}
+    ftrl = {e.code for e in CATALOG if e.variant == "ftrl"}
+    assert sgd == {e.code for e in CATALOG if "optimizer" in e.runs and not e.variant}
+    assert adam == sgd | {e.code for e in CATALOG if e.variant == "adam"}
+    assert ftrl and ftrl <= every and not ftrl & adam
+    assert {rule.code for rule in engine.rules("optimizer", "")} == sgd

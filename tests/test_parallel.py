@@ -120,7 +120,7 @@ def test_when_the_run_stays_in_one_process(tmp_path: Path) -> None:
     from tpuemb_cli.cli.linting import workers
     from tpuemb_cli.engine.settings import Settings, Suppression
 
-    files = [(Input(f"f{i}.pbtxt", tmp_path / f"f{i}.pbtxt"), Settings()) for i in range(400)]
+    files = [(Input(f"f{i}.pbtxt", str(tmp_path / f"f{i}.pbtxt")), Settings()) for i in range(400)]
     options = run.CheckOptions(paths=[], jobs=2)
     assert workers(files, options, changing=False) == 2
     assert workers(files, options, changing=True) == 1

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import collections
+import copy
+import inspect
 import pickle
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -52,3 +56,69 @@ def test_a_field_without_default_after_one_with_is_refused() -> None:
         class Bad(Record):
             a: int = 0
             b: int  # type: ignore[misc]
+
+
+class Three(Record):
+    a: int
+    b: str = "b"
+    c: tuple[int, ...] = ()
+
+
+class One(Record):
+    only: int
+
+
+def test_a_record_is_what_collections_namedtuple_makes() -> None:
+    # Record builds the class itself (no compiled __new__): everything namedtuple gives a class,
+    # the record has, the same.
+    namedtuple: Any = collections.namedtuple  # called with names mypy cannot check
+    cases: list[tuple[Any, str, Any]] = [(Three, "a b c", ("b", ())), (One, "only", None)]
+    for record, fields, defaults in cases:
+        made = namedtuple(record.__name__, fields, defaults=defaults)
+        assert record._fields == made._fields and record.__match_args__ == made.__match_args__
+        assert record._field_defaults == made._field_defaults
+        assert inspect.signature(record) == inspect.signature(made)
+        assert record.__new__.__doc__ == made.__new__.__doc__
+        assert record.__new__.__qualname__ == made.__new__.__qualname__
+        assert record.__new__.__defaults__ == made.__new__.__defaults__
+        for name in ("_make", "_replace", "__repr__", "_asdict", "__getnewargs__"):
+            ours, theirs = getattr(record, name), getattr(made, name)
+            assert (ours.__doc__, ours.__qualname__) == (theirs.__doc__, theirs.__qualname__)
+        for index, field in enumerate(made._fields):
+            assert getattr(record, field).__doc__ == getattr(made, field).__doc__
+            assert getattr(record, field).__get__(tuple(range(3))) == index
+        assert record.__slots__ == () and record.__mro__[1:] == (tuple, object)
+    three = Three(1, c=(2,))
+    assert (three, three.b, repr(three)) == ((1, "b", (2,)), "b", "Three(a=1, b='b', c=(2,))")
+    assert Three._make([1, "x", ()]) == three._replace(b="x", c=()) == (1, "x", ())
+    assert three._asdict() == {"a": 1, "b": "b", "c": (2,)}
+    assert copy.copy(three) == three and pickle.loads(pickle.dumps(One(5))) == One(5)
+    assert repr(One(5)) == "One(only=5)"
+    # Wrong calls fail as namedtuple's do, with its messages.
+    same = namedtuple("Three", "a b c", defaults=("b", ()))
+    calls: list[Callable[[Any], Any]] = [
+        lambda t: t(),
+        lambda t: t(1, d=2),
+        lambda t: t(1, 2, 3, 4),
+        lambda t: t(1, a=2),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError) as ours:
+            call(Three)
+        with pytest.raises(TypeError) as theirs:
+            call(same)
+        assert str(ours.value) == str(theirs.value)
+    with pytest.raises(TypeError, match="Expected 3 arguments, got 2"):
+        Three._make([1, 2])
+    with pytest.raises(ValueError, match=r"Got unexpected field names: \['d'\]"):
+        three._replace(d=1)  # type: ignore[call-arg]
+
+
+def test_records_of_one_size_share_nothing_but_their_positions() -> None:
+    class Other(Record):
+        x: int
+        y: str = "y"
+        z: tuple[int, ...] = (1,)
+
+    assert Other(0) == (0, "y", (1,)) and Three(0) == (0, "b", ())
+    assert repr(Other(0)) == "Other(x=0, y='y', z=(1,))" and Other(0)._fields == ("x", "y", "z")

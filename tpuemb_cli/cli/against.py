@@ -228,7 +228,7 @@ class _Pairing:
             if new is None:  # moved out of the paths: still where the old file's state went
                 on_disk = os.path.join(top, *rename.new.split("/"))  # noqa: PTH118
                 shown = _shown(top, rename.new)
-                new = _Now(shown, inputs.Input(shown, Path(on_disk)), old.walked)
+                new = _Now(shown, inputs.Input(shown, on_disk), old.walked)
             pairs.append(_Pair(top, old, new, new.walked, renamed=True))
         for key in then.keys() | now.keys():
             was, came = then.get(key), now.get(key)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import click
 
@@ -44,13 +44,14 @@ from tpuemb_cli.cli.outputs import (
 )
 from tpuemb_cli.cli.selection import open_workspace, settings_options
 from tpuemb_cli.model.findings import Finding, Severity
+from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import plural, printable
 
 if TYPE_CHECKING:
     from tpuemb_cli.cli.fixing import FileChanges
 
 
-class CheckOptions(NamedTuple):
+class CheckOptions(Record):  # not typing.NamedTuple: model/records.py says why
     paths: Sequence[str]
     outputs: Sequence[Output] = (Output("concise", None),)
     message_type: str | None = None

@@ -7,8 +7,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
@@ -98,6 +97,8 @@ def write_output(output: bytes, path: str | None, streams: Streams, binary: bool
         else:
             streams.out.write(output.decode("utf-8", errors="surrogateescape"))
         return EXIT_OK
+    from pathlib import Path
+
     from tpuemb_cli.fix.atomic import write_atomic
 
     try:
@@ -257,7 +258,7 @@ tpu_option = tpu_option_saying(
 )
 
 
-class StatsOptions(NamedTuple):
+class StatsOptions(Record):
     """``--stats`` (read: an FdoReading, and as named) and ``--stats-headroom``."""
 
     reading: Any = None

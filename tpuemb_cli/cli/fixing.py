@@ -97,7 +97,7 @@ class FileChanges:
     def _write(self, item: Input, data: bytes, stamp: Stamp | None, text: str) -> bool:
         assert item.path is not None
         try:
-            write_text(item.path, data, text, stamp)
+            write_text(Path(item.path), data, text, stamp)
         except Changed:
             what = "suppressions not added" if self.add_suppressions else "not fixed"
             note(

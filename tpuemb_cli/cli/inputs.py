@@ -6,7 +6,6 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import BinaryIO
 
 from tpuemb_cli.load.encodings import discovered, for_name
@@ -22,10 +21,13 @@ class InputError(Exception):
 
 
 class Input(Record):
-    """One input: ``path`` is None for stdin; ``name`` is what reports call it."""
+    """One input: ``path`` (the file to open) is None for stdin; ``name`` is what reports call
+    it."""
 
     name: str
-    path: Path | None
+    # A string, not a Path: checking a named file then never imports pathlib (with urllib.parse
+    # and ipaddress: about 7% of the start-up floor `tpuemb check` is measured against).
+    path: str | None
     walked: bool = False  # found by walking a directory, not named on the command line
     unread: bool = False  # named, but not a name tpuemb reads: skipped
     # Not a regular file: a FIFO, a device, a process substitution (/dev/fd/63), /dev/stdin.
@@ -73,9 +75,9 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
             # current directory.
             yield InputError("'': no such file or directory")
             continue
-        path = Path(argument)
+        path = spelled(argument)
         try:
-            mode = path.stat().st_mode
+            mode = os.stat(path).st_mode  # noqa: PTH116
         except FileNotFoundError:
             yield InputError(f"{argument}: no such file or directory")
             continue
@@ -88,8 +90,8 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
                 why = f"no file tpuemb reads in this folder ({discovered()})"
                 yield Input(argument, path, walked=True, skip=why)
             for file in found:
-                if first_time(str(file)):
-                    yield Input(str(file), file, walked=True, in_folder=True)
+                if first_time(file):
+                    yield Input(file, file, walked=True, in_folder=True)
         elif first_time(argument):
             # /dev/stdin of a shell redirection is a regular file's link: still a stream to
             # read, never a file to write fixes to.
@@ -99,17 +101,33 @@ def expand(arguments: list[str], stdin_name: str | None = None) -> Iterator[Inpu
             yield Input(argument, path, special=special)
 
 
-def _walk(directory: Path) -> Iterator[Path]:
+def spelled(name: str) -> str:
+    """``name`` as pathlib spells it, ``str(Path(name))``: ``a/b`` for ``./a//b/`` (and a file
+    named with a trailing slash is the file). pathlib is imported only for a name it would
+    change."""
+    parts = name.split("/")
+    if os.sep == "/" and "" not in parts[1:] and "." not in parts:
+        return name
+    from pathlib import Path
+
+    return str(Path(name))
+
+
+def _walk(directory: str) -> Iterator[str]:
+    """The files tpuemb reads below ``directory``, each named as pathlib spells it (``a/b``
+    for ``./a//b``: the names reports show)."""
+    from pathlib import Path
+
     # Sorted for stable output; hidden directories (.git, .venv) are skipped; symlinked
     # directories are not followed, so a link loop cannot trap the walk.
     # Strings, not Paths, inside the loop: a directory of a thousand files should cost little.
-    for root, dirs, files in os.walk(directory, followlinks=False):
+    for root, dirs, files in os.walk(Path(directory), followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             path = os.path.join(root, name)  # noqa: PTH118
             says = name_says(name)
             if says == "ours" or (says == "headed" and _headed(path)):
-                yield Path(path)
+                yield str(Path(path))
 
 
 def _headed(path: str) -> bool:
@@ -155,7 +173,7 @@ def read_stamped(item: Input, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes
                 raise InputError(f"{item.name}: not a regular file")
             with open(item.path, "rb") as stream:  # noqa: PTH123
                 return _read_stream(stream, item.name, max_bytes), None
-        encoding = for_name(str(item.path))
+        encoding = for_name(item.path)
         if encoding is not None and encoding.archive:
             # The members the codec reads, each within the limit; not the rest of the archive.
             members = encoding.module().members_of_file(item.path, max_bytes)

@@ -7,7 +7,6 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -114,6 +113,8 @@ def refuse_inputs(outputs: Sequence[Output], inputs: Sequence[str]) -> None:
     for output in outputs:
         if output.path is None:
             continue
+        from pathlib import Path  # only with --output-file: `check` of a file needs no Path
+
         for name in inputs:
             if name == "-" or not Path(name).is_file():
                 continue
@@ -142,7 +143,9 @@ def write_reports(
 
 def write_report_file(path: str, text: str, streams: Streams) -> bool:
     """Writes a report to ``path`` atomically; False (the error said) when it cannot."""
-    from tpuemb_cli.fix.atomic import write_atomic  # tempfile: paid by report files only
+    from pathlib import Path  # with tempfile: paid by report files only
+
+    from tpuemb_cli.fix.atomic import write_atomic
 
     try:
         write_atomic(Path(path), text.encode("utf-8"))

@@ -5,7 +5,6 @@ open."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -89,8 +88,14 @@ def open_workspace(
     if unknown is not None:
         error(streams, unknown_rule(unknown))
         return None
+    if config:
+        from pathlib import Path  # only for --config: a run that finds its settings needs none
+
+        path: Path | None = Path(config)
+    else:
+        path = None
     try:
-        return Workspace(Path(config) if config else None, isolated, selection, command=command)
+        return Workspace(path, isolated, selection, command=command)
     except SettingsError as problem:
         error(streams, str(problem))
         return None

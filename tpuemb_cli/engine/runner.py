@@ -145,7 +145,7 @@ class Engine:
         self.scope = command_codes(command)
         self.enabled = _enabled(self.settings, command) & self.scope
         self._entries = tuple(entry for entry in CATALOG if entry.code in self.enabled)
-        self._loaded: dict[str, tuple[Rule, ...]] = {}
+        self._loaded: dict[tuple[str, str | None], tuple[Rule, ...]] = {}
         self._superseded: dict[str, frozenset[str]] = {}
         self.config_use: ConfigUse | None = None
         # What failed unexpectedly in the last ``lint`` (a bug in tpuemb): where, and the
@@ -376,12 +376,19 @@ class Engine:
         if settle is not None:
             settle(self, message)
 
-    def rules(self, kind: str) -> tuple[Rule, ...]:
-        """The enabled rules whose checks run on ``kind``, their modules imported on first use."""
-        rules = self._loaded.get(kind)
+    def rules(self, kind: str, variant: str | None = None) -> tuple[Rule, ...]:
+        """The enabled rules whose checks run on ``kind``, their modules imported on first use;
+        with ``variant`` (its catalog rows' ``variant``: an optimizer's algorithm, "" for none),
+        only those that check documents of that variant: the rules of every variant and the
+        rules of this one."""
+        rules = self._loaded.get((kind, variant))
         if rules is None:
-            rules = tuple(load(entry.code) for entry in self._entries if kind in entry.runs)
-            self._loaded[kind] = rules
+            rules = tuple(
+                load(entry.code)
+                for entry in self._entries
+                if kind in entry.runs and (variant is None or entry.variant in ("", variant))
+            )
+            self._loaded[kind, variant] = rules
         return rules
 
     def superseded_by(self, kind: str) -> frozenset[str]:

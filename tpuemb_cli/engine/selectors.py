@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -72,6 +71,8 @@ def glob_matches(pattern: str, file: str, settings: Settings) -> bool:
     """``*`` within a folder, ``**`` across folders; a pattern without ``/`` matches file names."""
     relative = settings.relative(file)
     if relative is None:
+        from pathlib import Path
+
         relative = Path(file).as_posix()
     target = relative if "/" in pattern.rstrip("/") else relative.rsplit("/", 1)[-1]
     if pattern.endswith("/"):

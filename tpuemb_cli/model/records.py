@@ -8,6 +8,16 @@ class, 5 ms of a 100 ms start-up. The records here are the same named tuples -- 
 defaults, methods, docstrings, ``_replace``, pickling -- built without that work. mypy sees
 ``typing.NamedTuple`` and checks them as such.
 
+Nor does a record compile anything. ``collections.namedtuple`` compiles each class's
+``__new__`` from source (``eval`` of a lambda naming the fields), about as costly as the rest of
+the class: three dozen records made 3-4% of the start-up floor `tpuemb check` is measured
+against. A record's ``__new__`` is that lambda's code for its number of fields (one
+``namedtuple`` per number of fields, kept) with the parameters renamed to its fields --
+``CodeType.replace`` renames local variables without compiling -- so its signature, defaults,
+keyword arguments and error messages are namedtuple's; the methods are namedtuple's, made here
+as closures, and the fields' descriptors are that namedtuple's (they read a position, not a
+name).
+
     class Finding(Record):
         file: str
         fix: str = ""
@@ -16,6 +26,8 @@ defaults, methods, docstrings, ``_replace``, pickling -- built without that work
 from __future__ import annotations
 
 import collections
+import functools
+import sys
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["Record"]
@@ -23,15 +35,94 @@ __all__ = ["Record"]
 if TYPE_CHECKING:
     from typing import NamedTuple as Record
 else:
+    from types import FunctionType
+
     # What the class body defines that is not a field, a method or a docstring of the record.
     _CLASS_KEYS = frozenset({"__module__", "__qualname__", "__annotations__", "__orig_bases__"})
+
+    @functools.cache
+    def _shape(size: int) -> type:
+        """collections.namedtuple's class for ``size`` fields: its ``__new__``'s code and its
+        fields' descriptors serve every record of that size."""
+        return collections.namedtuple(f"Record{size}", [f"f{index}" for index in range(size)])
+
+    def _named_tuple(
+        name: str, fields: tuple[str, ...], defaults: tuple[Any, ...], module: str | None
+    ) -> Any:
+        """``collections.namedtuple(name, fields, defaults=defaults, module=module)``, without
+        compiling its ``__new__``."""
+        shape = _shape(len(fields))
+        arguments = ", ".join(fields) + ("," if len(fields) == 1 else "")
+        template = shape.__new__
+        new = FunctionType(
+            template.__code__.replace(co_varnames=("_cls", *fields)),
+            template.__globals__,
+            "__new__",
+            defaults or None,
+        )
+        new.__doc__ = f"Create new instance of {name}({arguments})"
+        size = len(fields)
+        representation = "(" + ", ".join(f"{field}=%r" for field in fields) + ")"
+
+        @classmethod  # type: ignore[misc]
+        def _make(cls: type, iterable: Any) -> Any:
+            result = tuple.__new__(cls, iterable)
+            if len(result) != size:
+                raise TypeError(f"Expected {size} arguments, got {len(result)}")
+            return result
+
+        _make.__func__.__doc__ = f"Make a new {name} object from a sequence or iterable"
+
+        def _replace(self: Any, /, **changes: Any) -> Any:
+            result = self._make(map(changes.pop, fields, self))
+            if changes:
+                raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+            return result
+
+        _replace.__doc__ = f"Return a new {name} object replacing specified fields with new values"
+
+        def __repr__(self: Any) -> str:
+            "Return a nicely formatted representation string"
+            return str(self.__class__.__name__ + representation % self)
+
+        def _asdict(self: Any) -> dict[str, Any]:
+            "Return a new dict which maps field names to their values."
+            return dict(zip(self._fields, self, strict=True))
+
+        def __getnewargs__(self: Any) -> tuple[Any, ...]:
+            "Return self as a plain tuple.  Used by copy and pickle."
+            return tuple(self)
+
+        for method in (new, _make.__func__, _replace, __repr__, _asdict, __getnewargs__):
+            method.__qualname__ = f"{name}.{method.__name__}"
+        namespace = {
+            "__doc__": f"{name}({arguments})",
+            "__slots__": (),
+            "_fields": fields,
+            "_field_defaults": dict(
+                zip(fields[len(fields) - len(defaults) :], defaults, strict=True)
+            ),
+            "__new__": new,
+            "_make": _make,
+            "_replace": _replace,
+            "__repr__": __repr__,
+            "_asdict": _asdict,
+            "__getnewargs__": __getnewargs__,
+            "__match_args__": fields,
+        }
+        for index, field in enumerate(fields):
+            namespace[field] = shape.__dict__[f"f{index}"]
+        record = type(name, (tuple,), namespace)
+        if module is not None:
+            record.__module__ = module
+        return record
 
     class _RecordMeta(type):
         def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> Any:
             if not bases:  # Record itself
                 return super().__new__(mcs, name, bases, namespace)
             annotations = namespace.get("__annotations__", {})
-            fields = list(annotations)
+            fields = tuple(map(sys.intern, annotations))
             defaults = []
             for field in fields:
                 if field in namespace:
@@ -40,9 +131,7 @@ else:
                     raise TypeError(
                         f"{name}: field {field} without a default follows fields with one"
                     )
-            record = collections.namedtuple(
-                name, fields, defaults=defaults or None, module=namespace.get("__module__")
-            )
+            record = _named_tuple(name, fields, tuple(defaults), namespace.get("__module__"))
             record.__annotations__ = annotations
             record.__qualname__ = namespace.get("__qualname__", name)
             for key, value in namespace.items():

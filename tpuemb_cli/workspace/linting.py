@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tpuemb_cli import load as loader
@@ -20,6 +19,8 @@ from tpuemb_cli.model.records import Record
 from tpuemb_cli.spec.facts import facts_of
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
 

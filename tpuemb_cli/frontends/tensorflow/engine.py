@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from tpuemb_cli.engine.runner import Emit, Engine
     from tpuemb_cli.model.accelerators import Accelerator
+    from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
     from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
     from tpuemb_cli.spec.drift import Expected
     from tpuemb_cli.spec.facts import SpecFacts
@@ -39,10 +40,16 @@ def lint_config(
 def lint_optimizer(
     engine: Engine, params: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
 ) -> None:
-    for rule in engine.rules("optimizer"):
+    for rule in engine.rules("optimizer", _algorithm(params)):
         assert rule.check_optimizer is not None
         for violation in engine.checked(rule, rule.check_optimizer, params, STANDALONE):
             emit(rule, (), violation)
+
+
+def _algorithm(params: OptimizationParameters) -> str:
+    """The variant of an OptimizationParameters the optimizer rules of one algorithm check (the
+    catalog's ``variant``): its algorithm, "" for none."""
+    return params.WhichOneof("parameters") or ""
 
 
 def lint_spec(
@@ -177,7 +184,7 @@ def _lint_config(
     # fails half-way keeps the violations it yielded before failing.)
     for indexes in groups.values():
         params = tables[indexes[0]].optimization_parameters
-        for rule in engine.rules("optimizer"):
+        for rule in engine.rules("optimizer", _algorithm(params)):
             try:
                 for violation in rule.check_optimizer(params, site):  # type: ignore[misc]
                     for index in indexes:
