@@ -199,6 +199,14 @@ def test_written_files_read_back(tmp_path: Path, kind: str) -> None:
     write_fdo_stats(target, stacks, kind=kind)  # type: ignore[arg-type]
     assert sorted(path.name for path in target.parent.iterdir()) == ["stats.bin"]
     assert read_fdo_stats(target).stacks == reading.stacks
+    # A new path without an extension is a folder, as the library's clients read one.
+    folder = tmp_path / "new" / "fdo"
+    folder.parent.mkdir()
+    write_fdo_stats(folder, stacks, kind=kind)  # type: ignore[arg-type]
+    (written,) = folder.iterdir()
+    assert written.name.startswith("fdo_stats_0_") and written.suffix == f".{kind}"
+    with pytest.raises(FdoError, match="cannot be made a folder"):
+        write_fdo_stats(tmp_path / "missing" / "fdo", stacks, kind=kind)  # type: ignore[arg-type]
 
 
 def test_the_csv_written_is_the_clients_format(tmp_path: Path) -> None:

@@ -30,10 +30,17 @@ from tpuemb_cli.load.fdo.stats import SUFFIXES, FdoError, Rows, StackStats, show
 def write_fdo_stats(
     path: Path, stacks: Mapping[str, StackStats], *, kind: Literal["npz", "csv"]
 ) -> None:
-    """Writes ``stacks`` to ``path`` (a directory: a new process-0 file in it; else that file)."""
+    """Writes ``stacks`` to ``path`` (a directory: a new process-0 file in it; a path that does
+    not exist and has no extension: that directory, made -- the library's FDO clients read a
+    directory; else that file)."""
     if kind not in ("npz", "csv"):
         raise ValueError(f"kind must be 'npz' or 'csv', not {kind!r}")
     path = Path(path)
+    if not path.exists() and not path.is_symlink() and not path.suffix:
+        try:
+            path.mkdir()
+        except OSError as error:
+            raise FdoError(f"{shown(path)}: cannot be made a folder: {why(error)}") from None
     if path.is_dir():
         path = path / f"{FILE_NAME}_0_{time.time_ns()}.{kind}"
     data = _encoded(_arrays(stacks, path), kind, path)
