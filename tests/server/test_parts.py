@@ -94,3 +94,16 @@ def test_completion_leaves_out_what_is_written_and_the_rest_of_a_chosen_oneof() 
     assert "table_descriptor" in again
     once = [item.label for item in field_items(config, {"table_descriptor"}, repeats=False)]
     assert "table_descriptor" not in once and "mode" in once
+
+
+def test_the_server_judges_limits_against_the_settings_statistics(tmp_path: Path) -> None:
+    from tests.jax_specs import STACKED
+    from tests.measured_stats import stats
+
+    stats(tmp_path / "measured", video_user=(300, 10), ads=(200, 10))
+    (tmp_path / "pyproject.toml").write_text('[tool.tpuemb]\nstats = "measured"\n')
+    linted = Linter().lint((tmp_path / "stacked.pbtxt").as_uri(), STACKED)
+    assert [f.rule for f in linted.findings if f.rule.startswith("TE61")] == ["TE611"]
+    (tmp_path / "pyproject.toml").write_text('[tool.tpuemb]\nstats = "missing"\n')
+    broken = Linter().lint((tmp_path / "stacked.pbtxt").as_uri(), STACKED)
+    assert broken.findings == [] and broken.error is not None and "`stats`" in broken.error
