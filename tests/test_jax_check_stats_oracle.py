@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +22,11 @@ from google.protobuf import text_format
 from jax_tpu_embedding.sparsecore.lib.fdo import file_fdo_client
 
 from tests.test_jax_stats_oracle import (
-    ABORT_PROBE,
     CASES,
     PROTO_HEADER,
-    ROOT,
     Case,
     _library,
+    abort_probe,
     jte,
 )
 from tpuemb_cli.cli import main
@@ -81,14 +77,7 @@ def test_check_says_ids_are_dropped_where_the_library_drops_them(seed: int, tmp_
 def test_without_id_dropping_the_library_aborts_where_check_says(seed: int, tmp_path: Path) -> None:
     _, _, _, spec, folder = _case(seed, tmp_path)
     said = _te611(spec, folder, "--format", "json")
-    run = subprocess.run(
-        [sys.executable, "-c", ABORT_PROBE, str(seed)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"},
-    )
+    run = abort_probe(seed)
     assert (run.returncode != 0) == bool(said), run.stderr[-2000:]
 
 

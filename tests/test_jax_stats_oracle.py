@@ -402,6 +402,19 @@ print("preprocessed")
 """
 
 
+def abort_probe(seed: int) -> subprocess.CompletedProcess[str]:
+    """The library's preprocessing of case ``seed`` without allow_id_dropping, in a subprocess
+    (past a limit it aborts the process: LOG(FATAL))."""
+    return subprocess.run(
+        [sys.executable, "-c", ABORT_PROBE, str(seed)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"},
+    )
+
+
 @pytest.mark.parametrize("seed", [0, 3, 5, 8])
 def test_without_id_dropping_the_library_aborts_where_tpuemb_says(
     seed: int, tmp_path: Path
@@ -416,14 +429,7 @@ def test_without_id_dropping_the_library_aborts_where_tpuemb_says(
     spec_path.write_text(PROTO_HEADER + text_format.MessageToString(proto))
     ours = _tpuemb(case, tmp_path, spec_path)["stacks"]
     aborts = any(stack["aborts_without_id_dropping"] for stack in ours.values())
-    run = subprocess.run(
-        [sys.executable, "-c", ABORT_PROBE, str(seed)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"},
-    )
+    run = abort_probe(seed)
     assert (run.returncode != 0) == aborts, run.stderr[-2000:]
     if aborts:
         assert "is greater than the set max" in run.stderr

@@ -57,9 +57,7 @@ class Side(NamedTuple):
     def place(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
         """The field at config ``path`` in this side's file terms, and its position there (None
         for binary input)."""
-        path = self.file_path(path)
-        source = self.document.source_map
-        return path, source.position(path) if source is not None else None
+        return self.document.located(self.file_path(path))
 
 
 class NotComparable(Exception):

@@ -15,6 +15,7 @@ from tpuemb_cli.model.records import Record
 
 if TYPE_CHECKING:
     from tpuemb_cli.load.problems import LoadProblem
+    from tpuemb_cli.model.findings import Position
 
 MAX_DEPTH = 100  # protobuf's own default recursion limit
 
@@ -48,6 +49,11 @@ class Document(Record):
         if self.member and self.name.endswith(f"!{self.member}"):
             return self.name[: -len(self.member) - 1]
         return self.name
+
+    def located(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
+        """``path`` and where it lies in the text (None for binary input): how a comparison's
+        side places a change in its file."""
+        return path, self.source_map.position(path) if self.source_map is not None else None
 
 
 class UnknownHeaderType(Exception):

@@ -191,9 +191,7 @@ class JaxSide(NamedTuple):
         return self.to_file(path) if self.to_file is not None else path
 
     def place(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
-        path = self.file_path(path)
-        source = self.document.source_map
-        return path, source.position(path) if source is not None else None
+        return self.document.located(self.file_path(path))
 
     def table_named(self, name: str) -> TablePlace | None:
         return self.by_name.get(name) if self.by_name is not None else None

@@ -78,8 +78,7 @@ class KerasSide(Record):
         return path
 
     def place(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
-        source = self.document.source_map
-        return path, source.position(path) if source is not None else None
+        return self.document.located(path)
 
 
 # keras-rs 0.4.0's TensorFlow layer's one own variable when it has TPU embedding tables.

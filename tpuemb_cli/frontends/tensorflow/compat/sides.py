@@ -46,8 +46,7 @@ class SparseCoreSide(NamedTuple):
         return path
 
     def place(self, path: FieldPath) -> tuple[FieldPath, Position | None]:
-        source = self.document.source_map
-        return path, source.position(path) if source is not None else None
+        return self.document.located(path)
 
 
 def spec_side(document: Document, facts: Any) -> SparseCoreSide:
