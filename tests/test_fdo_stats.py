@@ -161,7 +161,7 @@ def test_jax_csv_rows_of_a_key_are_one_array(tmp_path: Path) -> None:
 def test_torchrec_csv_takes_the_largest_and_sums_the_drops(tmp_path: Path) -> None:
     header = "table_name,max_ids,max_unique_ids,dropped_count\r\n"
     (tmp_path / "fdo_stats_0_1.csv").write_text(header + "a,9,9,100\r\n")  # older: skipped
-    (tmp_path / "fdo_stats_0_2.csv").write_text(header + "a,4,2,3\r\nb,-5,-1,1\r\n")
+    (tmp_path / "fdo_stats_0_2.csv").write_text(header + "a,4,2,3\r\nb,0,0,1\r\n")
     # DictReader reads the columns by name; torchrec starts each maximum at 0.
     (tmp_path / "fdo_stats_1_1.csv").write_text(
         "dropped_count,table_name,max_unique_ids,max_ids\r\n4,a,7,1\r\n"
@@ -173,6 +173,10 @@ def test_torchrec_csv_takes_the_largest_and_sums_the_drops(tmp_path: Path) -> No
         "b": StackStats(max_ids=((0,),), max_unique_ids=((0,),), id_drop_counters=(1,)),
     }
     assert reading.stacks["a"].dropped == 7
+    # A negative count (torchrec would take 0 for it) is no statistic: refused.
+    (tmp_path / "fdo_stats_0_2.csv").write_text(header + "a,4,2,3\r\nb,-5,-1,1\r\n")
+    with pytest.raises(FdoError, match=r"fdo_stats_0_2\.csv:3: a negative count for `b`"):
+        read_fdo_stats(tmp_path)
 
 
 # -- what is written
@@ -182,7 +186,7 @@ def test_torchrec_csv_takes_the_largest_and_sums_the_drops(tmp_path: Path) -> No
 def test_written_files_read_back(tmp_path: Path, kind: str) -> None:
     stacks = {
         "a": StackStats(((1, 2), (3, 4)), ((5, 6),), ((7, 7),), (1, 2)),
-        'b,"c"': StackStats(((2**63 - 1,),), ((-1,),)),
+        'b,"c"': StackStats(((2**63 - 1,),), ((0,),)),
     }
     write_fdo_stats(tmp_path, stacks, kind=kind)  # type: ignore[arg-type]
     (written,) = tmp_path.iterdir()
@@ -191,7 +195,7 @@ def test_written_files_read_back(tmp_path: Path, kind: str) -> None:
     reading = read_fdo_stats(tmp_path)
     assert reading.stacks == {
         "a": StackStats(((1, 2), (3, 4)), ((5, 6),), ((7, 7),), (1, 2)),
-        'b,"c"': StackStats(((2**63 - 1,),), ((-1,),)),
+        'b,"c"': StackStats(((2**63 - 1,),), ((0,),)),
     }
     assert reading.source == f"jax-{kind}"
     target = tmp_path / "named" / "stats.bin"
@@ -520,3 +524,11 @@ def test_csv_that_is_not_utf8(tmp_path: Path) -> None:
     file = tmp_path / "fdo_stats_0_1.csv"
     file.write_bytes(b"key,values\n\xff_max_ids,1\n")
     assert error_of(file) == f"{file}: not UTF-8 text (byte 11)"
+
+
+@pytest.mark.parametrize("kind", ["npz", "csv"])
+def test_a_negative_count_is_refused(tmp_path: Path, kind: str) -> None:
+    target = tmp_path / f"fdo_stats_0_1.{kind}"
+    write_fdo_stats(target, {"s": StackStats(((3, -5),), ((1, 1),))}, kind=kind)  # type: ignore[arg-type]
+    with pytest.raises(FdoError, match="`s_max_ids` holds -5: the statistics count ids"):
+        read_fdo_stats(tmp_path)

@@ -4,6 +4,7 @@ limit; a stack of several tables in a spec (no fix) and one of one table (fixed)
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -112,3 +113,53 @@ def test_a_spec_stack_of_one_table_is_fixed_at_its_table(tmp_path: Path) -> None
     result = CliRunner().invoke(main, [*args, "--fix"])
     assert "max_ids_per_partition: 150" in spec.read_text()
     assert result.exit_code == 1  # a_b remains
+
+
+def test_a_suggested_buffer_below_the_measured_need(tmp_path: Path) -> None:
+    """A table alone with a suggested COO buffer of 64 (a device of 4 SparseCores: 64 ids), and
+    20 ids a SparseCore measured (80 a device): the library drops past the buffer."""
+    from google.protobuf import text_format
+
+    from tests.jax_objects import FeatureSpec, TableSpec
+    from tpuemb_cli.jax import spec_from_jax
+
+    c = TableSpec("c", max_ids_per_partition=64, suggested_coo_buffer_size_per_device=64)
+    spec = spec_from_jax([FeatureSpec("fc", c)], global_device_count=2, num_sc_per_device=4)
+    path = tmp_path / "model.spec.textproto"
+    path.write_text(
+        "# proto-message: tpuemb.spec.EmbeddingSpec\n" + text_format.MessageToString(spec)
+    )
+    folder = tmp_path / "s"
+    from tpuemb_cli.load.fdo import StackStats, write_fdo_stats
+
+    # 8 partitions of one local device; a required buffer a SparseCore of 20
+    write_fdo_stats(
+        folder, {"c": StackStats(((10,) * 8,), ((5,) * 8,), ((20, 3, 3, 3),))}, kind="npz"
+    )
+    args = ["check", "--isolated", "--stats", str(folder), "--select", "TE611", str(path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    (line,) = result.stdout.splitlines()[:-2]
+    assert line.endswith(
+        "TE611 [*] [error] stack `c`'s suggested_coo_buffer_size_per_device of 64 gives a "
+        "device a COO buffer of 64 ids, and the statistics measured up to 20 a SparseCore (80 "
+        "a device of 4): jax-tpu-embedding's preprocessing drops the ids past the buffer, with "
+        "allow_id_dropping or without"
+    )
+    assert CliRunner().invoke(main, [*args, "--fix"]).exit_code == 0
+    assert "suggested_coo_buffer_size_per_device: 120" in path.read_text()
+
+
+def test_statistics_past_any_buffer_get_no_fix(tmp_path: Path) -> None:
+    # 1e9 ids x 1.5 in a partition of 8: a COO buffer past INT_MAX elements on any device
+    folder = stats(tmp_path / "s", video_user=(1_000_000_000, 10), ads=(10, 10))
+    code, stdout, _, _ = check(
+        tmp_path, STACKED, "--stats", str(folder), "--select", "TE611", "--statistics"
+    )
+    assert code == 1 and "[*]" not in stdout and "fixable" not in stdout
+    _, _, _, path = check(tmp_path, STACKED)
+    result = CliRunner().invoke(
+        main, ["check", "--isolated", "--stats", str(folder), "--format", "json", str(path)]
+    )
+    (finding,) = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "TE611"]
+    assert finding["help"].startswith("the library refuses a COO buffer that large (INT_MAX")

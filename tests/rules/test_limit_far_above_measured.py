@@ -66,3 +66,33 @@ def test_the_unsafe_fix_lowers_both_limits(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, [*args, "--fix", "--unsafe-fixes"])
     assert result.exit_code == 0, result.output
     assert "max_ids_per_partition: 30\n  max_unique_ids_per_partition: 15" in path.read_text()
+
+
+def test_a_suggested_buffer_far_above_the_measured_need(tmp_path: Path) -> None:
+    """A suggested buffer, not the limit, sizes a table alone's buffer: judged instead."""
+    from google.protobuf import text_format
+
+    from tests.jax_objects import FeatureSpec, TableSpec
+    from tpuemb_cli.jax import spec_from_jax
+    from tpuemb_cli.load.fdo import StackStats, write_fdo_stats
+
+    c = TableSpec("c", max_ids_per_partition=4096, suggested_coo_buffer_size_per_device=1000)
+    spec = spec_from_jax([FeatureSpec("fc", c)], global_device_count=2, num_sc_per_device=4)
+    path = tmp_path / "model.spec.textproto"
+    header = "# proto-message: tpuemb.spec.EmbeddingSpec\n"
+    path.write_text(header + text_format.MessageToString(spec))
+    folder = tmp_path / "s"
+    write_fdo_stats(
+        folder, {"c": StackStats(((10,) * 8,), ((5,) * 8,), ((20, 3, 3, 3),))}, kind="npz"
+    )
+    args = ["check", "--isolated", "--stats", str(folder), "--select", "TE612", str(path)]
+    result = CliRunner().invoke(main, args)
+    (line,) = result.stdout.splitlines()[:-2]
+    # 1000 rounded up to 32 a device (8 a SparseCore): 1,024; the need 20 x 4 = 80, x 1.5 = 120
+    assert line.endswith(
+        "TE612 [warning] stack `c`'s suggested_coo_buffer_size_per_device gives a device a COO "
+        "buffer of 1024 ids, 12.8x the 80 measured: it takes 10.6 KiB more on a device than at "
+        "120 (the measured need with the headroom of 1.5)"
+    )
+    assert CliRunner().invoke(main, [*args, "--fix", "--unsafe-fixes"]).exit_code == 0
+    assert "suggested_coo_buffer_size_per_device: 120" in path.read_text()

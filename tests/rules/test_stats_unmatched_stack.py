@@ -47,3 +47,52 @@ def test_a_bad_option_is_a_usage_error(tmp_path: Path) -> None:
     for option, value in (("--stats", str(tmp_path / "nope")), ("--stats-headroom", "0.9")):
         result = CliRunner().invoke(main, ["check", option, value, str(path)])
         assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.stderr
+
+
+def test_statistics_that_cannot_judge_a_stack_are_said(tmp_path: Path) -> None:
+    from tpuemb_cli.load.fdo import StackStats, write_fdo_stats
+
+    folder = tmp_path / "s"
+    write_fdo_stats(
+        folder,
+        {
+            # 12 values a row: no multiple of the stack's 8 partitions (another layout's)
+            "video_user": StackStats(((300,) * 12,), ((10,) * 12,)),
+            # no id counted
+            "ads": StackStats(((0,) * 8,), ((0,) * 8,)),
+        },
+        kind="npz",
+    )
+    code, stdout, _, _ = check(tmp_path, STACKED, "--stats", str(folder))
+    assert "TE611" not in stdout  # nothing judged on counts of another layout
+    (line,) = [line for line in stdout.splitlines() if "TE613" in line]
+    assert line.endswith(
+        "cannot judge stack `video_user`: they count 12 values a row, no multiple of its 8 "
+        "partitions (SparseCores): measured for another layout; and cannot judge stack `ads`: "
+        "they counted no id of it"
+    )
+    assert code == 0
+
+
+def test_a_keras_model_without_a_tpu_says_the_statistics_are_unused(tmp_path: Path) -> None:
+    from tpuemb_cli.load.fdo import StackStats, write_fdo_stats
+
+    folder = tmp_path / "s"
+    # a v5p-8: 4 devices of 4 SparseCores, 16 partitions
+    write_fdo_stats(
+        folder,
+        {"categories_items_users": StackStats(((300,) + (1,) * 15,), ((10,) * 16,))},
+        kind="npz",
+    )
+    model = str(Path(__file__).parents[2] / "examples" / "keras" / "ranking.keras")
+    args = ["check", "--isolated", "--stats", str(folder), "--select", "TE611", "--select"]
+    alone = CliRunner().invoke(main, [*args, "TE613", model])
+    (line,) = alone.stdout.splitlines()[:-1]
+    assert "TE613 [warning] the statistics (" in line
+    assert line.endswith(
+        "are not used: the layers' stacks (which the statistics are keyed by) "
+        "are made for the TPU's devices and SparseCores, and no TPU is named"
+    )
+    # with a TPU, the stack is judged
+    placed = CliRunner().invoke(main, [*args, "TE613", "--tpu", "v5p-8", model])
+    assert "TE611" in placed.stdout and "TE613" not in placed.stdout

@@ -107,3 +107,13 @@ def test_the_server_judges_limits_against_the_settings_statistics(tmp_path: Path
     (tmp_path / "pyproject.toml").write_text('[tool.tpuemb]\nstats = "missing"\n')
     broken = Linter().lint((tmp_path / "stacked.pbtxt").as_uri(), STACKED)
     assert broken.findings == [] and broken.error is not None and "`stats`" in broken.error
+
+
+def test_statistics_files_are_watched_as_the_settings_are() -> None:
+    from tpuemb_cli.server.linting import is_config_file
+    from tpuemb_cli.server.notifications.initialized import CONFIG_GLOBS
+
+    assert is_config_file("file:///p/fdo/fdo_stats_0_1795946276211161185.npz")
+    assert is_config_file("file:///p/fdo/fdo_stats_3_1.csv")
+    assert not is_config_file("file:///p/fdo/notes.csv")
+    assert {"**/fdo_stats_*.npz", "**/fdo_stats_*.csv", "**/pyproject.toml"} <= set(CONFIG_GLOBS)

@@ -151,6 +151,12 @@ class MeasuredStack(Record):
     # A table's own limits where they differ from the stack's, which the library ignores in a
     # stack of several tables: (table, max_ids, max_unique_ids).
     ignored_table_limits: tuple[tuple[str, int, int], ...] = ()
+    # The COO buffer a device gets where a `suggested_coo_buffer_size_per_device` sizes it
+    # (None: the limits' theoretical maximum), where that is written, and the largest buffer
+    # one SparseCore was measured to require.
+    buffer_per_device: int | None = None
+    buffer_path: FieldPath | None = None
+    measured_buffer_per_sc: int | None = None
 
 
 class Measured(Record):
@@ -164,6 +170,12 @@ class Measured(Record):
     unmeasured: tuple[str, ...]  # the document's stacks the statistics hold nothing for
     unmatched: tuple[str, ...]  # stacks the statistics hold that the document has not
     per_device: int | None = None  # SparseCores a device, where a chip says
+    # Stacks the statistics hold but cannot judge, and why (no ids counted, no max_ids array,
+    # counts of another number of partitions): left out of `stacks`.
+    unjudged: tuple[tuple[str, str], ...] = ()
+    # Why the statistics judge nothing of the document at all ("": they do), where ``path``.
+    unused: str = ""
+    path: FieldPath = ()
 
 
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]

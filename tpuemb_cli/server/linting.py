@@ -37,6 +37,9 @@ from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.workspace import Workspace
 
 CONFIG_FILES = (".tpuemb.toml", "pyproject.toml")
+# The statistics files the settings' `stats` reads (read with the settings: a new one must make
+# them be read again), as the FDO clients and `tpuemb stats -o` name them.
+STATS_FILES = ("fdo_stats_*.npz", "fdo_stats_*.csv")
 
 
 class Linted(NamedTuple):
@@ -73,8 +76,14 @@ def name_of(uri: str) -> str:
 
 
 def is_config_file(uri: str) -> bool:
+    """Whether ``uri`` is a file the settings are read from: a configuration, or statistics."""
+    from fnmatch import fnmatchcase
+
     path = path_of(uri)
-    return path is not None and path.rsplit("/", 1)[-1] in CONFIG_FILES
+    if path is None:
+        return False
+    name = path.rsplit("/", 1)[-1]
+    return name in CONFIG_FILES or any(fnmatchcase(name, pattern) for pattern in STATS_FILES)
 
 
 class Linter:

@@ -47,6 +47,8 @@ def lint_keras(
         return
     library = topology.library()
     unplaced = topology.global_device_count < 1
+    if unplaced and engine.settings.stats is not None and engine.rules("stats"):
+        _stats_unused(engine, model, emit, topology.backend)
     for index, layer in enumerate(model.layers):
         converted = convert(layer, topology)
         if not converted.spec.features:
@@ -75,6 +77,25 @@ def lint_keras(
         else:
             # The layer's spec is a document of its own: its facts, made once here.
             engine.run("spec", converted.spec, placed, None, SpecFacts(converted.spec))
+
+
+def _stats_unused(engine: Engine, model: Any, emit: Emit, backend: str) -> None:
+    """Statistics given for a model whose stacks are not known: said once, at its first layer
+    (TE613), not passed over in silence."""
+    from tpuemb_cli.rules.base import Measured
+
+    settings = engine.settings
+    why = (
+        "the layers' stacks (which the statistics are keyed by) are made for the TPU's devices "
+        "and SparseCores, and no TPU is named"
+        if backend == "jax"
+        else "the TensorFlow backend's statistics are not read"
+    )
+    source = settings.stats_path or "the statistics"
+    at: FieldPath = ("layers", 0) if model.layers else ()
+    engine.measured(
+        Measured(source, "", settings.stats_headroom, (), (), (), unused=why, path=at), emit
+    )
 
 
 def topology_for(engine: Engine, model: Any) -> Topology:

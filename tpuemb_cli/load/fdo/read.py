@@ -76,14 +76,27 @@ def _read(files: list[Path]) -> tuple[dict[str, StackStats], Source]:
         sources.add(source)
         if source == "jax-npz":
             for key, array in read_npz(file, data):
+                _counts(file, key, array.rows)
                 merge(combined, key, Array(array.rows, array.width, file), file)
         elif source == "jax-csv":
             for key, found in read_jax_csv(file, text).items():
+                _counts(file, key, found.rows)
                 merge(combined, key, found, file)
         else:
             torchrec.add(file, text)
     source = sources.pop()
     return (torchrec.stacks() if source == "torchrec-csv" else by_stack(combined)), source
+
+
+def _counts(file: Path, key: str, rows: tuple[tuple[int, ...], ...]) -> None:
+    """Refuses a negative value: every statistic counts ids (or buffer elements)."""
+    for row in rows:
+        for value in row:
+            if value < 0:
+                raise FdoError(
+                    f"{shown(file)}: `{shown(key)}` holds {value}: the statistics count ids, "
+                    "and no count is negative"
+                )
 
 
 def _source(file: Path, data: bytes) -> tuple[Source, str]:

@@ -53,6 +53,11 @@ class TorchrecTotals:
             fields = [_field(row, column[name], name, file, number) for name in COLUMNS]
             table = fields[0]
             max_ids, unique, dropped = (_integer(text, file, number) for text in fields[1:])
+            if min(max_ids, unique, dropped) < 0:
+                raise FdoError(
+                    f"{shown(file)}:{number}: a negative count for `{shown(table)}`: the "
+                    "statistics count ids"
+                )
             self.max_ids[table] = max(self.max_ids.get(table, 0), max_ids)
             self.max_unique_ids[table] = max(self.max_unique_ids.get(table, 0), unique)
             self.dropped[table] = self.dropped.get(table, 0) + dropped

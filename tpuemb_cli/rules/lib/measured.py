@@ -43,6 +43,21 @@ def buffer_bytes(max_ids: int, stack: MeasuredStack, measured: Measured) -> int:
     return rounded * stack.num_sparsecores * (measured.per_device or 1) * ELEMENT_BYTES
 
 
+def suggested_buffer(stack: MeasuredStack, per_device: int) -> int:
+    """The COO buffer a device gets from a suggested size: rounded up to 8 elements a
+    SparseCore (``MayBeUpdateBufferSize``)."""
+    assert stack.buffer_per_device is not None
+    step = ALIGNMENT * per_device
+    return -(-stack.buffer_per_device // step) * step
+
+
+def too_large(max_ids: int, stack: MeasuredStack) -> bool:
+    """Whether a limit of ``max_ids`` makes a COO buffer of INT_MAX elements or more even on a
+    device of one SparseCore (``ComputeCooBufferSizePerDevice`` CHECKs below it)."""
+    rounded = -(-max_ids // ALIGNMENT) * ALIGNMENT
+    return rounded * max(stack.num_sparsecores, 1) >= 2**31 - 1
+
+
 def where(measured: Measured) -> str:
     return "a device" if measured.per_device else "a SparseCore"
 

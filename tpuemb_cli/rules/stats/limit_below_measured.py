@@ -7,6 +7,9 @@ jax-tpu-embedding's `NPZFileFDOClient` / `CSVFileFDOClient` or torchrec's CSV cl
 `max_unique_ids_per_partition` with the largest value measured for that stack (the statistics
 key stacks by name), and reports a limit below it. In a stack of several tables the tables' own
 limits are ignored by the library; the stack's are judged, and the message names the tables'.
+A table alone in its stack with a `suggested_coo_buffer_size_per_device` (a spec's `jax`
+section) has its COO buffer sized by it: a buffer below the largest measured required buffer of
+a SparseCore times the SparseCores a device is reported too.
 
 ## Why is this bad?
 Some batch already had more ids (or distinct ids) in one partition than the limit lets through.
@@ -17,7 +20,8 @@ a limit it **drops** the ids that do not fit when called with `allow_id_dropping
 warning: training then never sees them), and **aborts the process** without it (`LOG(FATAL)`:
 "Observed max ids per partition: ... Use `allow_id_dropping` or increase the
 `max_ids_per_partition`"). With `enable_minibatching` it first splits the batch into minibatches
-so that each fits.
+so that each fits. Past a suggested COO buffer it drops the ids that do not fit, whether
+`allow_id_dropping` is set or not.
 
 ## Example
 ```pbtxt
@@ -50,8 +54,15 @@ ids limit. A stack of several tables in a spec has its limits in a map entry
 from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.rules.base import Measured
-from tpuemb_cli.rules.lib.measured import ignored_tables, label, limits, target
+from tpuemb_cli.rules.base import Measured, MeasuredStack
+from tpuemb_cli.rules.lib.measured import (
+    ignored_tables,
+    label,
+    limits,
+    suggested_buffer,
+    target,
+    too_large,
+)
 
 
 def check_stats(measured: Measured) -> Iterator[Violation]:
@@ -74,7 +85,10 @@ def check_stats(measured: Measured) -> Iterator[Violation]:
             )
             what = "ids" if field == "max_ids_per_partition" else "distinct ids"
             autofix = None
-            if path is not None:
+            # A limit whose COO buffer reaches INT_MAX elements on any device (one SparseCore a
+            # device at least) is one the library refuses: no fix writes it.
+            refused = field == "max_ids_per_partition" and too_large(raised, stack)
+            if path is not None and not refused:
                 autofix = Fix(
                     (SetValue(path, raised),),
                     safe=True,
@@ -88,7 +102,41 @@ def check_stats(measured: Measured) -> Iterator[Violation]:
                 "without it (with enable_minibatching it splits the batch into minibatches "
                 "first)"
                 f"{ignored_tables(stack)}",
-                f"raise {field} of {label(stack)} to at least {found} ({raised} with the "
+                "the library refuses a COO buffer that large (INT_MAX elements): check that the "
+                "statistics are of this model and its batch, or split the stack"
+                if refused
+                else f"raise {field} of {label(stack)} to at least {found} ({raised} with the "
                 f"headroom of {measured.headroom:g})",
                 autofix,
             )
+        yield from _buffer(stack, measured)
+
+
+def _buffer(stack: MeasuredStack, measured: Measured) -> Iterator[Violation]:
+    """A suggested COO buffer below what a device was measured to need."""
+    from tpuemb_cli.model.edits import Fix, SetValue
+
+    per_device, found = measured.per_device, stack.measured_buffer_per_sc
+    if stack.buffer_per_device is None or found is None or not per_device:
+        return
+    allocated, needed = suggested_buffer(stack, per_device), found * per_device
+    if needed <= allocated:
+        return
+    raised = target(needed, measured.headroom)
+    autofix = None
+    if stack.buffer_path is not None:
+        autofix = Fix(
+            (SetValue(stack.buffer_path, raised),),
+            safe=True,
+            title=f"Raise suggested_coo_buffer_size_per_device to {raised}",
+        )
+    yield Violation(
+        stack.buffer_path or stack.path,
+        f"{label(stack)}'s suggested_coo_buffer_size_per_device of {stack.buffer_per_device} "
+        f"gives a device a COO buffer of {allocated} ids, and the statistics measured up to "
+        f"{found} a SparseCore ({needed} a device of {per_device}): {measured.library}'s "
+        "preprocessing drops the ids past the buffer, with allow_id_dropping or without",
+        f"raise suggested_coo_buffer_size_per_device to at least {needed} ({raised} with the "
+        f"headroom of {measured.headroom:g}), or remove it (the limits then size the buffer)",
+        autofix,
+    )

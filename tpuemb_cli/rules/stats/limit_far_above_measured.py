@@ -8,7 +8,10 @@ sizes each stack's COO buffer from the limit (`RoundUpTo(max_ids_per_partition, 
 SparseCores a device x SparseCores` elements of 12 bytes a device) unless given a
 `suggested_coo_buffer_size_per_device`. A device's count needs the SparseCores a device: a
 spec's `jax.num_sc_per_device`, or the chip (`--tpu`) for an EmbeddingSpecProto; without it the
-bytes are a SparseCore's. The verdict is the same either way.
+bytes are a SparseCore's. The verdict is the same either way. A table alone in its stack whose
+`suggested_coo_buffer_size_per_device` sizes its buffer is judged by that instead: a buffer
+above the measured need (the largest required buffer of a SparseCore times the SparseCores a
+device) times the headroom.
 
 ## Why is this bad?
 Those buffers sit in every device's HBM, beside the tables, for ids that never come; keras-rs
@@ -49,14 +52,25 @@ from collections.abc import Iterator
 
 from tpuemb_cli.model.findings import Violation
 from tpuemb_cli.model.memory import size
-from tpuemb_cli.rules.base import Measured
-from tpuemb_cli.rules.lib.measured import buffer_bytes, label, target, where
+from tpuemb_cli.rules.base import Measured, MeasuredStack
+from tpuemb_cli.rules.lib.measured import (
+    ELEMENT_BYTES,
+    buffer_bytes,
+    label,
+    suggested_buffer,
+    target,
+    where,
+)
 
 
 def check_stats(measured: Measured) -> Iterator[Violation]:
     from tpuemb_cli.model.edits import Fix, SetValue
 
     for stack in measured.stacks:
+        if stack.buffer_per_device is not None:
+            # A suggested size, not the limit, sizes this stack's buffer.
+            yield from _buffer(stack, measured)
+            continue
         found, limit = stack.measured_ids, stack.max_ids_per_partition
         # Nothing measured (no id of the stack in the sample) says nothing of what it needs.
         if not found or limit <= target(found, measured.headroom):
@@ -86,3 +100,33 @@ def check_stats(measured: Measured) -> Iterator[Violation]:
             "suggested_coo_buffer_size_per_device",
             autofix,
         )
+
+
+def _buffer(stack: MeasuredStack, measured: Measured) -> Iterator[Violation]:
+    """A suggested COO buffer far above what a device was measured to need."""
+    from tpuemb_cli.model.edits import Fix, SetValue
+
+    per_device, found = measured.per_device, stack.measured_buffer_per_sc
+    if not found or not per_device:
+        return
+    allocated = suggested_buffer(stack, per_device)
+    lowered = target(found * per_device, measured.headroom)
+    if allocated <= suggested_buffer(stack._replace(buffer_per_device=lowered), per_device):
+        return
+    extra = (allocated - lowered) * ELEMENT_BYTES
+    autofix = None
+    if stack.buffer_path is not None:
+        autofix = Fix(
+            (SetValue(stack.buffer_path, lowered),),
+            safe=False,
+            title=f"Lower suggested_coo_buffer_size_per_device to {lowered}",
+        )
+    yield Violation(
+        stack.buffer_path or stack.path,
+        f"{label(stack)}'s suggested_coo_buffer_size_per_device gives a device a COO buffer of "
+        f"{allocated} ids, {allocated / (found * per_device):.1f}x the {found * per_device} "
+        f"measured: it takes {size(extra)} more on a device than at {lowered} (the measured "
+        f"need with the headroom of {measured.headroom:g})",
+        f"lower suggested_coo_buffer_size_per_device of {label(stack)} to {lowered}",
+        autofix,
+    )

@@ -2,7 +2,12 @@
 
 ## What it does
 With statistics given (`check --stats PATH`), reports the stacks the statistics hold that the
-document has none of, and the document's stacks the statistics hold nothing for. Statistics key
+document has none of, the document's stacks the statistics hold nothing for, and stacks whose
+statistics cannot judge them: no `max_ids` or `max_unique_ids` array, no id counted, or a value
+a row for another number of partitions than the stack's SparseCores (measured for another
+layout; jax-tpu-embedding's files hold a value a partition for each local device). And a
+document whose stacks are not known, so that the statistics judge nothing: a Keras-RS model
+without a TPU named (its devices and SparseCores make its stacks). Statistics key
 each stack by its name (`SparseDenseMatmulInputStats`): a stack renamed (its tables stacked
 otherwise, another `stack_name`), or statistics of another model, match nothing.
 
@@ -51,7 +56,14 @@ def _names(names: tuple[str, ...]) -> str:
 
 
 def check_stats(measured: Measured) -> Iterator[Violation]:
-    if not measured.unmatched and not measured.unmeasured:
+    if measured.unused:
+        yield Violation(
+            measured.path,
+            f"the statistics ({shown(measured.source)}) are not used: {measured.unused}",
+            "name the TPU (--tpu, or `tpu` in the settings)",
+        )
+        return
+    if not measured.unmatched and not measured.unmeasured and not measured.unjudged:
         return
     said = []
     if measured.unmatched:
@@ -64,6 +76,8 @@ def check_stats(measured: Measured) -> Iterator[Violation]:
             f"holds nothing for {plural(len(measured.unmeasured), 'stack')} of it: "
             f"{_names(measured.unmeasured)}, whose limits are not checked against their input"
         )
+    for name, why in measured.unjudged:
+        said.append(f"cannot judge stack `{shown(name)}`: {why}")
     where = measured.stacks[0].path if measured.stacks else ()
     yield Violation(
         where,

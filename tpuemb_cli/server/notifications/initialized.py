@@ -1,19 +1,20 @@
 """``initialized``: the settings' problems found at ``initialize`` are shown
 (``window/showMessage``: the editor is ready for them now), and the server asks the editor, if
-it can, to watch the configuration files (a change re-lints the open documents:
+it can, to watch the configuration files and the statistics they name (a change re-lints the
+open documents:
 ``did_change_watched_files``)."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from tpuemb_cli.server.linting import CONFIG_FILES
+from tpuemb_cli.server.linting import CONFIG_FILES, STATS_FILES
 from tpuemb_cli.server.session import TpuembServer
 
 METHOD = lsp.INITIALIZED
 OPTIONS = None
 
-CONFIG_GLOBS = tuple(f"**/{name}" for name in CONFIG_FILES)
+CONFIG_GLOBS = tuple(f"**/{name}" for name in (*CONFIG_FILES, *STATS_FILES))
 
 
 async def handle(ls: TpuembServer, params: lsp.InitializedParams) -> None:

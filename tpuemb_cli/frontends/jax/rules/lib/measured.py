@@ -25,17 +25,48 @@ from tpuemb_cli.rules.base import Measured, MeasuredStack
 LIBRARY = "jax-tpu-embedding"
 
 
+def _why_not(found: Any, stack: MeasuredStack, per_partition: bool) -> str:
+    """Why a stack's statistics cannot judge its limits, or "" when they can."""
+    if found.max_ids_max is None or found.max_unique_ids_max is None:
+        missing = "max_ids" if found.max_ids_max is None else "max_unique_ids"
+        return f"they hold no {missing} for it"
+    if found.max_ids_max == 0:
+        return "they counted no id of it"
+    if per_partition and stack.num_sparsecores > 0:
+        # The library records one value a partition (all the stack's SparseCores) for each
+        # local device: counts of another layout have another width.
+        widths = {len(row) for row in (*found.max_ids, *found.max_unique_ids)}
+        if any(width % stack.num_sparsecores for width in widths):
+            shown = ", ".join(str(width) for width in sorted(widths))
+            return (
+                f"they count {shown} values a row, no multiple of its {stack.num_sparsecores} "
+                "partitions (SparseCores): measured for another layout"
+            )
+    return ""
+
+
 def _measured(settings: Any, stacks: list[MeasuredStack], per_device: int | None) -> Measured:
     reading = settings.stats
     named = {stack.name for stack in stacks}
-    paired = []
+    # jax-tpu-embedding's files hold a value a partition; torchrec's CSV one value a table.
+    per_partition = str(reading.source).startswith("jax")
+    paired, unjudged = [], []
     for stack in stacks:
         found = reading.stacks.get(stack.name)
-        if found is not None:
-            stack = stack._replace(
-                measured_ids=found.max_ids_max, measured_unique_ids=found.max_unique_ids_max
+        if found is None:
+            paired.append(stack)
+            continue
+        why = _why_not(found, stack, per_partition)
+        if why:
+            unjudged.append((stack.name, why))
+            continue
+        paired.append(
+            stack._replace(
+                measured_ids=found.max_ids_max,
+                measured_unique_ids=found.max_unique_ids_max,
+                measured_buffer_per_sc=found.required_buffer_size_max,
             )
-        paired.append(stack)
+        )
     return Measured(
         settings.stats_path or str(reading.files[0] if reading.files else ""),
         LIBRARY,
@@ -44,6 +75,7 @@ def _measured(settings: Any, stacks: list[MeasuredStack], per_device: int | None
         tuple(stack.name for stack in stacks if stack.name not in reading.stacks),
         tuple(sorted(name for name in reading.stacks if name not in named)),
         per_device,
+        tuple(unjudged),
     )
 
 
@@ -91,19 +123,25 @@ def measured_spec(spec: Any, facts: Any, settings: Any) -> Measured | None:
     stacks = []
     for stack in laid.stacks.values():
         members = [placed.table for placed in stack.tables]
+        buffer = buffer_path = None
         if len(members) == 1:
             at: tuple[Any, ...] = ("tables", members[0], "jax")
             ids_path: Any = (*at, "max_ids_per_partition")
             unique_path: Any = (*at, "max_unique_ids_per_partition")
             ignored: tuple[tuple[str, int, int], ...] = ()
+            # A table alone keeps its suggested buffer (a stack of several gets none).
+            own = spec.tables[members[0]].jax
+            if own.HasField("suggested_coo_buffer_size_per_device"):
+                buffer = own.suggested_coo_buffer_size_per_device
+                buffer_path = (*at, "suggested_coo_buffer_size_per_device")
         else:
             at = ("tables", members[0])
             ids_path = unique_path = None
             ignored = tuple(
                 (
                     spec.tables[index].name,
-                    spec.tables[index].jax.max_ids_per_partition,
-                    spec.tables[index].jax.max_unique_ids_per_partition,
+                    _limit(spec.tables[index].jax, "max_ids_per_partition"),
+                    _limit(spec.tables[index].jax, "max_unique_ids_per_partition"),
                 )
                 for index in members
                 if (
@@ -111,8 +149,8 @@ def measured_spec(spec: Any, facts: Any, settings: Any) -> Measured | None:
                     or spec.tables[index].jax.HasField("max_unique_ids_per_partition")
                 )
                 and (
-                    spec.tables[index].jax.max_ids_per_partition,
-                    spec.tables[index].jax.max_unique_ids_per_partition,
+                    _limit(spec.tables[index].jax, "max_ids_per_partition"),
+                    _limit(spec.tables[index].jax, "max_unique_ids_per_partition"),
                 )
                 != (stack.max_ids_per_partition, stack.max_unique_ids_per_partition)
             )
@@ -128,6 +166,15 @@ def measured_spec(spec: Any, facts: Any, settings: Any) -> Measured | None:
                 None,
                 None,
                 ignored,
+                buffer,
+                buffer_path,
             )
         )
     return _measured(settings, stacks, spec.jax.num_sc_per_device or None)
+
+
+def _limit(table: Any, field: str) -> int:
+    """A table's own limit, the library's default (256) where it sets none."""
+    from tpuemb_cli.frontends.jax.spec.stacking import DEFAULT_LIMIT
+
+    return int(getattr(table, field)) if table.HasField(field) else DEFAULT_LIMIT
