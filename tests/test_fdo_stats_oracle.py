@@ -43,7 +43,13 @@ import numpy as np  # noqa: E402
 from jax_tpu_embedding.sparsecore.lib.fdo import csv_file_fdo_client, file_fdo_client  # noqa: E402
 
 import tpuemb_cli  # noqa: E402
-from tpuemb_cli.load.fdo import FdoReading, StackStats, read_fdo_stats, write_fdo_stats  # noqa: E402
+from tpuemb_cli.load.fdo import (  # noqa: E402
+    FdoError,
+    FdoReading,
+    StackStats,
+    read_fdo_stats,
+    write_fdo_stats,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ("max_ids", "max_unique_ids", "required_buffer_size", "id_drop_counters")
@@ -394,16 +400,17 @@ TORCHREC_CASES = {
         (1, 2, [{"a": (7, 1, 2), "b": (1, 2, 3)}]),
         (10, 3, [{"b": (0, 0, 5)}]),
     ],
-    "negative-values-start-from-zero": [(0, 1, [{"a": (-4, -2, -1)}]), (2, 1, [{"a": (-1, 0, 3)}])],
 }
+# torchrec's load() starts each maximum at 0 and so reads a negative count as 0; tpuemb refuses
+# one (no statistic counts below 0), and says which file and line.
+NEGATIVE = [(0, 1, [{"a": (-4, -2, -1)}]), (2, 1, [{"a": (-1, 0, 3)}])]
 
 
-@pytest.mark.parametrize("case", list(TORCHREC_CASES))
-def test_torchrec_csv_matches_its_load(
-    case: str, tmp_path: Path, torchrec_fdo: types.SimpleNamespace
+def _write_torchrec(
+    tmp_path: Path, torchrec_fdo: types.SimpleNamespace, records_by_process: Any
 ) -> None:
     fdo_client = torchrec_fdo.fdo_client
-    for process, at, records in TORCHREC_CASES[case]:
+    for process, at, records in records_by_process:
         writer = torchrec_fdo.csv_file_fdo_client.CSVFileFDOClient(tmp_path, process_id=process)
         for record in records:
             writer.record(
@@ -418,6 +425,23 @@ def test_torchrec_csv_matches_its_load(
             )
         with mock.patch.object(time, "time_ns", return_value=at):
             writer.publish()
+
+
+def test_torchrec_negative_counts_are_refused(
+    tmp_path: Path, torchrec_fdo: types.SimpleNamespace
+) -> None:
+    _write_torchrec(tmp_path, torchrec_fdo, NEGATIVE)
+    loaded = torchrec_fdo.csv_file_fdo_client.CSVFileFDOClient(tmp_path).load()
+    assert loaded.table_stats["a"].observed_max_ids == 0  # torchrec's reading
+    with pytest.raises(FdoError, match="a negative count for `a`"):
+        read_fdo_stats(tmp_path)
+
+
+@pytest.mark.parametrize("case", list(TORCHREC_CASES))
+def test_torchrec_csv_matches_its_load(
+    case: str, tmp_path: Path, torchrec_fdo: types.SimpleNamespace
+) -> None:
+    _write_torchrec(tmp_path, torchrec_fdo, TORCHREC_CASES[case])
     loaded = torchrec_fdo.csv_file_fdo_client.CSVFileFDOClient(tmp_path).load()
     reading = read_fdo_stats(tmp_path)
     assert reading.source == "torchrec-csv"
