@@ -133,7 +133,12 @@ def test_a_fix_that_would_not_parse_is_not_applied(
     monkeypatch.setattr(textedit, "text_edits", lambda fix, source: [TextEdit(0, 0, "}")])
     result = invoke("check", "--fix", str(config))
     assert config.read_text() == BEFORE
-    assert result.stderr == ""
+    # Said, and no longer offered as fixable.
+    assert result.stderr.endswith(
+        "model.pbtxt: 4 fixes not made (TE102, TE209, TE305, TE902): each would break the file "
+        "or add an error it does not have now\n"
+    )
+    assert "fixable" not in result.stdout
 
 
 def test_a_fix_that_would_add_an_error_is_not_applied(

@@ -163,3 +163,19 @@ def test_statistics_past_any_buffer_get_no_fix(tmp_path: Path) -> None:
     )
     (finding,) = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "TE611"]
     assert finding["help"].startswith("the library refuses a COO buffer that large (INT_MAX")
+
+
+def test_a_fix_that_would_add_an_error_is_withheld_and_said(tmp_path: Path) -> None:
+    # 9e7 ids a partition: a COO buffer of 9e7 x 8 elements a SparseCore, 2.9e9 on a v5p device
+    # of 4 (past INT_MAX: TE671 on the fixed file), fine on one SparseCore
+    folder = stats(tmp_path / "s", video_user=(60_000_000, 10), ads=(200, 10))
+    _, _, _, path = check(tmp_path, STACKED)
+    args = ["check", "--isolated", "--tpu", "v5p", "--stats", str(folder), "--fix", str(path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1
+    assert path.read_text() == STACKED
+    assert (
+        "1 fix not made (TE611): each would break the file or add an error it does not have "
+        in (result.stderr)
+    )
+    assert "fixable" not in result.stdout and "[*]" not in result.stdout

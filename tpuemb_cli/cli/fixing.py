@@ -77,6 +77,13 @@ class FileChanges:
             return document, [f._replace(autofix=None) for f in findings]
         if fixed.stopped is not None:
             note(self.streams, f"{item.name}: {fixed.stopped}")
+        if fixed.withheld:
+            rules = ", ".join(dict.fromkeys(fixed.withheld))
+            note(
+                self.streams,
+                f"{item.name}: {plural(len(fixed.withheld), 'fix', 'fixes')} not made ({rules}): "
+                "each would break the file or add an error it does not have now",
+            )
         if not item.writable and not self.diff:
             note(self.streams, f"{item.name}: {_unwritable(item)}; use --diff to see the fixes")
             return document, findings

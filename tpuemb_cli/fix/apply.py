@@ -63,6 +63,8 @@ class Fixed(NamedTuple):
     applied: int = 0  # how many fixes were made (what the summary's "N fixed" counts)
     # The rule (code, name) of each fix made, for --show-fixes.
     fixed_rules: tuple[tuple[str, str], ...] = ()
+    # The rule codes of the fixes not made because each would add an error (or a parse problem).
+    withheld: tuple[str, ...] = ()
 
 
 def apply_edits(text: str, edits: Sequence[TextEdit]) -> str | None:
@@ -216,10 +218,14 @@ def fix_document(
                 applied=fixer.applied,
                 fixed_rules=tuple(fixer.fixed_rules),
             )
+    # A fix withheld is no longer offered: the count would promise what --fix just refused.
+    findings = [f._replace(autofix=None) if _key(f) in fixer.harmful else f for f in fixer.findings]
+    withheld = tuple(sorted(f.rule for f in fixer.findings if _key(f) in fixer.harmful))
     return Fixed(
         fixer.document.text,
         fixer.document,
-        fixer.findings,
+        findings,
         applied=fixer.applied,
         fixed_rules=tuple(fixer.fixed_rules),
+        withheld=withheld,
     )
