@@ -231,6 +231,12 @@ def test_bad_inputs_exit_2_with_a_message(tmp_path: Path) -> None:
     assert "f.npy: an array of 3 dimensions" in _bad(
         tmp_path, "f.npy", _npy_of(np.zeros((2, 2, 2), int))
     )
+    # The library segfaults on a 1-D array (v0.1.0): refused, not counted as (samples, 1).
+    assert (
+        "f.npy: a 1-D array (4,); the library's preprocessing takes (samples, ids) and crashes "
+        "on a 1-D array: reshape it to (samples, 1)"
+    ) in _bad(tmp_path, "f.npy", _npy_of(np.arange(4)))
+    assert "f.npz!f: a 1-D array (4,)" in _bad(tmp_path, "f.npz", _npz_of(f=np.arange(4)))
     assert "cannot be read as npy" in _bad(tmp_path, "f.npy", b"\x93NUMPY junk")
     assert "f.csv:2: 'x' is not an id" in _bad(tmp_path, "f.csv", b"1 2\nx\n")
     assert "not UTF-8 text" in _bad(tmp_path, "f.csv", b"\xff\xfe\n")

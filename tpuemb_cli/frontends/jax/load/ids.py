@@ -7,7 +7,8 @@ names it, the place and the fix.
 The formats (docs/jax.md, "Measuring the limits"):
 
 - **``NAME.npy``**: an integer array, ``(samples, ids)`` -- every sample the same number of ids,
-  as the library's dense input -- or ``(samples,)``, one id a sample.
+  as the library's dense input. Not ``(samples,)``: the library's preprocessing crashes on a 1-D
+  array (a segmentation fault, v0.1.0), so tpuemb refuses one rather than count what never runs.
 - **``.npz``**: a member ``NAME`` as above, or a ragged feature as two members,
   ``NAME.values`` (every id, sample after sample) and ``NAME.row_lengths`` (each sample's count
   of ids) or ``NAME.row_splits`` (where each sample starts, and the end: ``samples + 1`` long).
@@ -146,11 +147,14 @@ def _ids(array: Any, where: str) -> Any:
 
 def _dense(array: Any, where: str) -> FeatureIds:
     if array.ndim == 1:
-        array = array.reshape(-1, 1)
+        raise IdsError(
+            f"{where}: a 1-D array {array.shape}; the library's preprocessing takes (samples, "
+            "ids) and crashes on a 1-D array: reshape it to (samples, 1)"
+        )
     if array.ndim != 2:
         raise IdsError(
             f"{where}: an array of {array.ndim} dimensions {array.shape}; a feature's ids are "
-            "(samples, ids) or (samples,)"
+            "(samples, ids)"
         )
     rows, width = array.shape
     values = _ids(array, where).reshape(-1)
