@@ -6,6 +6,7 @@ the library itself)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import zipfile
 from pathlib import Path
@@ -472,6 +473,37 @@ def test_a_folder_is_its_ids_files_and_not_its_notes(tmp_path: Path) -> None:
     assert (
         result.stderr == f"tpuemb: error: {tmp_path / 'empty'}: no .npy, .npz or .csv file in it\n"
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_an_ids_path_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
+    spec = str(_proto(tmp_path))
+    (tmp_path / "ids").mkdir()
+    (tmp_path / "ids" / "g.csv").write_text("0\n1\n2\n3\n")
+    os.mkfifo(tmp_path / "ids" / "f.npy")  # read, it would hang forever
+    expected = f"tpuemb: error: {tmp_path / 'ids' / 'f.npy'}: a FIFO, not an ids file; ids files "
+    for given in (tmp_path / "ids", tmp_path / "ids" / "f.npy"):
+        result = _stats(str(given), spec, "--sparsecores-per-device", "2")
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == expected + "are regular files\n"
+    (tmp_path / "ids" / "f.npy").unlink()
+    (tmp_path / "ids" / "f.npy").mkdir()  # skipped unsaid, it was "no ids for 'f'"
+    result = _stats(str(tmp_path / "ids"), spec, "--sparsecores-per-device", "2")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"tpuemb: error: {tmp_path / 'ids' / 'f.npy'}: a directory, not an ids file; ids files "
+        "are regular files\n",
+    )
+    (tmp_path / "ids" / "f.npy").rmdir()
+    (tmp_path / "f.csv").write_text("0\n1\n2\n3\n")
+    (tmp_path / "ids" / "f.csv").symlink_to(tmp_path / "f.csv")
+    for given in (tmp_path / "ids", tmp_path / "ids" / "f.csv"):
+        result = _stats(str(given), spec, "--sparsecores-per-device", "2")
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"tpuemb: error: {tmp_path / 'ids' / 'f.csv'}: a symbolic link, not an ids file; name "
+            "the file it points to\n",
+        )
 
 
 # The modules that import numpy: `tpuemb stats`'s, and no other (numpy is its extra alone).

@@ -24,6 +24,7 @@ are not read. Ids must be integers in ``[0, 2**31)``: the preprocessing reads th
 
 from __future__ import annotations
 
+import stat
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -72,21 +73,39 @@ class Budget:
 
 def files_of(paths: Iterable[Path]) -> list[Path]:
     """The ids files ``paths`` name: a file as given, a folder's ``.npy``, ``.npz`` and ``.csv``
-    files (not its subfolders), sorted."""
+    entries (not its subfolders), sorted. Each file must be a regular file, not a symbolic link
+    (as load/fdo/files.py reads statistics files): a FIFO would hang the read, and a folder's
+    entry with an ids name that is not a file would otherwise be skipped unsaid."""
     found: list[Path] = []
     for path in paths:
-        if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.suffix in IN_FOLDERS and p.is_file())
+        if path.is_dir() and not (path.is_symlink() and path.suffix in SUFFIXES):
+            inside = sorted(p for p in path.iterdir() if p.suffix in IN_FOLDERS)
             if not inside:
                 raise IdsError(f"{path}: no .npy, .npz or .csv file in it")
-            found += inside
-        elif path.exists():
+            found += [_regular(p) for p in inside]
+        elif path.exists() or path.is_symlink():
             if path.suffix not in SUFFIXES:
                 raise IdsError(f"{path}: not an ids file; name .npy, .npz, .csv or .txt files")
-            found.append(path)
+            found.append(_regular(path))
         else:
             raise IdsError(f"{path}: no such file or directory")
     return found
+
+
+def _regular(path: Path) -> Path:
+    """``path`` when it is a regular file, not reached through a symbolic link."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError as problem:
+        raise IdsError(f"{path}: {problem.strerror or problem}") from None
+    if stat.S_ISREG(mode):
+        return path
+    if stat.S_ISLNK(mode):
+        raise IdsError(f"{path}: a symbolic link, not an ids file; name the file it points to")
+    kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else None
+    raise IdsError(
+        f"{path}: {kind or 'a device or socket'}, not an ids file; ids files are regular files"
+    )
 
 
 def read_ids(paths: Iterable[Path], max_bytes: int) -> dict[str, tuple[FeatureIds, str]]:
