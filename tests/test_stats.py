@@ -245,6 +245,15 @@ def test_bad_inputs_exit_2_with_a_message(tmp_path: Path) -> None:
     assert "would take the ids read past 10 bytes" in _bad(
         tmp_path, "f.npy", _npy_of(np.zeros((4, 1), int)), "--max-ids-size", "10"
     )
+    # --max-ids-size counts the ids as int64: 100 uint8 ids are 800 bytes, not the file's 228.
+    small = _npy_of(np.zeros((100, 1), np.uint8))
+    assert len(small) < 500
+    assert "f.npy: 800 bytes would take the ids read past 500 bytes (--max-ids-size counts" in (
+        _bad(tmp_path, "f.npy", small, "--max-ids-size", "500")
+    )
+    assert "f.npz!f: 800 bytes would take the ids read past 500 bytes" in _bad(
+        tmp_path, "f.npz", _npz_of(f=np.zeros((100, 1), np.uint8)), "--max-ids-size", "500"
+    )
     both = _npz_of(
         f=np.zeros((4, 1), int), **{"f.values": np.zeros(4, int), "f.row_lengths": np.ones(4, int)}
     )

@@ -292,8 +292,10 @@ def _devices(options: StatsOptions, spec: Spec, streams: Streams) -> Any:
     type=click.IntRange(min=1),
     default=DEFAULT_MAX_IDS_BYTES,
     show_default=True,
-    help="Refuse to read more than this many bytes of ids in all (a .npz's members counted "
-    "decompressed, before any is read).",
+    help="Refuse ids that would take more than this many bytes of memory in all: each id "
+    "counted as the int64 it is read into (8 bytes, whatever the file's dtype: a uint8 .npy "
+    "takes 8 times its size), a CSV file's text too; a .npz's members are checked decompressed "
+    "before any is inflated.",
 )
 def command(
     ids: tuple[str, ...],

@@ -55,19 +55,28 @@ class IdsError(ValueError):
     """An ids file tpuemb cannot use (exit 2)."""
 
 
+ID_BYTES = 8  # every id is held as int64 once read, whatever the file's dtype
+
+
 class Budget:
-    """The bytes left to read, over every file (``--max-ids-size``)."""
+    """The bytes of memory left for the ids, over every file (``--max-ids-size``): an array
+    counts its elements x 8, the int64 it is converted to (a uint8 ``.npy`` takes 8 times its
+    size), a CSV file its text and its ids as int64."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.left = limit
 
-    def take(self, size: int, where: str) -> None:
+    def fits(self, size: int, where: str) -> None:
         if size > self.left:
             raise IdsError(
-                f"{where}: {size:,} bytes would take the ids read past {self.limit:,} bytes; "
-                "give a smaller sample or raise --max-ids-size"
+                f"{where}: {size:,} bytes would take the ids read past {self.limit:,} bytes "
+                "(--max-ids-size counts the ids as int64 in memory, 8 bytes each); give a "
+                "smaller sample or raise --max-ids-size"
             )
+
+    def take(self, size: int, where: str) -> None:
+        self.fits(size, where)
         self.left -= size
 
 
@@ -126,12 +135,12 @@ def _read(file: Path, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
         size = file.stat().st_size
         if file.suffix == ".npz":
             return _npz(file, budget)
-        budget.take(size, str(file))
         if file.suffix == ".npy":
             with file.open("rb") as stream:
-                array = _array(stream, size, str(file))
+                array = _array(stream, size, str(file), budget)
             return [(file.stem, _dense(array, str(file)), str(file))]
-        return _csv(file, file.read_text(encoding="utf-8"))
+        budget.take(size, str(file))
+        return _csv(file, file.read_text(encoding="utf-8"), budget)
     except IdsError:
         raise
     except OSError as problem:
@@ -180,9 +189,10 @@ def _dense(array: Any, where: str) -> FeatureIds:
     return FeatureIds(values, np.arange(rows + 1, dtype=np.int64) * width)
 
 
-def _array(stream: Any, size: int, where: str) -> Any:
+def _array(stream: Any, size: int, where: str, budget: Budget) -> Any:
     """The array of a ``.npy`` stream of ``size`` bytes, its header checked against its size
-    before numpy allocates what the header says (a header may claim any shape)."""
+    and its elements as int64 against ``budget`` before numpy allocates what the header says (a
+    header may claim any shape)."""
     version = np.lib.format.read_magic(stream)
     read_header = (
         np.lib.format.read_array_header_1_0
@@ -196,6 +206,8 @@ def _array(stream: Any, size: int, where: str) -> Any:
     for extent in shape:
         count *= extent
     needed = count * dtype.itemsize
+    if needed <= size:
+        budget.take(count * ID_BYTES, where)
     data = stream.read(needed) if needed <= size else b""
     if len(data) < needed:
         raise IdsError(
@@ -210,11 +222,11 @@ def _npz(file: Path, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
     with zipfile.ZipFile(file) as archive:
         infos = archive.infolist()
         # What the members take decompressed, before any is inflated (a zip bomb stops here).
-        budget.take(sum(info.file_size for info in infos), str(file))
+        budget.fits(sum(info.file_size for info in infos), str(file))
         for info in infos:
             name = info.filename.removesuffix(".npy")
             with archive.open(info) as stream:
-                members[name] = _array(stream, info.file_size, f"{file}!{name}")
+                members[name] = _array(stream, info.file_size, f"{file}!{name}", budget)
     found: list[tuple[str, FeatureIds, str]] = []
     ragged: dict[str, dict[str, Any]] = {}
     for name, array in members.items():
@@ -255,17 +267,18 @@ def _ragged(parts: dict[str, Any], where: str) -> FeatureIds:
     return FeatureIds(values, splits.astype(np.int64))
 
 
-def _csv(file: Path, text: str) -> list[tuple[str, FeatureIds, str]]:
+def _csv(file: Path, text: str, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
     lines = text.splitlines()
     header = tuple(cell.strip() for cell in lines[0].split(",")) if lines else ()
     if header[:3] == LONG_HEADER:
-        return _long(file, lines[1:], header)
+        return _long(file, lines[1:], header, budget)
     counts: list[int] = []
     cells: list[str] = []
     for line in lines:
         row = line.replace(",", " ").split()
         counts.append(len(row))
         cells += row
+    budget.take((len(cells) + len(counts) + 1) * ID_BYTES, str(file))
     try:
         values = np.array(cells, dtype=np.int64)
     except (ValueError, OverflowError):
@@ -291,7 +304,7 @@ def _integer(cell: str) -> bool:
 
 
 def _long(
-    file: Path, lines: list[str], header: tuple[str, ...]
+    file: Path, lines: list[str], header: tuple[str, ...], budget: Budget
 ) -> list[tuple[str, FeatureIds, str]]:
     width = len(header)
     rows: dict[str, tuple[list[int], list[int]]] = {}
