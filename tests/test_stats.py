@@ -254,6 +254,13 @@ def test_bad_inputs_exit_2_with_a_message(tmp_path: Path) -> None:
     assert "f.npz!f: 800 bytes would take the ids read past 500 bytes" in _bad(
         tmp_path, "f.npz", _npz_of(f=np.zeros((100, 1), np.uint8)), "--max-ids-size", "500"
     )
+    # A long CSV's sample number is a count of rows: 10**12 would be 16 TB of row lengths.
+    for sample in ("300000000", "1000000000000"):
+        assert (
+            f"f.csv (feature f): sample {int(sample):,} makes {int(sample) + 1:,} samples, whose "
+            "row lengths would take the ids read past --max-ids-size 1,000,000 bytes"
+        ) in _bad(tmp_path, "f.csv", f"feature,sample,id\nf,0,1\nf,{sample},2\n".encode(),
+                  "--max-ids-size", "1000000")  # fmt: skip
     both = _npz_of(
         f=np.zeros((4, 1), int), **{"f.values": np.zeros(4, int), "f.row_lengths": np.ones(4, int)}
     )

@@ -326,8 +326,18 @@ def _long(
         sample = np.array(samples, dtype=np.int64)
         if int(sample.min()) < 0:
             raise IdsError(f"{where}: sample {int(sample.min())}; samples are numbered from 0")
+        # The samples a feature has are its largest number + 1, each a row length and a split
+        # in memory: a number far past the rows the file holds is bounded before it allocates.
+        samples_of = int(sample.max()) + 1
+        if samples_of * 2 * ID_BYTES > budget.left:
+            raise IdsError(
+                f"{where}: sample {samples_of - 1:,} makes {samples_of:,} samples, whose row "
+                f"lengths would take the ids read past --max-ids-size {budget.limit:,} bytes; "
+                "samples are numbered from 0, one after another"
+            )
+        budget.take(samples_of * 2 * ID_BYTES, where)
         order = np.argsort(sample, kind="stable")
         values = _ids(np.array(ids, dtype=np.int64)[order], where)
-        lengths = np.bincount(sample, minlength=int(sample.max()) + 1)
+        lengths = np.bincount(sample, minlength=samples_of)
         found.append((name, FeatureIds(values, np.concatenate(([0], np.cumsum(lengths)))), where))
     return found
