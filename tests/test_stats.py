@@ -177,6 +177,17 @@ def test_fdo_output_is_written(tmp_path: Path) -> None:
         assert stats.id_drop_counters == (3,)
 
 
+def test_a_csv_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
+    outputs = []
+    for text in ("0 0 2\n1\n2,3\n3 3\n", "\ufeff0 0 2\n1\n2,3\n3 3\n"):
+        (tmp_path / "f.csv").write_text(text, encoding="utf-8")
+        result = _stats(str(tmp_path / "f.csv"), str(_proto(tmp_path)), "--format", "json",
+                        "--sparsecores-per-device", "2")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+
+
 def test_long_csv_and_ragged_npz(tmp_path: Path) -> None:
     np = pytest.importorskip("numpy")
     (tmp_path / "ids").mkdir()
@@ -261,6 +272,21 @@ def test_bad_inputs_exit_2_with_a_message(tmp_path: Path) -> None:
             "row lengths would take the ids read past --max-ids-size 1,000,000 bytes"
         ) in _bad(tmp_path, "f.csv", f"feature,sample,id\nf,0,1\nf,{sample},2\n".encode(),
                   "--max-ids-size", "1000000")  # fmt: skip
+    assert (
+        "g.npz!f.row_lengths: row length -5, outside [0, 2**31): a sample holds 0 or more ids"
+    ) in _bad(tmp_path, "g.npz", _npz_of(**{"f.values": np.zeros(4, int),
+                                            "f.row_lengths": np.array([5, 4, -5, 0])}))  # fmt: skip
+    # A bad token is shown cut, not whole; int()'s "1_0" and other scripts' digits are no ids.
+    long_token = _bad(tmp_path, "f.csv", b"1\n" + b"x" * 5000 + b"\n")
+    assert "f.csv:2: 'xxxxxxxxxxxxxxxxxxxx" in long_token
+    assert "(5,002 characters) is not an id" in long_token
+    assert len(long_token) < 300
+    assert "f.csv:3: '1_0' is not an id" in _bad(tmp_path, "f.csv", b"1\n2\n1_0\n3\n")
+    assert "f.csv:1: '\u0661' is not an id" in _bad(tmp_path, "f.csv", "\u0661\n2\n3\n4\n".encode())
+    assert (
+        "f.csv:2: expected 3 cells, feature,sample,id, the sample and id integers; found "
+        "'f,1,\u0661'"
+    ) in _bad(tmp_path, "f.csv", "feature,sample,id\nf,1,\u0661\n".encode())
     both = _npz_of(
         f=np.zeros((4, 1), int), **{"f.values": np.zeros(4, int), "f.row_lengths": np.ones(4, int)}
     )

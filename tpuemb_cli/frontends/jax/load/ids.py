@@ -24,6 +24,7 @@ are not read. Ids must be integers in ``[0, 2**31)``: the preprocessing reads th
 
 from __future__ import annotations
 
+import re
 import stat
 import zipfile
 from collections.abc import Iterable
@@ -31,6 +32,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+
+from tpuemb_cli.load.limits import shown
 
 SUFFIXES = (".npy", ".npz", ".csv", ".txt")
 IN_FOLDERS = (".npy", ".npz", ".csv")  # a folder's .txt files are notes as often as ids
@@ -158,8 +161,8 @@ def _read(file: Path, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
         raise IdsError(f"{file}: cannot be read as {file.suffix[1:]}: {problem}") from None
 
 
-def _ids(array: Any, where: str) -> Any:
-    """``array`` as int64 ids, every one in ``[0, 2**31)``."""
+def _ids(array: Any, where: str, what: str = "id") -> Any:
+    """``array`` as int64 ids (or ``what`` else it holds), every one in ``[0, 2**31)``."""
     if array.dtype.kind not in "iu":
         raise IdsError(f"{where}: {array.dtype} values; ids are integers")
     if array.size:
@@ -167,8 +170,12 @@ def _ids(array: Any, where: str) -> Any:
         if low < 0 or high >= ID_LIMIT:
             bad = low if low < 0 else high
             raise IdsError(
-                f"{where}: id {bad}, outside [0, 2**31): the preprocessing reads ids as int32 "
-                "and an embedding id is a row of the table"
+                f"{where}: {what} {bad}, outside [0, 2**31): "
+                + (
+                    "the preprocessing reads ids as int32 and an embedding id is a row of the table"
+                    if what == "id"
+                    else "a sample holds 0 or more ids, as int32"
+                )
             )
     return array.astype(np.int64, copy=False)
 
@@ -254,10 +261,10 @@ def _ragged(parts: dict[str, Any], where: str) -> FeatureIds:
         )
     values = _ids(parts[".values"].reshape(-1), f"{where}.values")
     if ".row_lengths" in parts:
-        lengths = _ids(parts[".row_lengths"].reshape(-1), f"{where}.row_lengths")
+        lengths = _ids(parts[".row_lengths"].reshape(-1), f"{where}.row_lengths", "row length")
         splits = np.concatenate(([0], np.cumsum(lengths)))
     else:
-        splits = _ids(parts[".row_splits"].reshape(-1), f"{where}.row_splits")
+        splits = _ids(parts[".row_splits"].reshape(-1), f"{where}.row_splits", "row split")
         if not splits.size or splits[0] != 0 or bool((np.diff(splits) < 0).any()):
             raise IdsError(f"{where}.row_splits: must start at 0 and never decrease")
     if int(splits[-1]) != values.size:
@@ -268,7 +275,7 @@ def _ragged(parts: dict[str, Any], where: str) -> FeatureIds:
 
 
 def _csv(file: Path, text: str, budget: Budget) -> list[tuple[str, FeatureIds, str]]:
-    lines = text.splitlines()
+    lines = text.removeprefix("\ufeff").splitlines()  # a byte-order mark is no cell
     header = tuple(cell.strip() for cell in lines[0].split(",")) if lines else ()
     if header[:3] == LONG_HEADER:
         return _long(file, lines[1:], header, budget)
@@ -280,6 +287,8 @@ def _csv(file: Path, text: str, budget: Budget) -> list[tuple[str, FeatureIds, s
         cells += row
     budget.take((len(cells) + len(counts) + 1) * ID_BYTES, str(file))
     try:
+        if any(_NOT_ID.search(line) for line in lines):
+            raise ValueError  # int() takes "1_0" and other scripts' digits: numpy would too
         values = np.array(cells, dtype=np.int64)
     except (ValueError, OverflowError):
         bad = next(
@@ -287,20 +296,20 @@ def _csv(file: Path, text: str, budget: Budget) -> list[tuple[str, FeatureIds, s
             for c in line.replace(",", " ").split() if not _integer(c)
         )  # fmt: skip
         raise IdsError(
-            f"{file}:{bad[0]}: {bad[1]!r} is not an id (a sample a line, ids separated by "
-            "commas or spaces)"
+            f"{file}:{bad[0]}: {shown(repr(bad[1]))} is not an id (a sample a line, ids "
+            "separated by commas or spaces)"
         ) from None
     values = _ids(values, str(file))
     splits = np.concatenate(([0], np.cumsum(np.array(counts, dtype=np.int64))))
     return [(file.stem, FeatureIds(values, splits.astype(np.int64)), str(file))]
 
 
+_NOT_ID = re.compile(r"[^0-9,\s-]")  # a character no id or separator has
+_INTEGER = re.compile(r"-?[0-9]+")  # ASCII digits alone (a negative id is refused as one)
+
+
 def _integer(cell: str) -> bool:
-    try:
-        int(cell)
-    except ValueError:
-        return False
-    return True
+    return _INTEGER.fullmatch(cell) is not None
 
 
 def _long(
@@ -315,7 +324,7 @@ def _long(
         if len(cells) != width or not (_integer(cells[1]) and _integer(cells[2])):
             raise IdsError(
                 f"{file}:{number}: expected {width} cells, {','.join(header)}, the sample and "
-                f"id integers; found {line.strip()!r}"
+                f"id integers; found {shown(repr(line.strip()))}"
             )
         samples, ids = rows.setdefault(cells[0], ([], []))
         samples.append(int(cells[1]))
