@@ -150,6 +150,19 @@ def test_text_report(tmp_path: Path) -> None:
     )
 
 
+def test_text_report_escapes_control_characters(tmp_path: Path) -> None:
+    (tmp_path / "f.npy").write_bytes(_npy([[0], [1], [2], [3]]))
+    spec = tmp_path / "e\x1b[31m\nx.pbtxt"
+    spec.write_text(_proto(tmp_path).read_text().replace('"s"', '"s\\x1b[2J\\nstack t"'))
+    result = _stats(str(tmp_path), str(spec), "--tpu", "v6e")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout
+    assert result.stdout.splitlines()[0].startswith(f"{tmp_path}/e\\x1b[31m\\nx.pbtxt: the ")
+    assert result.stdout.splitlines()[2] == "stack s\\x1b[2J\\nstack t: 4 ids read"
+    result = _stats(str(tmp_path), str(spec), "--tpu", "v6e", "--format", "json")
+    assert json.loads(result.stdout)["spec"] == str(spec)
+
+
 def _npy(rows: list[list[int]]) -> bytes:
     np = pytest.importorskip("numpy")
     import io
