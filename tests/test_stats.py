@@ -201,6 +201,131 @@ def test_a_csv_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
     assert outputs[0] == outputs[1]
 
 
+def _written(tmp_path: Path, *args: str) -> Any:
+    """`stats -o ...` of one feature's ids (in tmp_path/ids) and the spec tmp_path/one.pbtxt."""
+    if not (tmp_path / "ids").is_dir():
+        (tmp_path / "ids").mkdir()
+        (tmp_path / "ids" / "f.csv").write_text("0 0 2\n1\n2,3\n3 3\n")
+        _proto(tmp_path)
+    return _stats(str(tmp_path / "ids"), str(tmp_path / "one.pbtxt"), "--sparsecores-per-device",
+                  "2", *args)  # fmt: skip
+
+
+def _refused(result: Any, message: str) -> None:
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr == f"tpuemb: error: {message}\n"
+
+
+def test_o_refuses_special_files_and_links(tmp_path: Path) -> None:
+    import stat
+
+    _written(tmp_path)
+    targets = [tmp_path / "fifo"]
+    os.mkfifo(targets[0])
+    try:  # a device like /dev/null, which -o replaced by a zip (never tested on /dev/null)
+        os.mknod(tmp_path / "dev1", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        targets.append(tmp_path / "dev1")
+    except (PermissionError, AttributeError):
+        pass
+    for target in targets:
+        _refused(
+            _written(tmp_path, "-o", str(target)),
+            f"-o {target}: not a regular file or a "
+            "folder (a FIFO, a device or a socket); statistics are written to a folder or "
+            "a file, never through a special file",
+        )
+        assert not stat.S_ISREG(target.lstat().st_mode)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "out")
+    _refused(
+        _written(tmp_path, "-o", str(tmp_path / "link")),
+        f"-o {tmp_path / 'link'}: a "
+        "symbolic link; tpuemb writes statistics to the folder or file itself: name it",
+    )
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_o_refuses_its_inputs_and_the_ids_folders(tmp_path: Path) -> None:
+    _written(tmp_path)
+    spec, ids = tmp_path / "one.pbtxt", tmp_path / "ids"
+    before = spec.read_bytes()
+    _refused(
+        _written(tmp_path, "-o", str(spec)),
+        f"-o {spec} is an input: the statistics would replace it",
+    )
+    result = _stats(
+        str(ids / "f.csv"), str(spec), "--sparsecores-per-device", "2", "-o", str(ids / "f.csv")
+    )
+    _refused(result, f"-o {ids / 'f.csv'} is an input: the statistics would replace it")
+    _refused(
+        _written(tmp_path, "-o", str(ids)),
+        f"-o {ids} is an ids folder: the next run "
+        "would read the statistics as ids; write them elsewhere",
+    )
+    _refused(
+        _written(tmp_path, "-o", str(ids / "s.npz")),
+        f"-o {ids / 's.npz'} is in an ids "
+        "folder: the next run would read the statistics as ids; write them elsewhere",
+    )
+    assert spec.read_bytes() == before
+    assert sorted(p.name for p in ids.iterdir()) == ["f.csv"]
+
+
+def test_o_refuses_stdout_the_current_folder_and_the_other_formats_name(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    _written(tmp_path)
+    monkeypatch.chdir(tmp_path)  # where `-o -` made a folder `-` and `-o ''` wrote
+    for given in ("-", ""):
+        _refused(
+            _written(tmp_path, "-o", given),
+            f"-o {given!r}: the statistics are written to "
+            "a folder or a file, not to stdout or the current folder: name one (-o fdo/)",
+        )
+    for name, kind in (("out.csv", "npz"), ("out.npz", "csv")):
+        other = "csv" if kind == "npz" else "npz"
+        _refused(
+            _written(tmp_path, "-o", str(tmp_path / name), "--fdo-format", kind),
+            f"-o {tmp_path / name}: a .{other} name for {kind} statistics; a reader would "
+            f"take it for the {other} client's file: name it .{kind}",
+        )
+        assert not (tmp_path / name).exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ids", "one.pbtxt"]
+    assert _written(tmp_path, "-o", str(tmp_path / "out.npz")).exit_code == 0
+
+
+def test_o_refuses_a_folder_of_the_other_format(tmp_path: Path) -> None:
+    from tpuemb_cli.load.fdo import read_fdo_stats
+
+    out = tmp_path / "out"
+    assert _written(tmp_path, "-o", str(out)).exit_code == 0
+    (npz,) = out.iterdir()
+    _refused(
+        _written(tmp_path, "-o", str(out), "--fdo-format", "csv"),
+        f"-o {out}: holds .npz "
+        f"statistics files ({npz.name}); a .csv file beside them would leave the folder "
+        "unreadable (a client reads one format): write .npz here, or into another folder",
+    )
+    assert list(out.iterdir()) == [npz]
+    assert read_fdo_stats(out).stacks["s"].max_ids == ((2, 2),)
+
+
+def test_process_index_names_each_hosts_file(tmp_path: Path) -> None:
+    from tpuemb_cli.load.fdo import read_fdo_stats
+
+    out = tmp_path / "out"
+    for process in ("0", "1"):
+        assert _written(tmp_path, "-o", str(out), "--process-index", process).exit_code == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert [name.split("_")[2] for name in names] == ["0", "1"]
+    # The library reads each process's newest file: both hosts' files, neither hiding the other.
+    reading = read_fdo_stats(out)
+    assert sorted(p.name for p in reading.files) == names
+    assert reading.ignored == ()
+    result = _written(tmp_path, "-o", str(out), "--process-index", "-1")
+    assert result.exit_code == 2
+
+
 def test_long_csv_and_ragged_npz(tmp_path: Path) -> None:
     np = pytest.importorskip("numpy")
     (tmp_path / "ids").mkdir()
