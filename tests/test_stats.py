@@ -6,6 +6,7 @@ the library itself)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import zipfile
 from pathlib import Path
@@ -149,6 +150,19 @@ def test_text_report(tmp_path: Path) -> None:
     )
 
 
+def test_text_report_escapes_control_characters(tmp_path: Path) -> None:
+    (tmp_path / "f.npy").write_bytes(_npy([[0], [1], [2], [3]]))
+    spec = tmp_path / "e\x1b[31m\nx.pbtxt"
+    spec.write_text(_proto(tmp_path).read_text().replace('"s"', '"s\\x1b[2J\\nstack t"'))
+    result = _stats(str(tmp_path), str(spec), "--tpu", "v6e")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout
+    assert result.stdout.splitlines()[0].startswith(f"{tmp_path}/e\\x1b[31m\\nx.pbtxt: the ")
+    assert result.stdout.splitlines()[2] == "stack s\\x1b[2J\\nstack t: 4 ids read"
+    result = _stats(str(tmp_path), str(spec), "--tpu", "v6e", "--format", "json")
+    assert json.loads(result.stdout)["spec"] == str(spec)
+
+
 def _npy(rows: list[list[int]]) -> bytes:
     np = pytest.importorskip("numpy")
     import io
@@ -174,6 +188,142 @@ def test_fdo_output_is_written(tmp_path: Path) -> None:
         stats = read_fdo_stats(out).stacks["s"]
         assert stats.max_ids == ((2, 2),)
         assert stats.id_drop_counters == (3,)
+
+
+def test_a_csv_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
+    outputs = []
+    for text in ("0 0 2\n1\n2,3\n3 3\n", "\ufeff0 0 2\n1\n2,3\n3 3\n"):
+        (tmp_path / "f.csv").write_text(text, encoding="utf-8")
+        result = _stats(str(tmp_path / "f.csv"), str(_proto(tmp_path)), "--format", "json",
+                        "--sparsecores-per-device", "2")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+
+
+def _written(tmp_path: Path, *args: str) -> Any:
+    """`stats -o ...` of one feature's ids (in tmp_path/ids) and the spec tmp_path/one.pbtxt."""
+    if not (tmp_path / "ids").is_dir():
+        (tmp_path / "ids").mkdir()
+        (tmp_path / "ids" / "f.csv").write_text("0 0 2\n1\n2,3\n3 3\n")
+        _proto(tmp_path)
+    return _stats(str(tmp_path / "ids"), str(tmp_path / "one.pbtxt"), "--sparsecores-per-device",
+                  "2", *args)  # fmt: skip
+
+
+def _refused(result: Any, message: str) -> None:
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr == f"tpuemb: error: {message}\n"
+
+
+def test_o_refuses_special_files_and_links(tmp_path: Path) -> None:
+    import stat
+
+    _written(tmp_path)
+    targets = [tmp_path / "fifo"]
+    os.mkfifo(targets[0])
+    try:  # a device like /dev/null, which -o replaced by a zip (never tested on /dev/null)
+        os.mknod(tmp_path / "dev1", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        targets.append(tmp_path / "dev1")
+    except (PermissionError, AttributeError):
+        pass
+    for target in targets:
+        _refused(
+            _written(tmp_path, "-o", str(target)),
+            f"-o {target}: not a regular file or a "
+            "folder (a FIFO, a device or a socket); statistics are written to a folder or "
+            "a file, never through a special file",
+        )
+        assert not stat.S_ISREG(target.lstat().st_mode)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "out")
+    _refused(
+        _written(tmp_path, "-o", str(tmp_path / "link")),
+        f"-o {tmp_path / 'link'}: a "
+        "symbolic link; tpuemb writes statistics to the folder or file itself: name it",
+    )
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_o_refuses_its_inputs_and_the_ids_folders(tmp_path: Path) -> None:
+    _written(tmp_path)
+    spec, ids = tmp_path / "one.pbtxt", tmp_path / "ids"
+    before = spec.read_bytes()
+    _refused(
+        _written(tmp_path, "-o", str(spec)),
+        f"-o {spec} is an input: the statistics would replace it",
+    )
+    result = _stats(
+        str(ids / "f.csv"), str(spec), "--sparsecores-per-device", "2", "-o", str(ids / "f.csv")
+    )
+    _refused(result, f"-o {ids / 'f.csv'} is an input: the statistics would replace it")
+    _refused(
+        _written(tmp_path, "-o", str(ids)),
+        f"-o {ids} is an ids folder: the next run "
+        "would read the statistics as ids; write them elsewhere",
+    )
+    _refused(
+        _written(tmp_path, "-o", str(ids / "s.npz")),
+        f"-o {ids / 's.npz'} is in an ids "
+        "folder: the next run would read the statistics as ids; write them elsewhere",
+    )
+    assert spec.read_bytes() == before
+    assert sorted(p.name for p in ids.iterdir()) == ["f.csv"]
+
+
+def test_o_refuses_stdout_the_current_folder_and_the_other_formats_name(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    _written(tmp_path)
+    monkeypatch.chdir(tmp_path)  # where `-o -` made a folder `-` and `-o ''` wrote
+    for given in ("-", ""):
+        _refused(
+            _written(tmp_path, "-o", given),
+            f"-o {given!r}: the statistics are written to "
+            "a folder or a file, not to stdout or the current folder: name one (-o fdo/)",
+        )
+    for name, kind in (("out.csv", "npz"), ("out.npz", "csv")):
+        other = "csv" if kind == "npz" else "npz"
+        _refused(
+            _written(tmp_path, "-o", str(tmp_path / name), "--fdo-format", kind),
+            f"-o {tmp_path / name}: a .{other} name for {kind} statistics; a reader would "
+            f"take it for the {other} client's file: name it .{kind}",
+        )
+        assert not (tmp_path / name).exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ids", "one.pbtxt"]
+    assert _written(tmp_path, "-o", str(tmp_path / "out.npz")).exit_code == 0
+
+
+def test_o_refuses_a_folder_of_the_other_format(tmp_path: Path) -> None:
+    from tpuemb_cli.load.fdo import read_fdo_stats
+
+    out = tmp_path / "out"
+    assert _written(tmp_path, "-o", str(out)).exit_code == 0
+    (npz,) = out.iterdir()
+    _refused(
+        _written(tmp_path, "-o", str(out), "--fdo-format", "csv"),
+        f"-o {out}: holds .npz "
+        f"statistics files ({npz.name}); a .csv file beside them would leave the folder "
+        "unreadable (a client reads one format): write .npz here, or into another folder",
+    )
+    assert list(out.iterdir()) == [npz]
+    assert read_fdo_stats(out).stacks["s"].max_ids == ((2, 2),)
+
+
+def test_process_index_names_each_hosts_file(tmp_path: Path) -> None:
+    from tpuemb_cli.load.fdo import read_fdo_stats
+
+    out = tmp_path / "out"
+    for process in ("0", "1"):
+        assert _written(tmp_path, "-o", str(out), "--process-index", process).exit_code == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert [name.split("_")[2] for name in names] == ["0", "1"]
+    # The library reads each process's newest file: both hosts' files, neither hiding the other.
+    reading = read_fdo_stats(out)
+    assert sorted(p.name for p in reading.files) == names
+    assert reading.ignored == ()
+    result = _written(tmp_path, "-o", str(out), "--process-index", "-1")
+    assert result.exit_code == 2
 
 
 def test_long_csv_and_ragged_npz(tmp_path: Path) -> None:
@@ -231,6 +381,12 @@ def test_bad_inputs_exit_2_with_a_message(tmp_path: Path) -> None:
     assert "f.npy: an array of 3 dimensions" in _bad(
         tmp_path, "f.npy", _npy_of(np.zeros((2, 2, 2), int))
     )
+    # The library segfaults on a 1-D array (v0.1.0): refused, not counted as (samples, 1).
+    assert (
+        "f.npy: a 1-D array (4,); the library's preprocessing takes (samples, ids) and crashes "
+        "on a 1-D array: reshape it to (samples, 1)"
+    ) in _bad(tmp_path, "f.npy", _npy_of(np.arange(4)))
+    assert "f.npz!f: a 1-D array (4,)" in _bad(tmp_path, "f.npz", _npz_of(f=np.arange(4)))
     assert "cannot be read as npy" in _bad(tmp_path, "f.npy", b"\x93NUMPY junk")
     assert "f.csv:2: 'x' is not an id" in _bad(tmp_path, "f.csv", b"1 2\nx\n")
     assert "not UTF-8 text" in _bad(tmp_path, "f.csv", b"\xff\xfe\n")
@@ -238,6 +394,37 @@ def test_bad_inputs_exit_2_with_a_message(tmp_path: Path) -> None:
     assert "would take the ids read past 10 bytes" in _bad(
         tmp_path, "f.npy", _npy_of(np.zeros((4, 1), int)), "--max-ids-size", "10"
     )
+    # --max-ids-size counts the ids as int64: 100 uint8 ids are 800 bytes, not the file's 228.
+    small = _npy_of(np.zeros((100, 1), np.uint8))
+    assert len(small) < 500
+    assert "f.npy: 800 bytes would take the ids read past 500 bytes (--max-ids-size counts" in (
+        _bad(tmp_path, "f.npy", small, "--max-ids-size", "500")
+    )
+    assert "f.npz!f: 800 bytes would take the ids read past 500 bytes" in _bad(
+        tmp_path, "f.npz", _npz_of(f=np.zeros((100, 1), np.uint8)), "--max-ids-size", "500"
+    )
+    # A long CSV's sample number is a count of rows: 10**12 would be 16 TB of row lengths.
+    for sample in ("300000000", "1000000000000"):
+        assert (
+            f"f.csv (feature f): sample {int(sample):,} makes {int(sample) + 1:,} samples, whose "
+            "row lengths would take the ids read past --max-ids-size 1,000,000 bytes"
+        ) in _bad(tmp_path, "f.csv", f"feature,sample,id\nf,0,1\nf,{sample},2\n".encode(),
+                  "--max-ids-size", "1000000")  # fmt: skip
+    assert (
+        "g.npz!f.row_lengths: row length -5, outside [0, 2**31): a sample holds 0 or more ids"
+    ) in _bad(tmp_path, "g.npz", _npz_of(**{"f.values": np.zeros(4, int),
+                                            "f.row_lengths": np.array([5, 4, -5, 0])}))  # fmt: skip
+    # A bad token is shown cut, not whole; int()'s "1_0" and other scripts' digits are no ids.
+    long_token = _bad(tmp_path, "f.csv", b"1\n" + b"x" * 5000 + b"\n")
+    assert "f.csv:2: 'xxxxxxxxxxxxxxxxxxxx" in long_token
+    assert "(5,002 characters) is not an id" in long_token
+    assert len(long_token) < 300
+    assert "f.csv:3: '1_0' is not an id" in _bad(tmp_path, "f.csv", b"1\n2\n1_0\n3\n")
+    assert "f.csv:1: '\u0661' is not an id" in _bad(tmp_path, "f.csv", "\u0661\n2\n3\n4\n".encode())
+    assert (
+        "f.csv:2: expected 3 cells, feature,sample,id, the sample and id integers; found "
+        "'f,1,\u0661'"
+    ) in _bad(tmp_path, "f.csv", "feature,sample,id\nf,1,\u0661\n".encode())
     both = _npz_of(
         f=np.zeros((4, 1), int), **{"f.values": np.zeros(4, int), "f.row_lengths": np.ones(4, int)}
     )
@@ -466,6 +653,37 @@ def test_a_folder_is_its_ids_files_and_not_its_notes(tmp_path: Path) -> None:
     assert (
         result.stderr == f"tpuemb: error: {tmp_path / 'empty'}: no .npy, .npz or .csv file in it\n"
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_an_ids_path_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
+    spec = str(_proto(tmp_path))
+    (tmp_path / "ids").mkdir()
+    (tmp_path / "ids" / "g.csv").write_text("0\n1\n2\n3\n")
+    os.mkfifo(tmp_path / "ids" / "f.npy")  # read, it would hang forever
+    expected = f"tpuemb: error: {tmp_path / 'ids' / 'f.npy'}: a FIFO, not an ids file; ids files "
+    for given in (tmp_path / "ids", tmp_path / "ids" / "f.npy"):
+        result = _stats(str(given), spec, "--sparsecores-per-device", "2")
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == expected + "are regular files\n"
+    (tmp_path / "ids" / "f.npy").unlink()
+    (tmp_path / "ids" / "f.npy").mkdir()  # skipped unsaid, it was "no ids for 'f'"
+    result = _stats(str(tmp_path / "ids"), spec, "--sparsecores-per-device", "2")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"tpuemb: error: {tmp_path / 'ids' / 'f.npy'}: a directory, not an ids file; ids files "
+        "are regular files\n",
+    )
+    (tmp_path / "ids" / "f.npy").rmdir()
+    (tmp_path / "f.csv").write_text("0\n1\n2\n3\n")
+    (tmp_path / "ids" / "f.csv").symlink_to(tmp_path / "f.csv")
+    for given in (tmp_path / "ids", tmp_path / "ids" / "f.csv"):
+        result = _stats(str(given), spec, "--sparsecores-per-device", "2")
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"tpuemb: error: {tmp_path / 'ids' / 'f.csv'}: a symbolic link, not an ids file; name "
+            "the file it points to\n",
+        )
 
 
 # The modules that import numpy: `tpuemb stats`'s, and no other (numpy is its extra alone).

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
@@ -107,6 +107,24 @@ def write_output(output: bytes, path: str | None, streams: Streams, binary: bool
         error(streams, f"{path}: cannot write: {why(problem)}")
         return EXIT_ERROR
     return EXIT_OK
+
+
+def named_input(path: str, inputs: Sequence[str], folders: bool = False) -> str | None:
+    """The input of ``inputs`` that ``path`` is (the same file, through any name or link), so
+    that an output never replaces what the user asked to have read; with ``folders``, a folder
+    named as an input counts too. None when it is none of them."""
+    from pathlib import Path  # only for an output file: `check` of a file needs no Path
+
+    for name in inputs:
+        if name == "-" or not (Path(name).is_file() or (folders and Path(name).is_dir())):
+            continue
+        try:
+            same = Path(path).samefile(name)
+        except OSError:
+            same = False
+        if same:
+            return name
+    return None
 
 
 def _is_terminal(stream: Any) -> bool:

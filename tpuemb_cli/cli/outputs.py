@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from tpuemb_cli import formatters
-from tpuemb_cli.cli.common import Streams, error, why
+from tpuemb_cli.cli.common import Streams, error, named_input, why
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.model.records import Record
 
@@ -111,21 +111,10 @@ def refuse_inputs(outputs: Sequence[Output], inputs: Sequence[str]) -> None:
     """A usage error when a report would be written over a file named as an input: a config
     the user asked to have read, never replaced by a report."""
     for output in outputs:
-        if output.path is None:
-            continue
-        from pathlib import Path  # only with --output-file: `check` of a file needs no Path
-
-        for name in inputs:
-            if name == "-" or not Path(name).is_file():
-                continue
-            try:
-                same = Path(output.path).samefile(name)
-            except OSError:
-                same = False
-            if same:
-                raise click.UsageError(
-                    f"--output-file {output.path} is an input: the report would replace it"
-                )
+        if output.path is not None and named_input(output.path, inputs) is not None:
+            raise click.UsageError(
+                f"--output-file {output.path} is an input: the report would replace it"
+            )
 
 
 def write_reports(

@@ -18,6 +18,7 @@ from tpuemb_cli.cli.common import (
     error,
     linted_document,
     max_size_option,
+    named_input,
     note,
     read_input,
     run,
@@ -47,6 +48,7 @@ class StatsOptions(NamedTuple):
     message_type: str | None = None
     max_bytes: int = inputs.DEFAULT_MAX_BYTES
     max_ids_bytes: int = DEFAULT_MAX_IDS_BYTES
+    process_index: int = 0
 
 
 class Spec(NamedTuple):
@@ -69,6 +71,11 @@ def execute(options: StatsOptions, streams: Streams) -> int:
     from tpuemb_cli.frontends.jax.views.stats import RENDERERS, StatsReport
     from tpuemb_cli.model.words import listed
 
+    if options.output is not None:
+        refused = _output_refusal(options)
+        if refused is not None:
+            error(streams, refused)
+            return EXIT_ERROR
     spec = _spec(options, streams)
     if isinstance(spec, int):
         return spec
@@ -104,6 +111,42 @@ def execute(options: StatsOptions, streams: Streams) -> int:
     return _write_fdo(options, results, streams)
 
 
+def _output_refusal(options: StatsOptions) -> str | None:
+    """Why ``-o`` may not be written, said before any id is read: not stdout or the current
+    folder, never one of the inputs (as ``check --output-file`` refuses), nor a file in a folder
+    of ids (the next run would read it as ids), nor a target ``write_fdo_stats`` refuses."""
+    from tpuemb_cli.load.fdo import FdoError
+    from tpuemb_cli.load.fdo.write import check_target
+
+    output = options.output
+    assert output is not None
+    if output in ("", "-"):
+        return (
+            f"-o {output!r}: the statistics are written to a folder or a file, not to stdout "
+            "or the current folder: name one (-o fdo/)"
+        )
+    inputs = [options.spec, *options.ids]
+    name = named_input(output, inputs, folders=True)
+    if name is not None:
+        if Path(name).is_dir():
+            return (
+                f"-o {output} is an ids folder: the next run would read the statistics as ids; "
+                "write them elsewhere"
+            )
+        return f"-o {output} is an input: the statistics would replace it"
+    parent = Path(output).absolute().parent
+    if not Path(output).is_dir() and named_input(str(parent), options.ids, True) is not None:
+        return (
+            f"-o {output} is in an ids folder: the next run would read the statistics as ids; "
+            "write them elsewhere"
+        )
+    try:
+        check_target(Path(output), "csv" if options.fdo_format == "csv" else "npz")
+    except FdoError as problem:
+        return f"-o {problem}"
+    return None
+
+
 def _write_fdo(options: StatsOptions, results: list[Any], streams: Streams) -> int:
     """``-o``: the statistics in the library's FDO file format, one recorded batch."""
     from tpuemb_cli.load.fdo import FdoError, StackStats, write_fdo_stats
@@ -120,7 +163,10 @@ def _write_fdo(options: StatsOptions, results: list[Any], streams: Streams) -> i
     }
     try:
         write_fdo_stats(
-            Path(options.output), stacks, kind="csv" if options.fdo_format == "csv" else "npz"
+            Path(options.output),
+            stacks,
+            kind="csv" if options.fdo_format == "csv" else "npz",
+            process=options.process_index,
         )
     except FdoError as problem:
         error(streams, str(problem))
@@ -259,7 +305,18 @@ def _devices(options: StatsOptions, spec: Spec, streams: Streams) -> Any:
     "--output",
     metavar="PATH",
     help="Write the statistics in jax-tpu-embedding's FDO file format: into a directory (a new "
-    "fdo_stats_0_<time> file, as its FDO client names them), or to this file.",
+    "fdo_stats_<process>_<time> file, as its FDO client names them), or to this file. Never "
+    "an input, a file in an ids folder, a link or a special file, nor a folder holding the "
+    "other --fdo-format's files.",
+)
+@click.option(
+    "--process-index",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="-o into a folder: the process the file is named for (jax.process_index()). The "
+    "library reads the newest file of each process: give each host's sample its own index to "
+    "measure several hosts into one folder.",
 )
 @click.option(
     "--fdo-format",
@@ -292,8 +349,10 @@ def _devices(options: StatsOptions, spec: Spec, streams: Streams) -> Any:
     type=click.IntRange(min=1),
     default=DEFAULT_MAX_IDS_BYTES,
     show_default=True,
-    help="Refuse to read more than this many bytes of ids in all (a .npz's members counted "
-    "decompressed, before any is read).",
+    help="Refuse ids that would take more than this many bytes of memory in all: each id "
+    "counted as the int64 it is read into (8 bytes, whatever the file's dtype: a uint8 .npy "
+    "takes 8 times its size), a CSV file's text too; a .npz's members are checked decompressed "
+    "before any is inflated.",
 )
 def command(
     ids: tuple[str, ...],
@@ -307,6 +366,7 @@ def command(
     message_type: str | None,
     max_bytes: int,
     max_ids_bytes: int,
+    process_index: int,
 ) -> None:
     """Compute, from a sample of input ids, the statistics jax-tpu-embedding's preprocessing
     computes per stack -- max ids and max unique ids a partition, the COO buffer each SparseCore
@@ -328,5 +388,6 @@ def command(
         message_type,
         max_bytes,
         max_ids_bytes,
+        process_index,
     )
     run(execute, options, Streams.standard())

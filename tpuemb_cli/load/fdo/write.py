@@ -3,8 +3,15 @@
 
 Each non-empty statistic is one array keyed ``<stack><suffix>``: one row as a 1-D array, several
 as a 2-D one, ``id_drop_counters`` as a 1-D array (the CSV client cannot write the 0-d counter a
-single batch leaves). Into a directory: ``fdo_stats_0_<time_ns>.<kind>``, the name the clients
-give process 0's files (a process's newest is the one its ``load()`` reads); or to the file named.
+single batch leaves). Into a directory: ``fdo_stats_<process>_<time_ns>.<kind>``, the name the
+clients give a process's files (``jax.process_index()``; a process's newest is the one its
+``load()`` reads, so several hosts' samples need a process each); or to the file named.
+
+Refused before anything is written (``check_target``): a target that is a symbolic link, or
+exists and is neither a regular file nor a directory (a FIFO, a device: ``/dev/null`` would be
+replaced by a file), a file named with the other format's extension, and a directory already
+holding the other format's files (the clients' ``load()`` and tpuemb's reader read one format a
+directory).
 Written to a temporary file beside the target (``.tpuemb-fdo-*.tmp``, which the clients' glob
 does not match) and moved into place with ``os.replace``, so a reader never sees half a file.
 """
@@ -14,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Mapping
@@ -21,28 +29,75 @@ from pathlib import Path
 from typing import Literal
 
 from tpuemb_cli.load.checkpoint_state import why
-from tpuemb_cli.load.fdo.files import FILE_NAME
+from tpuemb_cli.load.fdo.files import FILE_NAME, entries, globbed
 from tpuemb_cli.load.fdo.jax_csv import write_jax_csv
 from tpuemb_cli.load.fdo.npz import write_npz
 from tpuemb_cli.load.fdo.stats import SUFFIXES, FdoError, Rows, StackStats, shown
 
+KINDS = ("npz", "csv")
+
+
+def check_target(path: Path, kind: Literal["npz", "csv"]) -> None:
+    """`FdoError` when ``write_fdo_stats`` may not write ``kind`` statistics to ``path`` (the
+    module says which targets)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be 'npz' or 'csv', not {kind!r}")
+    try:
+        mode: int | None = path.lstat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise FdoError(f"{shown(path)}: cannot be written: {why(error)}") from None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise FdoError(
+            f"{shown(path)}: a symbolic link; tpuemb writes statistics to the folder or file "
+            "itself: name it"
+        )
+    if mode is not None and stat.S_ISDIR(mode):
+        other = KINDS[1 - KINDS.index(kind)]
+        found = globbed(entries(path), other)
+        if found:
+            raise FdoError(
+                f"{shown(path)}: holds .{other} statistics files ({shown(sorted(found)[0])}); a "
+                f".{kind} file beside them would leave the folder unreadable (a client reads one "
+                f"format): write .{other} here, or into another folder"
+            )
+        return
+    if mode is not None and not stat.S_ISREG(mode):
+        raise FdoError(
+            f"{shown(path)}: not a regular file or a folder (a FIFO, a device or a socket); "
+            "statistics are written to a folder or a file, never through a special file"
+        )
+    other = KINDS[1 - KINDS.index(kind)]
+    if path.suffix == f".{other}":
+        raise FdoError(
+            f"{shown(path)}: a .{other} name for {kind} statistics; a reader would take it for "
+            f"the {other} client's file: name it .{kind}"
+        )
+
 
 def write_fdo_stats(
-    path: Path, stacks: Mapping[str, StackStats], *, kind: Literal["npz", "csv"]
+    path: Path,
+    stacks: Mapping[str, StackStats],
+    *,
+    kind: Literal["npz", "csv"],
+    process: int = 0,
 ) -> None:
-    """Writes ``stacks`` to ``path`` (a directory: a new process-0 file in it; a path that does
-    not exist and has no extension: that directory, made -- the library's FDO clients read a
-    directory; else that file)."""
-    if kind not in ("npz", "csv"):
-        raise ValueError(f"kind must be 'npz' or 'csv', not {kind!r}")
+    """Writes ``stacks`` to ``path`` (a directory: a new file of process ``process`` in it; a
+    path that does not exist and has no extension: that directory, made -- the library's FDO
+    clients read a directory; else that file); `FdoError` for a target
+    ``check_target`` refuses."""
+    if process < 0:
+        raise ValueError(f"process must be 0 or more, not {process}")
     path = Path(path)
+    check_target(path, kind)
     if not path.exists() and not path.is_symlink() and not path.suffix:
         try:
             path.mkdir()
         except OSError as error:
             raise FdoError(f"{shown(path)}: cannot be made a folder: {why(error)}") from None
     if path.is_dir():
-        path = path / f"{FILE_NAME}_0_{time.time_ns()}.{kind}"
+        path = path / f"{FILE_NAME}_{process}_{time.time_ns()}.{kind}"
     data = _encoded(_arrays(stacks, path), kind, path)
     try:
         descriptor, temporary = tempfile.mkstemp(

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from tpuemb_cli.frontends.jax.spec.stats.plan import Devices, StackResult
-from tpuemb_cli.model.words import count, plural
+from tpuemb_cli.model.words import count, plural, printable
 
 JSON_VERSION = 1
 
@@ -69,7 +69,9 @@ def render_text(report: StatsReport) -> str:
     for stack in report.stacks:
         lines += _stack_text(stack) + [""]
     lines += list(report.notes)
-    return "\n".join(lines).rstrip("\n") + "\n"
+    # The spec's name, stack and feature names are the user's: a newline or an escape sequence
+    # in one is shown escaped, as check and explain show it, and cannot forge a line.
+    return "\n".join(printable(line) for line in lines).rstrip("\n") + "\n"
 
 
 def _stack_json(stack: StackResult) -> dict[str, Any]:
