@@ -24,7 +24,7 @@ from tpuemb_cli.load.dcp_metadata import (
     UnreadableDcpMetadata,
     read_dcp_metadata,
 )
-from tpuemb_cli.load.pickle_walk import PickleError
+from tpuemb_cli.load.pickles import PickleError, limits
 
 DCP = Path(__file__).parent / "data" / "dcp"
 EXPECTED = json.loads((DCP / "expected.json").read_text())
@@ -136,7 +136,7 @@ def test_files_that_are_not_read(tmp_path: Path) -> None:
 
 
 def test_a_file_larger_than_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dcp, "MAX_INPUT_BYTES", 100)
+    monkeypatch.setattr(limits, "MAX_INPUT_BYTES", 100)
     with pytest.raises(UnreadableDcpMetadata, match=r"plain\.metadata: 1,?336 bytes, larger"):
         read_dcp_metadata(DCP / "plain.metadata")
 

@@ -5,7 +5,7 @@ read without torch and without unpickling.
 ``<checkpoint>/.metadata`` with ``pickle.dump(metadata, file)`` -- Python's default protocol, 4
 (5 from Python 3.14) -- beside ``__<rank>_<n>.distcp`` files that hold the tensors. The pickle
 is a ``Metadata`` (``torch/distributed/checkpoint/metadata.py``) and is read here by
-``load.pickle_walk``, which imports and calls nothing; this module takes the walked records
+``load.pickles``, which imports and calls nothing; this module takes the walked records
 apart, field by field, into plain records:
 
 - ``state_dict_metadata``: each key (the flattened state dict's dotted name) to a
@@ -14,7 +14,7 @@ apart, field by field, into plain records:
   shard for a ``DTensor`` or ``ShardedTensor``) -- or a ``BytesEntry`` (a value ``torch.save``\\ d
   into the data files: an int, a string, a list ...; its value is not in ``.metadata``);
 - ``planner_data``: as written, plain data (dicts, lists, tuples, strings, numbers) as
-  ``pickle.loads`` would give it, anything else as ``pickle_walk``'s records. The default save
+  ``pickle.loads`` would give it, anything else as ``load.pickles``' records. The default save
   planner writes the flattening mapping (each dotted key -> its path as a tuple); torchrec
   1.9.2's ``SparseCoreSavePlanner`` (``torchrec/experimental/torch_tpu/checkpoint/planners.py``)
   adds ``planner_data["sparsecore"]``: ``world_size``, ``num_sc_per_device`` and, when the
@@ -35,13 +35,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from tpuemb_cli.load.pickle_walk import (
-    MAX_INPUT_BYTES,
-    Global,
-    Object,
-    PickleError,
-    walk,
-)
+from tpuemb_cli.load.pickles import Global, Object, PickleError, limits, walk
 from tpuemb_cli.load.regular_file import read_regular
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import printable
@@ -114,7 +108,7 @@ def read_dcp_metadata(path: str | Path) -> DcpMetadata:
     file = Path(path)
     if file.is_dir():
         file = file / METADATA_NAME
-    data = read_regular(file, MAX_INPUT_BYTES, UnreadableDcpMetadata, "a checkpoint")
+    data = read_regular(file, limits.MAX_INPUT_BYTES, UnreadableDcpMetadata, "a checkpoint")
     return dcp_metadata(data, printable(str(file)))
 
 

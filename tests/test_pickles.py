@@ -1,4 +1,4 @@
-"""load.pickle_walk: a pickle's value without importing or calling anything -- plain data as
+"""load.pickles: a pickle's value without importing or calling anything -- plain data as
 ``pickle.loads`` gives it, class references and objects as records, and every malformed or
 hostile input refused with a ``PickleError`` naming the file, within bounded time."""
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tpuemb_cli.load import pickle_walk
-from tpuemb_cli.load.pickle_walk import Global, Object, PersistentId, PickleError, walk
+from tpuemb_cli.load import pickles
+from tpuemb_cli.load.pickles import Global, Object, PersistentId, PickleError, limits, walk
 
 DCP = Path(__file__).parent / "data" / "dcp"
 FIXTURES = sorted(DCP.glob("*.metadata"))
@@ -278,31 +278,31 @@ def test_shared_values_are_measured_once() -> None:
 
 
 def test_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pickle_walk, "MAX_OPCODES", 10)
+    monkeypatch.setattr(limits, "MAX_OPCODES", 10)
     _refused(b"N" * 10 + b".", "more than 10 opcodes")
     assert walk(b"N" + b"0N" * 4 + b".") is None
-    monkeypatch.setattr(pickle_walk, "MAX_OPCODES", 10**6)
-    monkeypatch.setattr(pickle_walk, "MAX_MEMO", 3)
+    monkeypatch.setattr(limits, "MAX_OPCODES", 10**6)
+    monkeypatch.setattr(limits, "MAX_MEMO", 3)
     _refused(b"N\x94\x94\x94\x94.", "more than 3 memo entries")
-    monkeypatch.setattr(pickle_walk, "MAX_STRING_BYTES", 4)
+    monkeypatch.setattr(limits, "MAX_STRING_BYTES", 4)
     _refused(b"C\x05abcde.", "string of 5 bytes")
     assert walk(b"C\x04abcd.") == b"abcd"
-    monkeypatch.setattr(pickle_walk, "MAX_ITEMS", 3)
+    monkeypatch.setattr(limits, "MAX_ITEMS", 3)
     _refused(b"](NNNNe.", "more than 3 items")
-    monkeypatch.setattr(pickle_walk, "MAX_ITEMS", 100)
-    monkeypatch.setattr(pickle_walk, "MAX_HASH_CHOSEN_KEYS", 2)
+    monkeypatch.setattr(limits, "MAX_ITEMS", 100)
+    monkeypatch.setattr(limits, "MAX_HASH_CHOSEN_KEYS", 2)
     _refused(b"}(K\x01NK\x02NK\x03Nu.", "more than 2 numeric dict keys")
     assert walk(b"}(X\x01\x00\x00\x00aNX\x01\x00\x00\x00bNX\x01\x00\x00\x00cNu.") == dict.fromkeys(
         "abc"
     )
-    monkeypatch.setattr(pickle_walk, "MAX_INPUT_BYTES", 3)
+    monkeypatch.setattr(limits, "MAX_INPUT_BYTES", 3)
     _refused(b"NN0.", "4 bytes, larger than the 3")
 
 
 def test_colliding_numeric_keys_stay_fast() -> None:
     collide = 2**61 - 1  # hash(k * collide) == 0 for every int k
     out = bytearray(b"\x80\x04}(")
-    for k in range(1, pickle_walk.MAX_HASH_CHOSEN_KEYS + 2):
+    for k in range(1, limits.MAX_HASH_CHOSEN_KEYS + 2):
         out += b"\x8a\x10" + (k * collide).to_bytes(16, "little", signed=True) + b"N"
     started = time.monotonic()
     _refused(bytes(out + b"u."), "numeric dict keys")
@@ -312,23 +312,23 @@ def test_colliding_numeric_keys_stay_fast() -> None:
 def test_files_are_read_as_regular_files_only(tmp_path: Path) -> None:
     good = tmp_path / "good.pkl"
     good.write_bytes(pickle.dumps({"a": 1}, protocol=4))
-    assert pickle_walk.read_pickle_file(good) == {"a": 1}
+    assert pickles.read_pickle_file(good) == {"a": 1}
     link = tmp_path / "link.pkl"
     link.symlink_to(good)
     with pytest.raises(PickleError, match=r"link\.pkl: a symbolic link"):
-        pickle_walk.read_pickle_file(link)
+        pickles.read_pickle_file(link)
     with pytest.raises(PickleError, match=r": not a regular file"):
-        pickle_walk.read_pickle_file(tmp_path)
+        pickles.read_pickle_file(tmp_path)
     fifo = tmp_path / "fifo.pkl"
     os.mkfifo(fifo)
     with pytest.raises(PickleError, match=r"fifo\.pkl: not a regular file"):
-        pickle_walk.read_pickle_file(fifo)
+        pickles.read_pickle_file(fifo)
     with pytest.raises(PickleError, match=r"missing\.pkl: missing"):
-        pickle_walk.read_pickle_file(tmp_path / "missing.pkl")
+        pickles.read_pickle_file(tmp_path / "missing.pkl")
     bad = tmp_path / "bad.pkl"
     bad.write_bytes(b"\x80\x04N")
     with pytest.raises(PickleError, match=r"bad\.pkl: byte 2: the pickle ends"):
-        pickle_walk.read_pickle_file(bad)
+        pickles.read_pickle_file(bad)
 
 
 def test_every_prefix_of_a_fixture_is_refused() -> None:
