@@ -5,6 +5,7 @@ hostile input refused with a ``PickleError`` naming the file, within bounded tim
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import pickle
 import random
@@ -371,3 +372,16 @@ def test_mutated_fixtures_read_or_are_refused(fixture: Path) -> None:
             refused += 1
     assert 0 < refused < 1000
     assert time.monotonic() - started < 20
+
+
+def test_the_collector_is_left_as_it_was() -> None:
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            walk(pickle.dumps({"a": [1]}, protocol=4))
+            assert gc.isenabled() is enabled
+            _refused(b"\x80\x04]\x94h\x00a.", "inside itself")
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()

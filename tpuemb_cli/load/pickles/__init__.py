@@ -48,6 +48,7 @@ unhashable key, ``BUILD`` on plain data) -- is a ``PickleError`` too, never anot
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from tpuemb_cli.load.pickles import limits
@@ -74,6 +75,14 @@ def walk(data: bytes, name: str = "<pickle>") -> object:
             f"{name}: {len(data):,} bytes, larger than the {limits.MAX_INPUT_BYTES:,} bytes tpuemb "
             "reads of a pickle"
         )
-    value = run(data, name)
-    measure(value, name)
+    # The collector would scan the millions of containers a large pickle makes, again and again
+    # as they are made (a third of the time); none of them is garbage until the walk ends.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        value = run(data, name)
+        measure(value, name)
+    finally:
+        if collecting:
+            gc.enable()
     return value

@@ -32,10 +32,7 @@ def measure(root: object, name: str) -> None:
     # (value, children not yet finished, running nodes, running depth)
     work: list[tuple[object, list[object], int, int]] = []
 
-    def enter(value: object) -> None:
-        kids = _children(value)
-        if not kids:
-            return
+    def enter(value: object, kids: list[object]) -> None:
         if id(value) in open_ids:
             raise PickleError(f"{name}: a container or object inside itself; refused")
         if len(work) >= limits.MAX_DEPTH:
@@ -43,7 +40,9 @@ def measure(root: object, name: str) -> None:
         open_ids.add(id(value))
         work.append((value, kids, 1, 0))
 
-    enter(root)
+    first = _children(root)
+    if first:
+        enter(root, first)
     while work:
         value, kids, nodes, depth = work[-1]
         while kids:
@@ -55,11 +54,12 @@ def measure(root: object, name: str) -> None:
                     raise PickleError(
                         f"{name}: nested more than {limits.MAX_DEPTH} levels deep; refused"
                     )
-            elif _children(kid):
-                work[-1] = (value, kids, nodes, depth)
-                enter(kid)
-                break
             else:
+                grandchildren = _children(kid)
+                if grandchildren:
+                    work[-1] = (value, kids, nodes, depth)
+                    enter(kid, grandchildren)
+                    break
                 nodes += 1
             if nodes > limits.MAX_NODES:
                 raise PickleError(

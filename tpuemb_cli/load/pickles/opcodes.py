@@ -29,17 +29,18 @@ def _op(code: bytes) -> Callable[[_Op], _Op]:
 def run(data: bytes, name: str) -> object:
     """The value ``data``'s opcodes leave at its first ``STOP``."""
     w = Walker(data, name)
+    end, most, table = len(data), limits.MAX_OPCODES, _OPS
     count = 0
     while not w.done:
-        if w.pos >= len(w.data):
+        if w.pos >= end:
             raise w.fail("the pickle ends before its STOP (truncated)")
         w.at = w.pos
-        code = w.data[w.pos]
+        code = data[w.pos]
         w.pos += 1
         count += 1
-        if count > limits.MAX_OPCODES:
-            raise w.fail(f"more than {limits.MAX_OPCODES:,} opcodes; refused")
-        operation = _OPS.get(code)
+        if count > most:
+            raise w.fail(f"more than {most:,} opcodes; refused")
+        operation = table.get(code)
         if operation is None:
             raise w.fail(f"opcode {bytes([code])!r} is not one tpuemb reads")
         operation(w)
