@@ -44,6 +44,7 @@ from typing import Any
 
 from tpuemb_cli.load.checkpoint_state import UnreadableCheckpoint, why
 from tpuemb_cli.load.limits import shown
+from tpuemb_cli.load.regular_file import read_regular
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import printable
 
@@ -372,25 +373,7 @@ def _proto(folder: Path) -> tuple[str, str]:
 
 def _bytes(file: Path, limit: int) -> bytes:
     """A regular file's bytes, at most ``limit``: a link, a FIFO or a device is never opened."""
-    try:
-        info = file.lstat()
-    except FileNotFoundError:
-        raise UnreadableCheckpoint(f"{_p(file)}: missing") from None
-    if stat.S_ISLNK(info.st_mode):
-        raise UnreadableCheckpoint(
-            f"{_p(file)}: a symbolic link; tpuemb does not follow links inside a checkpoint"
-        )
-    if not stat.S_ISREG(info.st_mode):
-        raise UnreadableCheckpoint(f"{_p(file)}: not a regular file")
-    if info.st_size > limit:
-        raise UnreadableCheckpoint(
-            f"{_p(file)}: {info.st_size} bytes, larger than the {limit} bytes tpuemb reads of it"
-        )
-    try:
-        with file.open("rb") as stream:
-            return stream.read(limit + 1)
-    except OSError as error:
-        raise UnreadableCheckpoint(f"{_p(file)}: cannot be read: {why(error)}") from None
+    return read_regular(file, limit, UnreadableCheckpoint, "a checkpoint")
 
 
 def _json(file: Path, required: bool = True) -> Any:
