@@ -6,6 +6,9 @@ PYTHON ?= python3
 GRPCIO_TOOLS_VERSION := 1.67.1
 GEN_VENV := build/venv-generate
 PROTO_FILES := $(shell find protos -name '*.proto' | sort)
+# A front-end's protos live in its own package (tpuemb_cli/frontends/<name>/pb/), generated beside
+# them with their comments in that folder's comments.py: a front-end is one package.
+FRONTEND_PROTO_DIRS := $(sort $(dir $(shell find tpuemb_cli/frontends -name '*.proto')))
 # The oldest and newest protobuf runtimes we support (TensorFlow 2.18-2.21 users).
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
@@ -68,6 +71,13 @@ generate: $(GEN_VENV)/.installed-$(GRPCIO_TOOLS_VERSION)
 	$(GEN_VENV)/bin/python -m grpc_tools.protoc -Iprotos --include_source_info \
 	  --descriptor_set_out=build/protos-with-comments.binpb $(PROTO_FILES)
 	$(GEN_VENV)/bin/python tools/proto_comments.py build/protos-with-comments.binpb > tpuemb_cli/pb/comments.py
+	for dir in $(FRONTEND_PROTO_DIRS); do \
+	  find $$dir -name '*_pb2.py' -o -name '*_pb2.pyi' | xargs rm -f; \
+	  $(GEN_VENV)/bin/python -m grpc_tools.protoc -I. --python_out=. --pyi_out=. $$dir*.proto && \
+	  $(GEN_VENV)/bin/python -m grpc_tools.protoc -I. --include_source_info \
+	    --descriptor_set_out=build/front-end-protos.binpb $$dir*.proto && \
+	  $(GEN_VENV)/bin/python tools/proto_comments.py build/front-end-protos.binpb > $${dir}comments.py \
+	  || exit 1; done
 
 # Fails when the committed generated code differs from what `make generate` writes.
 check-generated: $(GEN_VENV)/.installed-$(GRPCIO_TOOLS_VERSION)
@@ -82,6 +92,19 @@ check-generated: $(GEN_VENV)/.installed-$(GRPCIO_TOOLS_VERSION)
 	  --descriptor_set_out=build/check-generated/protos-with-comments.binpb $(PROTO_FILES)
 	@$(GEN_VENV)/bin/python tools/proto_comments.py build/check-generated/protos-with-comments.binpb | \
 	  diff -u tpuemb_cli/pb/comments.py - > /dev/null || { echo "stale: tpuemb_cli/pb/comments.py (run make generate)"; exit 1; }
+	@for dir in $(FRONTEND_PROTO_DIRS); do \
+	  rm -rf build/check-generated/fe && mkdir -p build/check-generated/fe && \
+	  $(GEN_VENV)/bin/python -m grpc_tools.protoc -I. --python_out=build/check-generated/fe \
+	    --pyi_out=build/check-generated/fe $$dir*.proto && \
+	  for f in $$(cd build/check-generated/fe && find . -name '*_pb2.py*'); do \
+	    diff -u "$$f" "build/check-generated/fe/$$f" > /dev/null || { echo "stale: $$f (run make generate)"; exit 1; }; done && \
+	  for f in $$(find $$dir -name '*_pb2.py*'); do \
+	    test -f "build/check-generated/fe/$$f" || { echo "no proto makes $$f (run make generate)"; exit 1; }; done && \
+	  $(GEN_VENV)/bin/python -m grpc_tools.protoc -I. --include_source_info \
+	    --descriptor_set_out=build/check-generated/fe.binpb $$dir*.proto && \
+	  $(GEN_VENV)/bin/python tools/proto_comments.py build/check-generated/fe.binpb | \
+	    diff -u $${dir}comments.py - > /dev/null || { echo "stale: $${dir}comments.py (run make generate)"; exit 1; }; \
+	done
 	@echo "generated code is fresh"
 
 # docs/rules.md, from the rule modules' docstrings.

@@ -112,6 +112,9 @@ FRONTENDS_PACKAGE = "frontends"
 # model's, so that every layer above reads what a front-end adds to it (its schema rows, file
 # formats, rules, options).
 FRONTEND_RECORDS = "model"
+# A front-end's module beside the API (``frontends/<name>/api.py``): the one top-layer module a
+# front-end may hold, in the API's group.
+FRONTEND_FACADE = "api"
 
 # Imports the rules above would refuse, each allowed for the reason given: (importer, imported).
 # An entry that no longer allows anything is itself reported.
@@ -184,6 +187,10 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
         "each front-end's modules (engine, views, compat) are literal strings of its record, "
         "each imported when a document of a kind it owns first needs it"
     ),
+    ("tpuemb_cli", "module"): (
+        "a front-end's facade (`tpuemb_cli.<name>`): its module is a literal string of its "
+        "record (`api`), imported when a user imports the facade"
+    ),
     ("tpuemb_cli.frontends", "front_end.rules"): (
         "each front-end's rules module is a literal string of its record, imported when the "
         "catalog is first read (its rows appended to the catalog's)"
@@ -245,6 +252,9 @@ def _frontend_layer(module: str, parts: list[str]) -> tuple[str, int]:
     if len(parts) <= 3:
         return FRONTEND_RECORDS, LAYERS[FRONTEND_RECORDS]
     named = parts[3]
+    if named == FRONTEND_FACADE and len(parts) == 4:
+        # Its facade (``FrontEnd.api``: users import it as ``tpuemb_cli.<name>``) is the API's.
+        return FRONTEND_FACADE, LAYERS[FRONTEND_FACADE]
     if named not in LAYERS or LAYERS[named] >= LAYERS["cli"]:
         raise AssertionError(
             f"{module}: a front-end's module is named for a layer below the top one "
@@ -361,7 +371,10 @@ def frontend_of(module: str, patterns: dict[str, tuple[str, ...]]) -> str | None
 
 def top_group(module: str) -> str | None:
     """The group of the top layer ``module`` belongs to (cli, server, api), if any."""
-    top = module.split(".")[1] if "." in module else ""
+    parts = module.split(".")
+    if len(parts) == 4 and parts[1] == FRONTENDS_PACKAGE and parts[3] == FRONTEND_FACADE:
+        return TOP_GROUPS[FRONTEND_FACADE]  # a front-end's facade
+    top = parts[1] if len(parts) > 1 else ""
     return TOP_GROUPS.get(top)
 
 

@@ -17,6 +17,7 @@ from google.protobuf.descriptor import FieldDescriptor
 
 import tpuemb_cli.rules
 from tpuemb_cli.engine import Engine
+from tpuemb_cli.frontends import front_ends
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
 from tpuemb_cli.rules import CATALOG, all_rules, find, load
 from tpuemb_cli.rules.base import STANDALONE, Rule, Site
@@ -57,6 +58,10 @@ def test_documentation_has_every_section_in_order(rule: Rule) -> None:
     if rule.module.startswith("tpuemb_cli.frontends.keras.rules."):
         # A Keras rule says what Keras-RS does instead.
         doc = doc.replace("## What Keras-RS does", "## What TensorFlow does")
+    for front_end in front_ends():
+        # Any other front-end's rule says what its library does, by its title.
+        if rule.module.startswith(f"tpuemb_cli.frontends.{front_end.name}.rules."):
+            doc = doc.replace(f"## What {front_end.title} does", "## What TensorFlow does")
     positions = [doc.find(section) for section in SECTIONS]
     assert all(p >= 0 for p in positions), [
         s for s, p in zip(SECTIONS, positions, strict=True) if p < 0
@@ -171,7 +176,8 @@ def test_catalog_entry_is_the_only_metadata_and_names_the_modules_checks(
     )
     assert rule.module == entry.module
     assert entry.family in tpuemb_cli.rules.FAMILIES
-    assert set(entry.runs) <= set(tpuemb_cli.rules.CHECKS)
+    kinds = {kind for front_end in front_ends() for kind in front_end.kinds}
+    assert set(entry.runs) <= set(tpuemb_cli.rules.CHECKS) | kinds
     module = importlib.import_module(entry.module)
     for constant in ("CODE", "NAME", "SEVERITY", "FIX", "SUPERSEDES"):
         assert not hasattr(module, constant), f"{entry.module}.{constant}: the catalog has it"
@@ -188,13 +194,19 @@ def test_every_rule_module_is_in_the_catalog() -> None:
     # A family's modules are in its folder here, or in its front-end's rules folder (HOMES).
     folder = Path(tpuemb_cli.rules.__file__).parent
     modules = set()
+    # A registered front-end's rows name their package (`home`).
+    homes = {entry.family: entry.home for entry in CATALOG if entry.home}
     for family in tpuemb_cli.rules.FAMILIES:
-        home = tpuemb_cli.rules.HOMES.get(family, f"tpuemb_cli.rules.{family}")
+        home = homes.get(family) or tpuemb_cli.rules.HOMES.get(family, f"tpuemb_cli.rules.{family}")
         path = folder.parent.joinpath(*home.split(".")[1:])
         modules |= {f"{home}.{p.stem}" for p in path.glob("*.py") if p.stem != "__init__"}
     assert modules == {entry.module for entry in CATALOG}
     assert {p.name for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__"} == {
-        *(family for family in tpuemb_cli.rules.FAMILIES if family not in tpuemb_cli.rules.HOMES),
+        *(
+            family
+            for family in tpuemb_cli.rules.FAMILIES
+            if family not in tpuemb_cli.rules.HOMES and family not in homes
+        ),
         "lib",
     }
 

@@ -176,7 +176,7 @@ def test_bad_option_exit_2() -> None:
     assert (
         "Invalid value for '--type': unknown message type 'GraphDeff'; did you mean `GraphDef`? "
         "(known: TPUEmbeddingConfiguration, OptimizationParameters, EmbeddingSpec, GraphDef, "
-        "SavedModel, SparseCoreTableLayouts, EmbeddingSpecProto, KerasModel)\n"
+        "SavedModel, SparseCoreTableLayouts, EmbeddingSpecProto, KerasModel, TorchRecSpec)\n"
     ) in result.stderr
 
 

@@ -225,7 +225,7 @@ def test_explain_says_what_it_does_not_explain(monkeypatch: pytest.MonkeyPatch) 
     assert err.endswith(
         "; pass --type if it is one (tpuemb reads: TPUEmbeddingConfiguration, "
         "OptimizationParameters, EmbeddingSpec, GraphDef, SavedModel, SparseCoreTableLayouts, "
-        "EmbeddingSpecProto, KerasModel)\n"
+        "EmbeddingSpecProto, KerasModel, TorchRecSpec)\n"
     )
 
 

@@ -42,6 +42,7 @@ REGISTERED: tuple[str, ...] = (
     "tpuemb_cli.frontends.tensorflow",
     "tpuemb_cli.frontends.jax",
     "tpuemb_cli.frontends.keras",
+    "tpuemb_cli.frontends.torchrec",
 )
 
 
@@ -104,6 +105,9 @@ class FrontEnd(Record):
     formats: tuple[FileFormat, ...] = ()
     rules: str = ""
     compat: str = ""
+    # Its module beside the API: what users import as ``tpuemb_cli.<name>`` to lint live objects
+    # (``spec_from_<name>``, ``lint_<name>``); the package's import hook finds it there.
+    api: str = ""
 
 
 @cache
@@ -224,3 +228,12 @@ def options() -> tuple[Option, ...]:
                 raise ValueError(f"two front-ends declare the option {option.name!r}")
             found[option.name] = option
     return tuple(found.values())
+
+
+def facade(name: str) -> str:
+    """The module of the registered front-end whose API users import as ``tpuemb_cli.<name>``
+    ("": none)."""
+    for front_end in front_ends():
+        if front_end.name == name and front_end.api:
+            return front_end.api
+    return ""

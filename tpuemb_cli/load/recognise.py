@@ -96,8 +96,18 @@ def _text(text: str) -> Verdict:
     row = schema.BY_NAME.get(verdict.message_type or "")
     if row is None:
         return verdict
-    if row.text_check and not text_check(row.text_check)(text[:PREFIX], nested):
-        return Verdict(False, reason=row.text_unlike)
+    refused: Verdict | None = None
+    while row is not None and row.text_check:
+        if text_check(row.text_check)(text[:PREFIX], nested):
+            break
+        # Not one after all (a TorchRecSpec's `tables` are not a layout's): the types after it
+        # are tried, and the first refusal is said when none fits.
+        refused = refused or Verdict(False, reason=row.text_unlike)
+        types = tuple(other for other in types if other is not row)
+        verdict = judge(names, types)
+        row = schema.BY_NAME.get(verdict.message_type or "")
+    if row is None:
+        return refused or verdict
     if row.name == schema.DEFAULT_TYPE:
         return verdict._replace(message_type=None)  # the loader's default
     return verdict

@@ -48,7 +48,7 @@ RULESET_VERSION = "30"
 # whole config, a config's memory on a known TPU, a SparseCore spec, a JAX SparseCore stacked
 # layout (jax-tpu-embedding's EmbeddingSpecProto), a Keras-RS model, a spec, a graph, and the
 # suppressions the engine reports on, and the kinds of change `tpuemb diff` reports.
-FAMILIES = (
+FAMILIES: tuple[str, ...] = (
     "parse",
     "optimizer",
     "config",
@@ -679,6 +679,8 @@ CATALOG: tuple[Entry, ...] = (
 # The front-ends' own rules, after tpuemb's: each front-end's rules module's rows (it imports
 # Entry from here, which is defined by now).
 CATALOG += frontends.rule_rows()
+# Their families, after tpuemb's, each once (a front-end's rules live in its package: `home`).
+FAMILIES += tuple(dict.fromkeys(e.family for e in CATALOG if e.family not in FAMILIES))
 BY_CODE: dict[str, Entry] = {entry.code: entry for entry in CATALOG}
 BY_NAME: dict[str, Entry] = {entry.name: entry for entry in CATALOG}
 

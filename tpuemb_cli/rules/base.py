@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Severity, Violation
@@ -119,15 +119,22 @@ DriftCheck = Callable[[TPUEmbeddingConfiguration, "Expected"], Iterator[Violatio
 STANDALONE = Site(in_config=False, trains=True)
 
 
+class Budgeted(Protocol):
+    """A front-end's memory model that says its own fill of a chip's HBM: what the memory rules
+    judge (``rules.lib.fit.Budget``, built by the front-end's rules layer)."""
+
+    def budget(self, chip: Chip) -> Any: ...
+
+
 class Fit(Record):
     """What the memory rules check: the chip the config runs on (its HBM known) and the config's
     memory model, which the engine works out once for all of them -- for a spec with a
     ``sparse_core`` section, TPUEmbeddingV2's (``SparseCoreMemory``: per chip, not per core); for
     a JAX EmbeddingSpecProto, jax-tpu-embedding's (``JaxMemory``: per device, its SparseCores
-    per device known)."""
+    per device known); for a front-end's own, one that budgets itself (``Budgeted``)."""
 
     chip: Chip
-    memory: Memory | SparseCoreMemory | JaxMemory
+    memory: Memory | SparseCoreMemory | JaxMemory | Budgeted
     # The TPU as named, with the slice's size when an accelerator type gave one; None on a spec,
     # whose topology TE724 holds against its accelerator.
     tpu: Accelerator | None = None

@@ -4,7 +4,7 @@ says how much the tables take and what would help."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from tpuemb_cli.model.advice import Demand, smallest_slice
 from tpuemb_cli.model.memory import Memory, size
@@ -154,6 +154,10 @@ def budget(config: Config, fit: Fit) -> Budget:
     """``fit``'s memory model against its chip: TensorCore configs per core, SparseCore specs per
     chip (TPUEmbeddingV2's variables), JAX EmbeddingSpecProtos per device (jax-tpu-embedding's)."""
     memory = fit.memory
+    own = getattr(memory, "budget", None)
+    if own is not None:  # a front-end's model, which says its own fill (rules/base.Budgeted)
+        said: Budget = own(fit.chip)
+        return said
     if isinstance(memory, Memory):
         hbm = fit.chip.hbm_per_core
         assert hbm is not None  # the engine runs memory rules only on chips whose HBM is known
@@ -184,7 +188,7 @@ def budget(config: Config, fit: Fit) -> Budget:
         )
     chip_hbm = fit.chip.hbm_bytes.value
     assert chip_hbm is not None
-    sparsecore = memory
+    sparsecore = cast("SparseCoreMemory", memory)
     return Budget(
         SPARSECORE_PATH,
         sparsecore.per_chip,

@@ -1,0 +1,38 @@
+"""The comments of protos/ by full name, for the language server's hover (generated
+code leaves them out). Written by `make generate` (tools/proto_comments.py); do not edit.
+"""
+
+COMMENTS: dict[str, str] = {
+    'tpuemb.torchrec.Collection.activation_mem_bytes_limit': "the library's default: 6 MiB",
+    'tpuemb.torchrec.Collection.batch_size': "the library's default: 1",
+    'tpuemb.torchrec.Collection.global_device_count': "the library's default: 1",
+    'tpuemb.torchrec.Collection.num_sc_per_device': "the library's default: 2",
+    'tpuemb.torchrec.Collection.type': 'SparseCoreFusedEmbeddingBagCollection (pooled lookups) or SparseCoreFusedEmbeddingCollection (sequences).',
+    'tpuemb.torchrec.Optimizer.kwargs': "`optimizer_kwargs`' numbers, as given (`learning_rate`, `epsilon` and `betas` too: the collection renames them `lr`, `eps`, `beta1` and `beta2`).",
+    'tpuemb.torchrec.Optimizer.other_kwargs': 'Its keyword arguments that are no number, by name.',
+    'tpuemb.torchrec.Optimizer.type': "`optimizer_type`'s class name: SGD, Adagrad or Adam (torch.optim's), or another.",
+    'tpuemb.torchrec.SparseCoreTable.data_type': "The config's data_type (FP32 by default).",
+    'tpuemb.torchrec.SparseCoreTable.kind': '"bag" (an EmbeddingBagConfig: pooled) or "sequence" (an EmbeddingConfig: unpooled).',
+    'tpuemb.torchrec.SparseCoreTable.max_ids_per_partition': "The library's default: 256.",
+    'tpuemb.torchrec.SparseCoreTable.max_seq_len': 'Ids a sample of a sequence table holds at most (required for one).',
+    'tpuemb.torchrec.SparseCoreTable.max_unique_ids_per_partition': "The library's default: 256.",
+    'tpuemb.torchrec.SparseCoreTable.pooling': "A bag table's PoolingType: SUM (TorchRec's default), MEAN or NONE.",
+    'tpuemb.torchrec.SparseCoreTable.stack_table_name': 'The stack `prepare_tables_for_stacking` puts the table in ("": its own).',
+    'tpuemb.torchrec.Stack.stack_name': "StackedSparseCoreEmbeddingConfig's fields, as its `to_dict()` writes them.",
+    'tpuemb.torchrec.StackCall.activation_mem_bytes_limit': 'auto_stack_tables: default 6 MiB',
+    'tpuemb.torchrec.StackCall.batch_size': "the library's default: 1",
+    'tpuemb.torchrec.StackCall.call': '"stack_tables" or "auto_stack_tables".',
+    'tpuemb.torchrec.StackCall.global_device_count': "the library's default: 1",
+    'tpuemb.torchrec.StackCall.name': 'stack_tables\' `stack_table_name` ("": the library\'s own name).',
+    'tpuemb.torchrec.StackCall.num_sc_per_device': "the library's default: 2",
+    'tpuemb.torchrec.StackCall.tables': "stack_tables' `table_names`, as given.",
+    'tpuemb.torchrec.StackCall.tables_string': '`table_names` was one string, which the library reads as its characters.',
+    'tpuemb.torchrec.StackCall.use_short_names': 'auto_stack_tables: default true',
+    'tpuemb.torchrec.Topology.global_device_count': "the library's default: 1",
+    'tpuemb.torchrec.Topology.num_sc_per_device': "the library's default: 2",
+    'tpuemb.torchrec.TorchRecSpec.collection': "The fused collection built on them; absent: the tables are only stacked (`prepare_tables_for_stacking` with `prepare`'s topology).",
+    'tpuemb.torchrec.TorchRecSpec.prepare': "`prepare_tables_for_stacking`'s topology when no collection is given.",
+    'tpuemb.torchrec.TorchRecSpec.stack_calls': 'The calls to table_stacking made on the tables before the collection, in order.',
+    'tpuemb.torchrec.TorchRecSpec.stacks': 'The stacks the library made, when the objects read were stacked already: what its StackedSparseCoreEmbeddingConfig holds, compared with what the calls above make.',
+    'tpuemb.torchrec.TorchRecSpec.tables': 'The tables (SparseCoreEmbeddingConfig, each wrapping an EmbeddingBagConfig or an EmbeddingConfig), in the order the collection is given them.',
+}

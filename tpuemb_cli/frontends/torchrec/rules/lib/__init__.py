@@ -1,0 +1,1 @@
+"""What the TorchRec rules share."""
