@@ -1,4 +1,4 @@
-"""load.dcp_metadata: the ``.metadata`` files torch 2.13 wrote (tests/data/dcp, made by its
+"""frontends/torchrec/load/dcp_metadata: the ``.metadata`` files torch 2.13 wrote (tests/data/dcp, made by its
 make_fixtures.py) read without torch to what torch itself loaded from them (expected.json,
 written by the same script from ``pickle.load`` of each file)."""
 
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tpuemb_cli.load import dcp_metadata as dcp
-from tpuemb_cli.load.dcp_metadata import (
+from tpuemb_cli.frontends.torchrec.load import dcp_metadata as dcp
+from tpuemb_cli.frontends.torchrec.load.dcp_metadata import (
     BytesEntry,
     Chunk,
     DcpMetadata,

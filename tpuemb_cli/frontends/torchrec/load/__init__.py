@@ -1,0 +1,1 @@
+"""Reading what TorchRec leaves on disk: a PyTorch distributed checkpoint's ``.metadata``."""
