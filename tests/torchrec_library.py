@@ -30,9 +30,11 @@ planners, is torchrec's own code running unmodified):
    every attribute to the real torch except ``device``, which maps the device string "tpu" to
    "cpu". So ``self._device`` is ``cpu``, the ``.to(self._device)`` and ``device=self._device``
    calls put the weights on the CPU, and line 564's ``torch.accelerator.synchronize()`` is skipped
-   because the device type is not "tpu". The module's ``torch`` is restored afterwards. The
-   multi-process path (``dt.init_device_mesh("tpu", ...)`` at line 405, taken only when a process
-   group is initialized and global_device_count > 1) is not stood in for; see NOTES-torchrec.md.
+   because the device type is not "tpu". With a process group and global_device_count > 1 the
+   constructor also calls ``dt.init_device_mesh("tpu", ...)`` (line 405), whose mesh then fails
+   ``DTensor.from_local`` (line 491) with the same RuntimeError; the same context rebinds ``dt``
+   in that module to a proxy whose ``init_device_mesh`` maps "tpu" to "cpu" (a gloo mesh). Both
+   names are restored afterwards.
 
 Case format: see tests/torchrec_cases.py (its docstring is the reference). Outcome format: see
 :func:`run_library`.
@@ -125,17 +127,36 @@ class _TorchWithTpuAsCpu:
         return self._torch.device(spec, *args)
 
 
+class _DTensorWithTpuAsCpu:
+    """Forwards everything to torch.distributed.tensor except ``init_device_mesh("tpu", ...)``,
+    which makes the mesh on the CPU (line 405; only reached with a process group and
+    global_device_count > 1)."""
+
+    def __init__(self, dt_module: Any) -> None:
+        self._dt = dt_module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._dt, name)
+
+    def init_device_mesh(self, device_type: str, *args: Any, **kwargs: Any) -> Any:
+        if device_type == "tpu":
+            device_type = "cpu"
+        return self._dt.init_device_mesh(device_type, *args, **kwargs)
+
+
 @contextlib.contextmanager
 def tpu_is_cpu() -> Iterator[None]:
-    """For the duration, fused_embedding_modules' ``torch.device("tpu")`` is the CPU."""
+    """For the duration, fused_embedding_modules' ``torch.device("tpu")`` is the CPU (and so is
+    its ``dt.init_device_mesh("tpu", ...)``)."""
     install_standin()
     fem = importlib.import_module(FUSED_NAME)
-    real = fem.torch
-    fem.torch = _TorchWithTpuAsCpu(real)
+    real_torch, real_dt = fem.torch, fem.dt
+    fem.torch = _TorchWithTpuAsCpu(real_torch)
+    fem.dt = _DTensorWithTpuAsCpu(real_dt)
     try:
         yield
     finally:
-        fem.torch = real
+        fem.torch, fem.dt = real_torch, real_dt
 
 
 # ---------------------------------------------------------------- building a case
@@ -189,7 +210,23 @@ def _torchrec_frames(exc: BaseException) -> list[str]:
     return out
 
 
+def _reraise_fatal(e: BaseException) -> None:
+    """Everything the library raises is reported, but not an interrupt or an exit."""
+    if isinstance(e, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+        raise e
+
+
 def _refusal(where: str, exc: BaseException) -> dict[str, Any]:
+    # torch.distributed.checkpoint wraps a rank's exception in CheckpointException (a
+    # BaseException, not an Exception) holding {rank: (exception, StackSummary)}: report the
+    # library's exception inside it, and the wrapper's name apart.
+    wrapper = None
+    failures = getattr(exc, "failures", None) or getattr(exc, "_failures", None)
+    if isinstance(failures, dict) and failures:
+        inner = next(iter(failures.values()))
+        if isinstance(inner, tuple) and inner and isinstance(inner[0], BaseException):
+            wrapper = type(exc).__name__
+            exc = inner[0]
     frames = _torchrec_frames(exc)
     return {
         "where": where,
@@ -197,6 +234,7 @@ def _refusal(where: str, exc: BaseException) -> dict[str, Any]:
         "message": str(exc),
         "raised_at": frames[-1] if frames else None,
         "frames": frames,
+        "wrapped_in": wrapper,
     }
 
 
@@ -247,10 +285,15 @@ def _module_report(mod: Any) -> dict[str, Any]:
         name = sc.stack_name
         if name in weight_dict:
             w = weight_dict[name].weight
+            is_dt = hasattr(w, "to_local")
             rep["weights"][name] = {
-                "local_shape": _shape(w),
+                # This process's rows (a DTensor's local shard, else the tensor itself) ...
+                "local_shape": _shape(w.to_local() if is_dt else w),
+                # ... the tensor's own shape (a DTensor's is global) ...
+                "param_shape": _shape(w),
+                # ... and the stack config's global size.
                 "global_shape": [sc.stack_num_embeddings, sc.stack_embedding_dim],
-                "is_dtensor": type(w).__name__ != "Parameter" and hasattr(w, "to_local"),
+                "is_dtensor": is_dt,
                 "dtype": str(w.dtype),
             }
         else:
@@ -263,7 +306,8 @@ def _module_report(mod: Any) -> dict[str, Any]:
     try:
         unst = mod.get_unstacked_table_weights()
         rep["unstacked_shapes"] = {k: _shape(v) for k, v in unst.items()}
-    except Exception as e:  # report, never crash: this is what the library does
+    except BaseException as e:  # report, never crash: this is what the library does
+        _reraise_fatal(e)
         rep["unstacked_shapes"] = _refusal("get_unstacked_table_weights", e)
     try:
         opt = mod.fused_optimizer
@@ -275,7 +319,8 @@ def _module_report(mod: Any) -> dict[str, Any]:
             },
             "lr": [float(g["lr"]) for g in opt.param_groups],
         }
-    except Exception as e:
+    except BaseException as e:
+        _reraise_fatal(e)
         rep["fused_optimizer"] = _refusal("fused_optimizer", e)
     return rep
 
@@ -351,7 +396,8 @@ def build_module(case: dict[str, Any], tables: list[Any]) -> tuple[Any, Any]:
     with tpu_is_cpu():
         try:
             obj.__init__(**kwargs)
-        except Exception as e:
+        except BaseException as e:
+            _reraise_fatal(e)
             return obj, e
     return obj, None
 
@@ -403,8 +449,7 @@ def run_library(case: dict[str, Any]) -> dict[str, Any]:
             _run(case, out)
         out["warnings"] = list(warned)
     except BaseException as e:  # the harness must never crash on what the library does
-        if isinstance(e, KeyboardInterrupt):
-            raise
+        _reraise_fatal(e)
         out["refused"] = out["refused"] or _refusal("harness", e)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
@@ -415,7 +460,8 @@ def _run(case: dict[str, Any], out: dict[str, Any]) -> None:
 
     try:
         tables = _make_tables(case)
-    except Exception as e:
+    except BaseException as e:
+        _reraise_fatal(e)
         out["refused"] = _refusal("table_config", e)
         return
     made: list[Any] = []
@@ -439,7 +485,8 @@ def _run(case: dict[str, Any], out: dict[str, Any]) -> None:
                 global_device_count=prep.get("global_device_count", 1),
                 num_sc_per_device=prep.get("num_sc_per_device", 2),
             )
-        except Exception as e:
+        except BaseException as e:
+            _reraise_fatal(e)
             out["refused"] = _refusal("prepare_tables_for_stacking", e)
             _fill_stacks(out, made)
             return
@@ -496,7 +543,8 @@ def _apply_stack_calls(
                 res = ts.auto_stack_tables(tables, **kw)
             else:
                 raise ValueError(f"unknown stack call {kind!r}")
-        except Exception as e:
+        except BaseException as e:
+            _reraise_fatal(e)
             return _refusal(kind, e)
         call_results.append({"call": kind, "stacks": [s.stack_name for s in res]})
         note(res)
@@ -534,7 +582,8 @@ def _preprocessor_report(case: dict[str, Any]) -> Any:
                 else {}
             ),
         )
-    except Exception as e:
+    except BaseException as e:
+        _reraise_fatal(e)
         return _refusal("preprocessor", e)
     if len(STANDIN_BACKENDS) == before:
         return None
@@ -552,25 +601,29 @@ def _preprocessor_report(case: dict[str, Any]) -> Any:
 # ---------------------------------------------------------------- checkpoints
 
 
-def _fill_known_rows(mod: Any, case: dict[str, Any]) -> dict[str, int]:
-    """Sets every table's row i to row_code(t, i) through the library's own
-    set_unstacked_table_weights; returns table name -> index t."""
+def _fill_known_rows(mod: Any, case: dict[str, Any]) -> dict[str, Any]:
+    """Sets every table's rows to row_code(t, row) through the library's own
+    set_unstacked_table_weights; returns the tables it set."""
     import torch
+    import torch.distributed as dist
 
+    rank = dist.get_rank() if dist.is_initialized() else 0
     index = {t["name"]: k for k, t in enumerate(case["tables"])}
     weights = {}
     for sc in mod.stacked_configs:
         for t in sc.tables:
             if t.name in weights:
                 continue
-            # The module's own unstacked shape (local rows: num_embeddings // devices).
+            # The module's own unstacked shape (local rows: num_embeddings // devices). Rank r
+            # holds rows r * padded_vocab // devices onwards (its block of the Shard(0) weight).
             rows = t.num_embeddings // mod._global_device_count
+            first = rank * (sc.padded_vocab_sizes[t.name] // mod._global_device_count)
             col = torch.tensor(
-                [row_code(index[t.name], i) for i in range(rows)], dtype=torch.float32
+                [row_code(index[t.name], first + i) for i in range(rows)], dtype=torch.float32
             )
             weights[t.name] = col.unsqueeze(1).repeat(1, t.embedding_dim)
     mod.set_unstacked_table_weights(weights)
-    return index
+    return weights
 
 
 def _physical_map(mod: Any) -> dict[str, list[Any]]:
@@ -608,17 +661,10 @@ def save_checkpoint(case: dict[str, Any], directory: str | Path) -> dict[str, An
         if err is not None:
             res["error"] = err
             return res
-        _fill_known_rows(mod, case)
-        # The library's own round trip (block layout both ways) for comparison.
+        filled = _fill_known_rows(mod, case)
+        # The library's own round trip (block layout both ways), for comparison.
         back = mod.get_unstacked_table_weights()
-        res["module_roundtrip_ok"] = {
-            n: all(
-                decode_row(float(w[i, 0].item()))
-                == ([t["name"] for t in case["tables"]].index(n), i)
-                for i in range(w.shape[0])
-            )
-            for n, w in back.items()
-        }
+        res["module_roundtrip_ok"] = {n: bool((w == filled[n]).all()) for n, w in back.items()}
         res["physical_rows"] = _physical_map(mod)
         sd = mod.state_dict()
         res["fqns"] = {k: _shape(v) for k, v in sd.items()}
@@ -636,7 +682,8 @@ def save_checkpoint(case: dict[str, Any], directory: str | Path) -> dict[str, An
         res["metadata_sizes"] = {
             k: [int(x) for x in getattr(v, "size", [])] for k, v in md.state_dict_metadata.items()
         }
-    except Exception as e:
+    except BaseException as e:
+        _reraise_fatal(e)
         res["error"] = _refusal("save", e)
     res["seconds"] = round(time.perf_counter() - t0, 4)
     return res
@@ -752,7 +799,58 @@ def load_checkpoint(
             got = target.get_unstacked_table_weights()
             res["physical_rows"] = _physical_map(target)
         res["tables"] = _check_rows(got, saved_case)
-    except Exception as e:
+    except BaseException as e:
+        _reraise_fatal(e)
         res["error"] = _refusal("load", e)
     res["seconds"] = round(time.perf_counter() - t0, 4)
+    return res
+
+
+def _mp_save_worker(
+    rank: int, world: int, case: dict[str, Any], directory: str, port: int, out: str
+) -> None:
+    """One rank of save_checkpoint_multiprocess (module level: spawn pickles it by name)."""
+    import json
+    import os
+    import warnings
+
+    import torch.distributed as dist
+
+    warnings.filterwarnings("ignore")
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    try:
+        res = save_checkpoint(case, directory)
+        Path(out, f"rank{rank}.json").write_text(json.dumps(_jsonable(res)))
+    finally:
+        dist.destroy_process_group()
+
+
+def save_checkpoint_multiprocess(
+    case: dict[str, Any], directory: str | Path, world_size: int, port: int = 29541
+) -> dict[str, Any]:
+    """save_checkpoint in `world_size` CPU processes (torch.multiprocessing.spawn, a gloo group):
+    the module's weights are then DTensors Shard(0) over a CPU mesh (see tpu_is_cpu) and the
+    checkpoint records world_size. Returns {"ranks": [each rank's save_checkpoint result]} or
+    the exception. The case's global_device_count should equal world_size."""
+    import json
+    import tempfile
+
+    import torch.multiprocessing as mp
+
+    res: dict[str, Any] = {"id": case.get("id"), "error": None, "ranks": []}
+    with tempfile.TemporaryDirectory() as out:
+        try:
+            mp.spawn(
+                _mp_save_worker,
+                args=(world_size, case, str(directory), port, out),
+                nprocs=world_size,
+            )
+        except BaseException as e:
+            _reraise_fatal(e)
+            res["error"] = _refusal("spawn", e)
+        for r in range(world_size):
+            p = Path(out, f"rank{r}.json")
+            res["ranks"].append(json.loads(p.read_text()) if p.exists() else None)
     return res
