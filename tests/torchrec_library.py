@@ -94,6 +94,12 @@ class _StandinBackend:
         )
 
 
+def _lib(name: str) -> Any:
+    """A torchrec module, imported on first use (and typed Any: torchrec ships no stubs the
+    project's type check could see)."""
+    return importlib.import_module(name)
+
+
 def install_standin() -> bool:
     """Installs the pybind stub if the real extension is missing; True when the stub is in use."""
     if PYBIND_NAME in sys.modules:
@@ -149,7 +155,7 @@ def tpu_is_cpu() -> Iterator[None]:
     """For the duration, fused_embedding_modules' ``torch.device("tpu")`` is the CPU (and so is
     its ``dt.init_device_mesh("tpu", ...)``)."""
     install_standin()
-    fem = importlib.import_module(FUSED_NAME)
+    fem: Any = _lib(FUSED_NAME)
     real_torch, real_dt = fem.torch, fem.dt
     fem.torch = _TorchWithTpuAsCpu(real_torch)
     fem.dt = _DTensorWithTpuAsCpu(real_dt)
@@ -163,14 +169,11 @@ def tpu_is_cpu() -> Iterator[None]:
 
 
 def _make_tables(case: dict[str, Any]) -> list[Any]:
-    from torchrec.experimental.torch_tpu.modules.embedding_configs import (
-        SparseCoreEmbeddingConfig,
-    )
-    from torchrec.modules.embedding_configs import (
-        EmbeddingBagConfig,
-        EmbeddingConfig,
-        PoolingType,
-    )
+    SparseCoreEmbeddingConfig = _lib(f"{PKG}.modules.embedding_configs").SparseCoreEmbeddingConfig
+    tr_configs = _lib("torchrec.modules.embedding_configs")
+    EmbeddingBagConfig = tr_configs.EmbeddingBagConfig
+    EmbeddingConfig = tr_configs.EmbeddingConfig
+    PoolingType = tr_configs.PoolingType
 
     tables = []
     for t in case["tables"]:
@@ -375,7 +378,7 @@ def build_module(case: dict[str, Any], tables: list[Any]) -> tuple[Any, Any]:
     the module object exists even when its __init__ raised (made with __new__ first), so the
     caller can see which weights were built before the refusal."""
     install_standin()
-    fem = importlib.import_module(FUSED_NAME)
+    fem = _lib(FUSED_NAME)
     m = case["module"]
     cls = (
         fem.SparseCoreFusedEmbeddingBagCollection
@@ -456,7 +459,7 @@ def run_library(case: dict[str, Any]) -> dict[str, Any]:
 
 
 def _run(case: dict[str, Any], out: dict[str, Any]) -> None:
-    from torchrec.experimental.torch_tpu.modules import table_stacking as ts
+    ts = _lib(f"{PKG}.modules.table_stacking")
 
     try:
         tables = _make_tables(case)
@@ -514,7 +517,7 @@ def _apply_stack_calls(
 ) -> dict[str, Any] | None:
     """Makes the case's stack_tables / auto_stack_tables calls in order on `tables`; returns the
     refusal of the first call that raises, else None."""
-    from torchrec.experimental.torch_tpu.modules import table_stacking as ts
+    ts = _lib(f"{PKG}.modules.table_stacking")
 
     for call in case.get("stack_calls", []):
         kind = call["call"]
@@ -563,7 +566,7 @@ def _preprocessor_report(case: dict[str, Any]) -> Any:
     """Builds SparseCoreInputPreprocessor for fresh copies of the case's tables (the library
     mutates tables when it stacks them) and returns the metadata it gave the backend."""
     install_standin()
-    ip = importlib.import_module(f"{PKG}.datasets.input_preprocessing")
+    ip = _lib(f"{PKG}.datasets.input_preprocessing")
     m = case["module"]
     tables = _make_tables(case)
     # The explicit stacks the case made before its module (they succeeded to get here).
@@ -652,7 +655,8 @@ def save_checkpoint(case: dict[str, Any], directory: str | Path) -> dict[str, An
     torch.distributed.checkpoint.save and SparseCoreSavePlanner, in this one process, no
     process group. Returns what was saved or the exception."""
     import torch.distributed.checkpoint as dcp
-    from torchrec.experimental.torch_tpu.checkpoint.planners import SparseCoreSavePlanner
+
+    SparseCoreSavePlanner = _lib(f"{PKG}.checkpoint.planners").SparseCoreSavePlanner
 
     t0 = time.perf_counter()
     res: dict[str, Any] = {"id": case.get("id"), "error": None}
@@ -693,10 +697,10 @@ def _standard_torchrec_module(case: dict[str, Any]) -> Any:
     """A standard (CPU) TorchRec EmbeddingBagCollection / EmbeddingCollection of the case's
     tables, zero-filled so that a row the load did not write reads as 'unset'."""
     import torch
-    from torchrec.modules.embedding_modules import (
-        EmbeddingBagCollection,
-        EmbeddingCollection,
-    )
+
+    tr_modules = _lib("torchrec.modules.embedding_modules")
+    EmbeddingBagCollection = tr_modules.EmbeddingBagCollection
+    EmbeddingCollection = tr_modules.EmbeddingCollection
 
     tables = _make_tables(case)
     cfgs = [t.config for t in tables]
@@ -710,6 +714,13 @@ def _standard_torchrec_module(case: dict[str, Any]) -> Any:
         for p in mod.parameters():
             p.zero_()
     return mod
+
+
+def _origin(w: Any, i: int, saved_names: list[str]) -> list[Any] | None:
+    d = decode_row(float(w[i, 0].item())) if w.shape[1] else None
+    if d is None:
+        return None
+    return [saved_names[d[0]] if 0 <= d[0] < len(saved_names) else d[0], d[1]]
 
 
 def _check_rows(got: dict[str, Any], saved_case: dict[str, Any], limit: int = 12) -> dict[str, Any]:
@@ -736,6 +747,10 @@ def _check_rows(got: dict[str, Any], saved_case: dict[str, Any], limit: int = 12
                     who = saved_names[d[0]] if 0 <= d[0] < len(saved_names) else d[0]
                     moved.append([i, who, d[1]])
         out[name] = {
+            # Every row's origin ([table, row] or None), for tables small enough to list.
+            "rows_from": (
+                [_origin(w, i, saved_names) for i in range(rows)] if rows <= 4096 else None
+            ),
             "rows": rows,
             "right": right,
             "unset": unset,
@@ -757,7 +772,8 @@ def load_checkpoint(
     unshard_for_cpu, into standard TorchRec CPU tables of load_case's tables. Reports per table
     whether each row came back in the right place (see _check_rows) or the exception."""
     import torch.distributed.checkpoint as dcp
-    from torchrec.experimental.torch_tpu.checkpoint.planners import SparseCoreLoadPlanner
+
+    SparseCoreLoadPlanner = _lib(f"{PKG}.checkpoint.planners").SparseCoreLoadPlanner
 
     t0 = time.perf_counter()
     res: dict[str, Any] = {"id": load_case.get("id"), "unshard_for_cpu": unshard_for_cpu}
