@@ -9,7 +9,9 @@ A case::
                  "pooling": "SUM"|"MEAN"|None (None on a bag table = the config's default, SUM),
                  "max_seq_len": int|None, "max_ids_per_partition" (256),
                  "max_unique_ids_per_partition" (256), "suggested_coo_buffer_size_per_device",
-                 "stack_table_name": str|None}],
+                 "stack_table_name": str|None,
+                 "weight_init_min", "weight_init_max": float (optional, passed to torchrec's
+                 config; without them the config computes +-sqrt(1 / num_embeddings))}],
      "stack_calls": [{"call": "stack_tables"|"auto_stack_tables", "tables": [str] | str
                       (stack_tables only; passed as given, so a bare string is a bare string),
                       "name", "rotation", "fail_on_excess_padding", "global_device_count",
@@ -467,6 +469,18 @@ def _hand_mistakes() -> list[dict[str, Any]]:
             [bag("a", 0, 8), bag("b", 16, 8)],
             [],
             module("bag", "Adagrad", {"lr": 0.1}),
+        ),
+        case(
+            "vocab_zero_with_init_range",
+            "num_embeddings=0 with an init range: the config accepts it, and so does torch_tpu",
+            [bag("a", 0, 8, weight_init_min=-0.1, weight_init_max=0.1), bag("b", 16, 8)],
+            [stack(["a", "b"])],
+            module("bag", "Adagrad", {"lr": 0.1}),
+        ),
+        case(
+            "vocab_negative_with_init_range",
+            "num_embeddings=-5 with an init range: padded vocab rounds to 0, accepted",
+            [bag("a", -5, 8, weight_init_min=-0.1, weight_init_max=0.1)],
         ),
         case(
             "vocab_negative",

@@ -183,6 +183,11 @@ def _make_tables(case: dict[str, Any]) -> list[Any]:
             "embedding_dim": t["embedding_dim"],
             "feature_names": list(t["feature_names"]),
         }
+        # Optional: with an explicit init range torchrec's config does not compute
+        # +-sqrt(1 / num_embeddings) itself (which refuses num_embeddings <= 0).
+        for k in ("weight_init_min", "weight_init_max"):
+            if t.get(k) is not None:
+                common[k] = t[k]
         if t.get("kind", "bag") == "bag":
             # pooling None on a bag table means "the config's default" (SUM): not passed.
             if t.get("pooling") is not None:
