@@ -317,6 +317,7 @@ def _module_report(mod: Any) -> dict[str, Any]:
     except BaseException as e:  # report, never crash: this is what the library does
         _reraise_fatal(e)
         rep["unstacked_shapes"] = _refusal("get_unstacked_table_weights", e)
+    rep["unstack_probe"] = _unstack_probe(mod)
     try:
         opt = mod.fused_optimizer
         rep["fused_optimizer"] = {
@@ -331,6 +332,28 @@ def _module_report(mod: Any) -> dict[str, Any]:
         _reraise_fatal(e)
         rep["fused_optimizer"] = _refusal("fused_optimizer", e)
     return rep
+
+
+def _unstack_probe(mod: Any) -> Any:
+    """Runs the collection's own unstack_activations on zero activations of the shape the
+    SparseCore lookup returns per stack ([batch per feature * features, stack dim]; pure tensor
+    code, runs on CPU), and reports the per-feature output shapes or the exception."""
+    import torch
+
+    try:
+        raw = {
+            sc.stack_name: torch.zeros(
+                mod._get_batch_size_per_feature(sc) * sc.total_features, sc.stack_embedding_dim
+            )
+            for sc in mod.stacked_configs
+        }
+        out = mod.unstack_activations(raw, None)
+    except BaseException as e:
+        _reraise_fatal(e)
+        return _refusal("unstack_activations", e)
+    if isinstance(out, dict):  # EmbeddingCollection: feature -> JaggedTensor
+        return {k: _shape(v.values()) for k, v in out.items()}
+    return {"keys": list(out.keys()), "values": _shape(out.values())}  # KeyedTensor
 
 
 def _jsonable(v: Any) -> Any:
