@@ -173,7 +173,9 @@ def _save_load(tmp_path: Path, cid: str) -> dict[str, Any]:
     c = _ck(cid)
     saved = lib.save_checkpoint(c["save"], tmp_path / "ck")
     assert saved["error"] is None, saved["error"]
-    return lib.load_checkpoint(c["save"], c["load"], tmp_path / "ck", c["unshard_for_cpu"])
+    return lib.load_checkpoint(
+        c["save"], c["load"], tmp_path / "ck", c["unshard_for_cpu"], c.get("into_fused")
+    )
 
 
 def test_same_topology_reload_is_exact(tmp_path: Path) -> None:
@@ -203,12 +205,24 @@ def test_one_sparsecore_unshards_right(tmp_path: Path) -> None:
     assert {t: v["wrong"] + v["unset"] for t, v in res["tables"].items()} == {"a": 0, "b": 0}
 
 
+def test_unshard_into_a_fused_stack_overlaps_tables(tmp_path: Path) -> None:
+    # The CPU re-pack (planners.py:441-448) keeps the saved per-SparseCore row offsets (b at 8)
+    # but uses num_shards=1, where a takes 16 rows: b overwrites a's rows 8..15.
+    res = _save_load(tmp_path, "unshard_into_fused_s1")
+    assert res["error"] is None
+    a = res["tables"]["a"]["rows_from"]
+    assert [r[0] for r in a[8:]] == ["b"] * 8
+    assert a[:8] == [["a", (k % 2) * 8 + k // 2] for k in range(8)]
+
+
 def test_every_checkpoint_case_runs(tmp_path: Path) -> None:
     for k, c in enumerate(checkpoint_cases()):
         d = tmp_path / f"ck{k}"
         saved = lib.save_checkpoint(c["save"], d)
         assert saved["error"] is None, (c["id"], saved["error"])
-        loaded = lib.load_checkpoint(c["save"], c["load"], d, c["unshard_for_cpu"])
+        loaded = lib.load_checkpoint(
+            c["save"], c["load"], d, c["unshard_for_cpu"], c.get("into_fused")
+        )
         assert loaded["error"] is None or loaded["error"]["where"] == "load", c["id"]
         json.dumps(loaded)
 

@@ -757,7 +757,8 @@ def _ck(tables: list[dict[str, Any]], calls: list[dict[str, Any]], **mod: Any) -
 
 def checkpoint_cases() -> list[dict[str, Any]]:
     """Save / load pairs for save_checkpoint and load_checkpoint: {"id", "note", "save", "load",
-    "unshard_for_cpu"}. Tables hold known rows (row i of table t = (t + 1) * 1e6 + i)."""
+    "unshard_for_cpu", "into_fused" (optional)}. Tables hold known rows (row i of table t =
+    (t + 1) * 1e6 + i)."""
     ab = [bag("a", 16, 8), bag("b", 20, 8)]
     ab_stacked = [stack(["a", "b"])]
     pairs: list[tuple[str, str, dict[str, Any], dict[str, Any], bool]] = [
@@ -880,7 +881,31 @@ def checkpoint_cases() -> list[dict[str, Any]]:
             True,
         ),
     ]
-    return [
+    out = [
         {"id": i, "note": n, "save": s, "load": ld, "unshard_for_cpu": u}
         for i, n, s, ld, u in pairs
     ]
+    # unshard_for_cpu into a fused module (the planner's "target is stacked on CPU" path):
+    # "into_fused": True.
+    ab32 = [bag("a", 16, 8), bag("b", 32, 8)]
+    out.append(
+        {
+            "id": "unshard_into_fused_s1",
+            "note": "unshard_for_cpu into a 1-SC fused module of the same stack (vocab 16, 32)",
+            "save": _ck(ab32, [stack(["a", "b"])]),
+            "load": _ck(ab32, [stack(["a", "b"], num_sc_per_device=1)], num_sc_per_device=1),
+            "unshard_for_cpu": True,
+            "into_fused": True,
+        }
+    )
+    out.append(
+        {
+            "id": "unshard_into_fused_size_mismatch",
+            "note": "the same with vocab 20: the 1-SC stack has another size",
+            "save": _ck(ab, ab_stacked),
+            "load": _ck(ab, [stack(["a", "b"], num_sc_per_device=1)], num_sc_per_device=1),
+            "unshard_for_cpu": True,
+            "into_fused": True,
+        }
+    )
+    return out

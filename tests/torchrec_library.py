@@ -794,54 +794,63 @@ def load_checkpoint(
     load_case: dict[str, Any],
     directory: str | Path,
     unshard_for_cpu: bool,
+    into_fused: bool | None = None,
 ) -> dict[str, Any]:
     """Loads the checkpoint `saved_case` wrote (save_checkpoint) with SparseCoreLoadPlanner into
     `load_case`'s fused module (another num_sc_per_device, stacking, tables ...), or, with
-    unshard_for_cpu, into standard TorchRec CPU tables of load_case's tables. Reports per table
-    whether each row came back in the right place (see _check_rows) or the exception."""
+    unshard_for_cpu, into standard TorchRec CPU tables of load_case's tables. `into_fused=True`
+    with unshard_for_cpu loads into load_case's fused module instead (the planner's "target is
+    stacked on CPU" path, planners.py:439-448). Reports per table whether each row came back in
+    the right place (see _check_rows) or the exception."""
+    import torch
     import torch.distributed.checkpoint as dcp
 
     SparseCoreLoadPlanner = _lib(f"{PKG}.checkpoint.planners").SparseCoreLoadPlanner
 
+    if into_fused is None:
+        into_fused = not unshard_for_cpu
     t0 = time.perf_counter()
-    res: dict[str, Any] = {"id": load_case.get("id"), "unshard_for_cpu": unshard_for_cpu}
-    res["error"] = None
+    res: dict[str, Any] = {
+        "id": load_case.get("id"),
+        "unshard_for_cpu": unshard_for_cpu,
+        "into_fused": into_fused,
+        "error": None,
+    }
     try:
         m = load_case["module"]
-        if unshard_for_cpu:
-            target = _standard_torchrec_module(load_case)
-            sd = target.state_dict()
-            planner = SparseCoreLoadPlanner(
-                num_sc_per_device=m.get("num_sc_per_device", 2), unshard_for_cpu=True
-            )
-        else:
+        if into_fused:
             target, err = _built_module(load_case)
             if err is not None:
                 res["error"] = err
                 return res
             # Make every row 'unset' first so a row the load skips shows as such.
-            import torch
-
             with torch.no_grad():
                 for w in target.table_weights.values():
                     w.zero_()
             sd = target.state_dict()
             planner = SparseCoreLoadPlanner(
                 num_sc_per_device=m.get("num_sc_per_device", 2),
-                stacked_configs=target.stacked_configs,
+                unshard_for_cpu=unshard_for_cpu,
+                stacked_configs=None if unshard_for_cpu else target.stacked_configs,
+            )
+        else:
+            target = _standard_torchrec_module(load_case)
+            sd = target.state_dict()
+            planner = SparseCoreLoadPlanner(
+                num_sc_per_device=m.get("num_sc_per_device", 2), unshard_for_cpu=True
             )
         res["target_fqns"] = {k: _shape(v) for k, v in sd.items()}
         with _capture_warnings() as warned:
             dcp.load(sd, checkpoint_id=str(directory), planner=planner)
         res["warnings"] = list(warned)
         res["cross_topology"] = planner.cross_topology
-        if unshard_for_cpu:
+        if into_fused:
+            got = target.get_unstacked_table_weights()
+            res["physical_rows"] = _physical_map(target)
+        else:
             got = {
                 k.split(".")[1]: v for k, v in target.state_dict().items() if k.endswith(".weight")
             }
-        else:
-            got = target.get_unstacked_table_weights()
-            res["physical_rows"] = _physical_map(target)
         res["tables"] = _check_rows(got, saved_case)
     except BaseException as e:
         _reraise_fatal(e)
