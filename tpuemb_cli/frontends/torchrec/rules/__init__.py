@@ -27,4 +27,5 @@ CATALOG = (
     _entry("TE847", "torchrec-batch-not-divisible", ERROR),
     _entry("TE848", "torchrec-unsupported-optimizer", ERROR),
     _entry("TE849", "torchrec-zero-size", ERROR),
+    _entry("TE859", "torchrec-stack-over-16-gib", WARNING),
 )
