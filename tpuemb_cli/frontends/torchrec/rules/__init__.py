@@ -21,4 +21,13 @@ CATALOG = (
     _entry("TE847", "torchrec-batch-not-divisible", ERROR),
     _entry("TE848", "torchrec-unsupported-optimizer", ERROR),
     _entry("TE849", "torchrec-zero-size", ERROR),
+    _entry("TE850", "torchrec-max-seq-len-mismatch", ERROR),
+    _entry("TE851", "torchrec-colliding-stack-names", ERROR),
+    _entry("TE852", "torchrec-ignored-stack-table-name", WARNING),
+    _entry("TE853", "torchrec-table-kind-mismatch", ERROR),
+    _entry("TE854", "torchrec-duplicate-feature-name", ERROR),
+    _entry("TE855", "torchrec-ignored-optimizer-option", WARNING),
+    _entry("TE856", "torchrec-stack-topology-mismatch", ERROR),
+    _entry("TE857", "torchrec-ignored-table-limit", WARNING),
+    _entry("TE858", "torchrec-invalid-value", ERROR),
 )
