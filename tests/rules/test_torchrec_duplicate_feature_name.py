@@ -84,3 +84,9 @@ def test_twice_in_one_table_and_distinct_names() -> None:
         )
     ]
     assert findings_of_rule("TE854", table("a") + table("b", features='"g"')) == []
+
+
+def test_none_where_torchrec_refuses_first() -> None:
+    # Two tables of one name (torchrec-duplicate-table-name's): stack_tables refuses them.
+    text = table("a") + table("b", features='"g"') + table("a", dim=16) + "prepare {}"
+    assert findings_of_rule("TE854", text) == []

@@ -69,3 +69,12 @@ def test_each_kind_in_its_own_collection_and_no_collection() -> None:
     assert findings_of_rule("TE853", bag_b() + BAGS) == []
     assert findings_of_rule("TE853", SEQUENCE_A + SEQUENCES) == []
     assert findings_of_rule("TE853", SEQUENCE_A + bag_b()) == []
+
+
+def test_none_where_torchrec_refuses_first() -> None:
+    # A sequence table without max_seq_len: stack_tables refuses it before any lookup.
+    bare = (
+        'tables { name: "a" kind: "sequence" num_embeddings: 64 embedding_dim: 8 '
+        'feature_names: "fa" }\n'
+    )
+    assert findings_of_rule("TE853", bare + BAGS) == []

@@ -63,6 +63,8 @@ from tpuemb_cli.model.findings import Violation
 
 
 def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
+    if facts.stacking.refusal is not None:
+        return  # the library stops before any collection reads a feature
     sequences = spec.HasField("collection") and spec.collection.type == SEQUENCE_COLLECTION
     first: dict[str, int] = {}
     for index, table in enumerate(spec.tables):
@@ -70,6 +72,8 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
             earlier = first.setdefault(feature, index)
             if earlier == index and list(table.feature_names).index(feature) == position:
                 continue
+            if earlier != index and spec.tables[earlier].name == table.name:
+                continue  # two tables of one name: torchrec-duplicate-table-name's
             if earlier == index:
                 where = f"twice in {table_label(spec, index)}"
                 happens = (

@@ -66,8 +66,8 @@ from tpuemb_cli.model.findings import Violation
 
 
 def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
-    if not spec.HasField("collection"):
-        return
+    if not spec.HasField("collection") or facts.stacking.refusal is not None:
+        return  # no collection, or one the library refuses before it reads a table
     what = spec.collection.type or BAG_COLLECTION
     for index, table in enumerate(spec.tables):
         label = table_label(spec, index)
