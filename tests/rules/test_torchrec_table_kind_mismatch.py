@@ -25,9 +25,9 @@ def test_a_sequence_table_in_the_bag_collection() -> None:
         (
             ("tables", 0, "kind"),
             "table `a` is a sequence table (EmbeddingConfig) in a "
-            "SparseCoreFusedEmbeddingBagCollection: the collection stacks and trains it, "
-            "embedding_bag_configs() leaves it out, and forward returns its features pooled, "
-            "batch_size rows each (one a sample) instead of batch_size x max_seq_len 4",
+            "SparseCoreFusedEmbeddingBagCollection: the collection stacks it and builds its "
+            "weight, embedding_bag_configs() leaves it out, and forward returns its features "
+            "pooled, batch_size rows each (one a sample) instead of batch_size x max_seq_len 4",
             "make `a` a bag table (EmbeddingBagConfig), or give the sequence tables a "
             "SparseCoreFusedEmbeddingCollection",
         )
@@ -40,7 +40,7 @@ FIX_B = (
 )
 IN_SEQUENCES = (
     "table `b` is a bag table (EmbeddingBagConfig) in a SparseCoreFusedEmbeddingCollection: the "
-    "collection stacks and trains it, embedding_configs() leaves it out, and it "
+    "collection stacks it and builds its weight, embedding_configs() leaves it out, and it "
 )
 
 

@@ -6,9 +6,10 @@ a `SparseCoreFusedEmbeddingBagCollection`, and a bag table (wrapping an `Embeddi
 given to a `SparseCoreFusedEmbeddingCollection`.
 
 ## Why is this bad?
-Neither collection checks its tables' kind. Each stacks, builds and trains the other kind's
-tables as well, and then reads their activations as if they were of its own kind: a sequence
-table's ids come back pooled, a bag table's lookups fail only once training has started.
+Neither collection checks its tables' kind. Each stacks the other kind's tables and builds their
+weights all the same, then reads their activations as if they were of its own kind: a sequence
+table's ids come back pooled, and a bag table fails only at its first forward pass (or, given a
+`max_seq_len`, is read as a sequence).
 
 ## What TorchRec does
 The bag collection's `embedding_bag_configs()` leaves a sequence table out, but
@@ -80,8 +81,9 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
             yield Violation(
                 ("tables", index, "kind"),
                 f"{label} is a sequence table (EmbeddingConfig) in a {BAG_COLLECTION}: the "
-                "collection stacks and trains it, embedding_bag_configs() leaves it out, and "
-                "forward returns its features pooled, batch_size rows each (one a sample)" + rows,
+                "collection stacks it and builds its weight, embedding_bag_configs() leaves it "
+                "out, and forward returns its features pooled, batch_size rows each (one a "
+                "sample)" + rows,
                 f"make `{table.name}` a bag table (EmbeddingBagConfig), or give the sequence "
                 f"tables a {SEQUENCE_COLLECTION}",
             )
@@ -103,8 +105,8 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
             yield Violation(
                 ("tables", index, "kind"),
                 f"{label} is a bag table (EmbeddingBagConfig) in a {SEQUENCE_COLLECTION}: the "
-                "collection stacks and trains it, embedding_configs() leaves it out, and it "
-                + happens,
+                "collection stacks it and builds its weight, embedding_configs() leaves it out, "
+                "and it " + happens,
                 f"make `{table.name}` a sequence table (EmbeddingConfig with max_seq_len), or give "
                 f"the bag tables a {BAG_COLLECTION}",
             )
