@@ -74,3 +74,26 @@ def test_names_that_join_rather_than_collide() -> None:
         'stack_calls { call: "stack_tables" tables: "a" name: "x" }\n'
     )
     assert findings_of_rule("TE851", again) == []
+
+
+def test_an_automatic_stack_named_as_an_explicit_one() -> None:
+    # auto_stack names the stack of `b` and `c` `b_c`, the name stack_calls[0] gave `a`'s (on CPU:
+    # the collection's one weight was `b_c` of `a`).
+    text = (
+        bag("a")
+        + bag("b")
+        + bag("c")
+        + 'stack_calls { call: "stack_tables" tables: "a" name: "b_c" }\n'
+        + f"collection {{ batch_size: 8 auto_stack: true {SGD} }}"
+    )
+    assert findings_of_rule("TE851", text) == [
+        (
+            ("collection", "auto_stack"),
+            "two stacks are named `b_c`: the one of `a` (made by stack_calls[0] (stack_tables)) "
+            "and the one of `b`, `c` (made by the collection's auto_stack); "
+            "prepare_tables_for_stacking keeps the first and drops the other without a word, so "
+            "tables `b`, `c` get no weight, their features are never looked up and checkpoints "
+            "leave them out",
+            "give the stack of `a` another name (an automatic stack is named after its tables)",
+        )
+    ]

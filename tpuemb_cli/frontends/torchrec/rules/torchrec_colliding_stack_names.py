@@ -65,6 +65,7 @@ from typing import Any
 
 from tpuemb_cli.frontends.torchrec.rules.lib.facts import Facts
 from tpuemb_cli.frontends.torchrec.rules.lib.origins import made_at, made_by, table_names
+from tpuemb_cli.frontends.torchrec.spec.stacking import Stack
 from tpuemb_cli.model.findings import Violation
 
 
@@ -85,5 +86,18 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
             f"{made_by(spec, lost)}); prepare_tables_for_stacking keeps the first and drops the "
             f"other without a word, so {tables} {table_names(lost)} {get} no weight, {its} "
             f"features are never looked up and checkpoints leave {them} out",
-            f"give the stack of {table_names(lost)} a name of its own",
+            _fix(spec, winner, lost),
         )
+
+
+def _fix(spec: Any, winner: Stack, lost: Stack) -> str:
+    """Rename the stack whose name the user wrote: an automatic stack's is its tables' names."""
+    automatic = lost.call_index < 0 and made_at(spec, lost) == ("collection", "auto_stack")
+    if lost.call_index >= 0 and spec.stack_calls[lost.call_index].call == "auto_stack_tables":
+        automatic = True
+    if automatic:
+        return (
+            f"give the stack of {table_names(winner)} another name (an automatic stack is named "
+            "after its tables)"
+        )
+    return f"give the stack of {table_names(lost)} a name of its own"
