@@ -11,7 +11,10 @@ TABLE = (
 
 
 def test_a_stack_past_16_gib_a_device() -> None:
-    found = findings_of(TABLE + 'collection { batch_size: 64 optimizer { type: "SGD" } }')
+    found = findings_of(
+        TABLE
+        + 'collection { batch_size: 64 optimizer { type: "SGD" kwargs { key: "lr" value: 0.01 } } }'
+    )
     assert found == [
         (
             "TE859",
@@ -21,5 +24,9 @@ def test_a_stack_past_16_gib_a_device() -> None:
             "run on 2 devices or more, or split the stack's tables",
         )
     ]
-    two = TABLE + 'collection { batch_size: 64 global_device_count: 2 optimizer { type: "SGD" } }'
+    two = (
+        TABLE
+        + "collection { batch_size: 64 global_device_count: 2 "
+        + 'optimizer { type: "SGD" kwargs { key: "lr" value: 0.01 } } }'
+    )
     assert findings_of(two) == []

@@ -23,6 +23,10 @@ def test_an_optimizer_the_collection_has_no_update_for() -> None:
 
 def test_the_three_it_updates_and_none_without_a_collection() -> None:
     for name in ("SGD", "Adagrad", "Adam"):
-        text = TABLE + f'collection {{ batch_size: 8 optimizer {{ type: "{name}" }} }}'
+        # With the values torchrec-ignored-optimizer-option asks for when they are left out.
+        kwargs = 'kwargs { key: "lr" value: 0.001 } kwargs { key: "eps" value: 1e-08 }'
+        if name == "SGD":
+            kwargs = 'kwargs { key: "lr" value: 0.001 }'
+        text = TABLE + f'collection {{ batch_size: 8 optimizer {{ type: "{name}" {kwargs} }} }}'
         assert findings_of(text) == []
     assert findings_of(TABLE + "prepare { num_sc_per_device: 4 }") == []

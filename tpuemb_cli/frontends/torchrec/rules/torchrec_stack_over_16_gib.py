@@ -19,13 +19,15 @@ re-think how we want to shard"); tpuemb has not seen it fail on a TPU.
 ## Example
 ```pbtxt
 tables { name: "user" kind: "bag" num_embeddings: 80000000 embedding_dim: 64 feature_names: "u" }
-collection { batch_size: 64 global_device_count: 1 optimizer { type: "SGD" } }
+collection { batch_size: 64 global_device_count: 1
+             optimizer { type: "SGD" kwargs { key: "lr" value: 0.01 } } }
 ```
 
 ## Use instead
 ```pbtxt
 tables { name: "user" kind: "bag" num_embeddings: 80000000 embedding_dim: 64 feature_names: "u" }
-collection { batch_size: 64 global_device_count: 4 optimizer { type: "SGD" } }
+collection { batch_size: 64 global_device_count: 4
+             optimizer { type: "SGD" kwargs { key: "lr" value: 0.01 } } }
 ```
 
 ## Fix safety
