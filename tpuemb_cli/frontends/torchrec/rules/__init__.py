@@ -37,4 +37,5 @@ CATALOG = (
     _entry("TE857", "torchrec-ignored-table-limit", WARNING),
     _entry("TE858", "torchrec-invalid-value", ERROR),
     _entry("TE859", "torchrec-stack-over-16-gib", WARNING),
+    _entry("TE860", "torchrec-pooling-none-averaged", WARNING),
 )
