@@ -212,22 +212,28 @@ class _Run:
         if not name:
             name = stack_name([self.tables[i].name for i in group])
         shards = devices * per_device
-        padded_vocab: dict[int, int] = {}
-        padded_dim: dict[int, int] = {}
+        # Keyed by table name, as the library keys them: of two tables of one name in a stack,
+        # the later's sizes, offset and rotation stand for both (and the stack counts its
+        # padded vocabulary twice).
+        padded_vocab: dict[str, int] = {}
+        padded_dim: dict[str, int] = {}
         widest = 0
         for i in group:
             table = self.tables[i]
             try:
-                padded_vocab[i] = round_up(table.num_embeddings, ALIGNMENT * shards)
+                padded_vocab[table.name] = round_up(table.num_embeddings, ALIGNMENT * shards)
             except ZeroDivisionError:
                 raise self.refuse(
                     call, index, "integer division or modulo by zero", "ZeroDivisionError", i
                 ) from None
-            padded_dim[i] = round_up(table.embedding_dim, ALIGNMENT)
-            widest = max(widest, padded_dim[i])
+            padded_dim[table.name] = round_up(table.embedding_dim, ALIGNMENT)
+            widest = max(widest, padded_dim[table.name])
         excess = 0
         if any(dim != widest for dim in padded_dim.values()):
-            excess = sum((widest - padded_dim[i]) * padded_vocab[i] for i in group)
+            excess = sum(
+                (widest - padded_dim[self.tables[i].name]) * padded_vocab[self.tables[i].name]
+                for i in group
+            )
             message = f"Excess padding detected for stacked table {name}: {excess} values."
             if fail_on_excess_padding:
                 raise self.refuse(call, index, message)
@@ -235,12 +241,15 @@ class _Run:
         step = rotation if rotation is not None else per_device
         offset = 0
         turn = 0
+        total = 0
         multiplier = 0
         features: list[str] = []
-        places: list[Placement] = []
+        offsets: dict[str, int] = {}
+        turns: dict[str, int] = {}
         for i in group:
             table = self.tables[i]
-            places.append(Placement(i, table.name, padded_vocab[i], widest, offset, turn))
+            offsets[table.name] = offset
+            turns[table.name] = turn
             features.extend(table.feature_names)
             if table.kind != SEQUENCE:
                 multiplier += len(table.feature_names)
@@ -255,13 +264,25 @@ class _Run:
                         table=i,
                     )
                 multiplier += len(table.feature_names) * table.max_seq_len
-            offset += padded_vocab[i] // shards
+            offset += padded_vocab[table.name] // shards
             turn = (turn + step) % shards
+            total += padded_vocab[table.name]
+        places = [
+            Placement(
+                i,
+                self.tables[i].name,
+                padded_vocab[self.tables[i].name],
+                widest,
+                offsets[self.tables[i].name],
+                turns[self.tables[i].name],
+            )
+            for i in group
+        ]
         stack = Stack(
             name,
             tuple(places),
             tuple(features),
-            sum(padded_vocab.values()),
+            total,
             widest,
             multiplier,
             shards,
