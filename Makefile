@@ -13,7 +13,7 @@ FRONTEND_PROTO_DIRS := $(sort $(dir $(shell find tpuemb_cli/frontends -name '*.p
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
-.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras fuzz fuzz-fix bench bench-venv bench-startup bench-stats examples dist test-wheel corpus-record corpus-compare
+.PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras test-torchrec fuzz fuzz-fix bench bench-venv bench-startup bench-stats examples dist test-wheel corpus-record corpus-compare
 
 install:
 	$(PYTHON) -m pip install -e '.[dev]'
@@ -222,6 +222,34 @@ test-keras:
 	KERAS_BACKEND=jax JAX_PLATFORMS=cpu build/venv-keras/bin/python -m pytest -q -rfEsP -p no:cacheprovider \
 	  tests/test_keras_oracle.py tests/test_keras_oracle_verdicts.py tests/test_keras_diff_oracle.py \
 	  tests/test_keras_orbax_oracle.py
+
+# tpuemb's TorchRec front-end against torchrec 1.9.2's own `torchrec.experimental.torch_tpu` on
+# CPU: every case of tests/torchrec_cases.py built by the library (tests/torchrec_library.py, with
+# its documented stand-in for the native preprocessing module and `torch.device("tpu")`) and read
+# by tpuemb_cli.torchrec from the same live objects -- refusals, stacks, the module's weight and
+# optimizer-state shapes, and the rules' verdicts compared case by case -- and the DCP checkpoints
+# torchrec saves read by tpuemb as torch reads them (tests/test_torchrec_oracle.py; -rP prints the
+# summary), then the harness's own tests (tests/test_torchrec_library.py). Skipped where torchrec
+# is missing. Installs torch 2.14.1 (a CUDA build for Python 3.11, about 5 GB, a few minutes),
+# fbgemm-gpu-cpu 1.9.0 and torchrec 1.9.2 without its dependencies (only those torch_tpu imports
+# are pinned or listed), into TORCHREC_VENV unless it exists; prints the versions it ran.
+TORCHREC_VENV ?= build/venv-torchrec
+TORCHREC_ORACLE_TESTS = tests/test_torchrec_oracle.py tests/test_torchrec_library.py
+TORCHREC_VERSIONS = import importlib.metadata as m, sys; print(', '.join(p + ' ' + m.version(p) for p in ('torchrec', 'torch', 'fbgemm-gpu-cpu')), 'on Python', sys.version.split()[0])
+$(TORCHREC_VENV)/.installed-torchrec-1.9.2:
+	$(PYTHON) -m venv $(TORCHREC_VENV)
+	$(TORCHREC_VENV)/bin/python -m pip install -q torch==2.14.1 fbgemm-gpu-cpu==1.9.0 'etils[epath]' \
+	  absl-py tensordict torchmetrics==1.0.3 tqdm pyre-extensions numpy
+	$(TORCHREC_VENV)/bin/python -m pip install -q --no-deps torchrec==1.9.2
+	$(TORCHREC_VENV)/bin/python -m pip install -q -e '.[test]'
+	touch $@
+
+test-torchrec: $(TORCHREC_VENV)/.installed-torchrec-1.9.2
+	@$(TORCHREC_VENV)/bin/python -c "$(TORCHREC_VERSIONS)"
+	@# One process: each case is built once for every comparison; tpuemb_cli and tests from this
+	@# tree (the venv's editable install may point at another checkout).
+	PYTHONPATH=$(CURDIR) $(TORCHREC_VENV)/bin/python -m pytest -q -rfEsP --show-capture=stdout \
+	  -p no:cacheprovider $(TORCHREC_ORACLE_TESTS)
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the

@@ -645,6 +645,24 @@ def _hand_mistakes() -> list[dict[str, Any]]:
             [],
             module("bag"),
         ),
+        case(
+            "stack_limits_differ",
+            "limits 64 / 32 and 256 / 256 in one stack: the stack takes the largest of each",
+            [
+                bag("a", 16, 8, max_ids_per_partition=64, max_unique_ids_per_partition=32),
+                bag("b", 16, 8),
+            ],
+            [stack(["a", "b"])],
+            module("bag"),
+            preprocessor=True,
+        ),
+        case(
+            "optimizer_kwargs_ignored",
+            "Adam with weight_decay and amsgrad: accepted, neither is read (lr, eps, betas are)",
+            [bag("a", 16, 8)],
+            [],
+            module("bag", "Adam", {"lr": 0.001, "weight_decay": 0.01, "amsgrad": True}),
+        ),
     ]
 
 

@@ -49,7 +49,7 @@ import sys
 import time
 import traceback
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +166,23 @@ def tpu_is_cpu() -> Iterator[None]:
 
 
 # ---------------------------------------------------------------- building a case
+
+
+def make_tables(case: dict[str, Any], init_range: float | None = None) -> list[Any]:
+    """The case's live SparseCoreEmbeddingConfig objects, new ones each call, as run_library
+    builds them. With ``init_range``, a table without weight_init_min/max gets -init_range and
+    +init_range: torchrec's EmbeddingBagConfig / EmbeddingConfig then accept the
+    num_embeddings <= 0 they otherwise refuse (sqrt(1 / num_embeddings)), and the objects are
+    otherwise the same (for a linter to read what the user wrote)."""
+    if init_range is not None:
+        case = dict(case)
+        case["tables"] = [
+            {"weight_init_min": -init_range, "weight_init_max": init_range, **t}
+            if t.get("weight_init_min") is None and t.get("weight_init_max") is None
+            else t
+            for t in case["tables"]
+        ]
+    return _make_tables(case)
 
 
 def _make_tables(case: dict[str, Any]) -> list[Any]:
@@ -443,8 +460,15 @@ def _partial_weights(obj: Any, case: dict[str, Any]) -> list[str]:
     return list(d.keys()) if d is not None else []
 
 
-def run_library(case: dict[str, Any]) -> dict[str, Any]:
+def run_library(
+    case: dict[str, Any], on_tables: Callable[[list[Any]], None] | None = None
+) -> dict[str, Any]:
     """Builds the case with torchrec's own code and reports what it did.
+
+    ``on_tables``, when given, is called with the live SparseCoreEmbeddingConfig objects the
+    run is about to use, once they are built and before any stacking call or collection
+    touches them (not called when torchrec refuses to build them: refused "table_config"), so
+    that a linter reads the very objects the library then runs on.
 
     Returns ``{"id", "refused", "stacks", "stack_extras", "call_results", "warnings", "module",
     "weights_built_before_refusal", "preprocessor", "seconds"}``:
@@ -477,7 +501,7 @@ def run_library(case: dict[str, Any]) -> dict[str, Any]:
     }
     try:
         with _capture_warnings() as warned:
-            _run(case, out)
+            _run(case, out, on_tables)
         out["warnings"] = list(warned)
     except BaseException as e:  # the harness must never crash on what the library does
         _reraise_fatal(e)
@@ -486,7 +510,9 @@ def run_library(case: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _run(case: dict[str, Any], out: dict[str, Any]) -> None:
+def _run(
+    case: dict[str, Any], out: dict[str, Any], on_tables: Callable[[list[Any]], None] | None
+) -> None:
     ts = _lib(f"{PKG}.modules.table_stacking")
 
     try:
@@ -495,6 +521,8 @@ def _run(case: dict[str, Any], out: dict[str, Any]) -> None:
         _reraise_fatal(e)
         out["refused"] = _refusal("table_config", e)
         return
+    if on_tables is not None:
+        on_tables(tables)
     made: list[Any] = []
 
     def note(stacks: list[Any]) -> None:
