@@ -83,7 +83,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "stack_named_rot1_g4s4": ("TE846",),
     "stack_excess_padding_warns": ("TE846",),
     # A stack_table_name equal to another table's name merges the two tables.
-    "prepare_stack_name_equals_table": ("TE851",),
+    "prepare_stack_name_equals_table": ("TE861",),
     # Auto stacking ignores stack_table_name.
     "auto_ignores_stack_table_name": ("TE852",),
     # Two tables named "a": accepted by prepare and the module (one stack, the later table's
@@ -100,7 +100,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "ebc_ec_mixed": ("TE844",),
     "ebc_ec_mixed_prepare": ("TE844",),
     "pooling_mixed": ("TE844",),
-    "excess_padding_fail": ("TE846",),
+    # Refused (fail_on_excess_padding): the refusal's rule, not the warning's.
+    "excess_padding_fail": ("TE844",),
     # num_embeddings / embedding_dim <= 0, limits 0, no devices, no SparseCores: refused
     # (torchrec's config, a ZeroDivisionError, a reshape) or accepted with nothing to look up.
     "vocab_zero_module": ("TE849",),
@@ -116,7 +117,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "seq_no_max_seq_len_auto": ("TE845",),
     "seq_no_max_seq_len_ec": ("TE845",),
     # ... and a sequence table in the bag collection.
-    "seq_no_max_seq_len_in_bag_coll": ("TE845", "TE853"),
+    # Refused for its max_seq_len before the collection reads its kind.
+    "seq_no_max_seq_len_in_bag_coll": ("TE845",),
     "max_seq_len_differs": ("TE850",),
     "same_name_two_stacks": ("TE851",),
     "seq_in_bag_collection": ("TE853",),
@@ -145,12 +147,20 @@ EXCESS = "Excess padding detected"
 
 def derived(case: dict[str, Any], outcome: dict[str, Any]) -> set[str]:
     """The codes the library's own outcome calls for, whatever the case: TE846 where it logs
-    or raises excess padding, TE852 where a table's stack_table_name is not its stack's name
+    excess padding (TE844 where it raises it), TE850 where a stack holds sequence tables of
+    different max_seq_len, TE852 where a table's stack_table_name is not its stack's name
     (auto stacking ignored it)."""
     codes = set()
     refused = outcome["refused"] or {}
-    if any(EXCESS in w for w in outcome["warnings"]) or EXCESS in refused.get("message", ""):
+    if EXCESS in refused.get("message", ""):
+        codes.add("TE844")  # refused: fail_on_excess_padding
+    elif any(EXCESS in w for w in outcome["warnings"]):
         codes.add("TE846")
+    for made in outcome["stacks"]:
+        # Sequence tables of different max_seq_len in one stack: read with the first's (TE850).
+        lengths = {t["max_seq_len"] for t in made["tables"] if not t["is_bag"]}
+        if len(lengths) > 1:
+            codes.add("TE850")
     stack_of = {t["name"]: s["stack_name"] for s in outcome["stacks"] for t in s["tables"]}
     for table in case["tables"]:
         wanted = table.get("stack_table_name")
