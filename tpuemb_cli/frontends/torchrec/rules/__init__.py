@@ -39,4 +39,5 @@ CATALOG = (
     _entry("TE859", "torchrec-stack-over-16-gib", WARNING),
     _entry("TE860", "torchrec-pooling-none-averaged", WARNING),
     _entry("TE861", "torchrec-stack-name-is-a-table", WARNING),
+    _entry("TE862", "torchrec-stacks-not-as-computed", ERROR),
 )

@@ -386,6 +386,7 @@ def stack(spec: Any) -> Stacking:
     stacks: list[Stack] = []
     shadowed: list[Stack] = []
     try:
+        _recorded(run, spec)
         for index, call in enumerate(spec.stack_calls):
             devices = value(call, "global_device_count", DEFAULT_DEVICES)
             per_device = value(call, "num_sc_per_device", DEFAULT_SPARSECORES)
@@ -430,6 +431,33 @@ def stack(spec: Any) -> Stacking:
     return Stacking(
         tuple(stacks), tuple(run.stack_of), refusal, tuple(run.warnings), tuple(shadowed)
     )
+
+
+def _recorded(run: _Run, spec: Any) -> None:
+    """The stacks a built collection holds (``stacks``, recorded by ``spec_from_torchrec``),
+    made again as ``stack_tables`` calls for its own topology -- each stack's tables in its
+    order, its name, the rotation its shard rotations step by -- before any other call: they
+    were made first. A recorded stack that differs from what they make was laid out for another
+    topology (the rules compare the two)."""
+    topology = spec.collection if spec.HasField("collection") else spec.prepare
+    devices = value(topology, "global_device_count", DEFAULT_DEVICES)
+    per_device = value(topology, "num_sc_per_device", DEFAULT_SPARSECORES)
+    shards = devices * per_device
+    for recorded in spec.stacks:
+        rotation = None
+        if len(recorded.tables) > 1 and shards > 0:
+            step = recorded.shard_rotations.get(recorded.tables[1], per_device) % shards
+            rotation = None if step == per_device % shards else step
+        run.stack_tables(
+            list(recorded.tables),
+            devices,
+            per_device,
+            recorded.stack_name,
+            rotation,
+            False,
+            "stack_tables",
+            -1,
+        )
 
 
 def _collection(run: _Run, collection: Any) -> tuple[list[Stack], list[Stack]]:
