@@ -226,7 +226,7 @@ class Side:
 
 
 AGREE, DISAGREE, PENDING, NA = "agree", "disagree", "pending", "n/a"
-COMPARISONS = ("refusal", "stacks", "module", "verdicts")
+COMPARISONS = ("refusal", "stacks", "module", "verdicts", "built")
 
 
 class Compared:
@@ -245,9 +245,20 @@ class Compared:
             except Exception as error:  # raised again below, never taken for a refusal
                 failed.append(error)
 
-        self.outcome = lib.run_library(case, on_tables)
+        built: list[Any] = []
+
+        def on_module(module: Any) -> None:
+            # The built collection read as a user's script reads it: its stacks recorded.
+            try:
+                spec = torchrec_api.spec_from_torchrec(module)
+                built.append((spec, stack(spec), torchrec_api.lint_torchrec(module, isolated=True)))
+            except Exception as error:
+                failed.append(error)
+
+        self.outcome = lib.run_library(case, on_tables, on_module)
         if failed:
             raise failed[0]
+        self.built = built[0] if built else None
         self.live = "the library's objects" if hooked else "the same tables with an init range"
         self.ours = hooked[0] if hooked else Side(lib.make_tables(case, init_range=0.1), options)
         self.expected = expected_codes(case, self.outcome)
@@ -256,7 +267,23 @@ class Compared:
             "stacks": self._stacks(),
             "module": self._module(),
             "verdicts": self._verdicts(),
+            "built": self._built(),
         }
+
+    # -- (e) the built collection, read back
+
+    def _built(self) -> tuple[str, str]:
+        """A collection torchrec built, read by ``spec_from_torchrec(collection)``: its recorded
+        stacks made again for its topology are the library's, and TE862 says nothing."""
+        if self.built is None:
+            return NA, "no collection built"
+        spec, stacking, findings = self.built
+        ours = [s.to_dict(spec) for s in stacking.stacks]
+        if ours != self.outcome["stacks"]:
+            return DISAGREE, f"built collection's stacks {ours} != {self.outcome['stacks']}"
+        if any(f.rule == "TE862" for f in findings):
+            return DISAGREE, "TE862 on the collection torchrec built"
+        return AGREE, "the built collection's stacks are computed again exactly"
 
     # -- (a) refusals
 
@@ -464,6 +491,11 @@ def test_module(case_id: str) -> None:
 @pytest.mark.parametrize("case_id", CASE_IDS)
 def test_verdicts(case_id: str) -> None:
     _check(case_id, "verdicts")
+
+
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_built_collection(case_id: str) -> None:
+    _check(case_id, "built")
 
 
 def test_the_cases_are_enough_and_every_one_is_compared() -> None:

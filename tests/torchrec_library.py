@@ -461,14 +461,17 @@ def _partial_weights(obj: Any, case: dict[str, Any]) -> list[str]:
 
 
 def run_library(
-    case: dict[str, Any], on_tables: Callable[[list[Any]], None] | None = None
+    case: dict[str, Any],
+    on_tables: Callable[[list[Any]], None] | None = None,
+    on_module: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
     """Builds the case with torchrec's own code and reports what it did.
 
     ``on_tables``, when given, is called with the live SparseCoreEmbeddingConfig objects the
     run is about to use, once they are built and before any stacking call or collection
     touches them (not called when torchrec refuses to build them: refused "table_config"), so
-    that a linter reads the very objects the library then runs on.
+    that a linter reads the very objects the library then runs on. ``on_module``, when given,
+    is called with the fused collection once torchrec has built it (not called when it refuses).
 
     Returns ``{"id", "refused", "stacks", "stack_extras", "call_results", "warnings", "module",
     "weights_built_before_refusal", "preprocessor", "seconds"}``:
@@ -501,7 +504,7 @@ def run_library(
     }
     try:
         with _capture_warnings() as warned:
-            _run(case, out, on_tables)
+            _run(case, out, on_tables, on_module)
         out["warnings"] = list(warned)
     except BaseException as e:  # the harness must never crash on what the library does
         _reraise_fatal(e)
@@ -511,7 +514,10 @@ def run_library(
 
 
 def _run(
-    case: dict[str, Any], out: dict[str, Any], on_tables: Callable[[list[Any]], None] | None
+    case: dict[str, Any],
+    out: dict[str, Any],
+    on_tables: Callable[[list[Any]], None] | None,
+    on_module: Callable[[Any], None] | None = None,
 ) -> None:
     ts = _lib(f"{PKG}.modules.table_stacking")
 
@@ -561,6 +567,8 @@ def _run(
         return
     _fill_stacks(out, obj.stacked_configs)
     out["module"] = _module_report(obj)
+    if on_module is not None:
+        on_module(obj)
     if case.get("preprocessor"):
         out["preprocessor"] = _preprocessor_report(case)
 

@@ -127,7 +127,11 @@ def _stack_call(call: Mapping[str, Any], target: Any) -> None:
 def _stacks(source: Any, target: Any) -> None:
     """The stacks a built collection holds, as ``to_dict()`` writes them."""
     seen: set[int] = set()
-    for made in getattr(source, "_stacked_configs", None) or []:
+    # The collection's list, then any stack a table holds that the list lost (two stacks of one
+    # name: the list keeps the first, TE851).
+    held = [getattr(t, "_stacked_config", None) for t in getattr(source, "_tables", None) or []]
+    stacks = [*(getattr(source, "_stacked_configs", None) or []), *(s for s in held if s)]
+    for made in stacks:
         if id(made) in seen:
             continue
         seen.add(id(made))

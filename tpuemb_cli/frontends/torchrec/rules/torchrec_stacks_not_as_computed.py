@@ -85,11 +85,15 @@ def _differs(recorded: Any, computed: dict[str, Any]) -> str:
 def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
     if not spec.stacks or facts.stacking.refusal is not None:
         return
-    computed = {stack.name: stack.to_dict(spec) for stack in facts.stacking.stacks}
+    # Every stack made, those a same-named one hid included (TE851 says that): a recorded stack
+    # is compared with the one of its name and tables, else the first of its name.
+    computed = [s.to_dict(spec) for s in (*facts.stacking.stacks, *facts.stacking.shadowed)]
     for index, recorded in enumerate(spec.stacks):
-        made = computed.get(recorded.stack_name)
-        if made is None:
+        named = [made for made in computed if made["stack_name"] == recorded.stack_name]
+        same = [m for m in named if [t["name"] for t in m["tables"]] == list(recorded.tables)]
+        if not named:
             continue
+        made = (same or named)[0]
         why = _differs(recorded, made)
         if why:
             yield Violation(
