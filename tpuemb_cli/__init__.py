@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 class _Facades:
     """Finds ``tpuemb_cli.<name>`` for a registered front-end whose package holds its API
-    (``FrontEnd.api``: ``tpuemb_cli.torchrec`` is ``tpuemb_cli.frontends.torchrec.api``), so that
-    a front-end stays one package. Asked last (after the files here), and only for names no
+    (``FrontEnd.api``: ``tpuemb_cli.<name>`` is ``tpuemb_cli.frontends.<name>.api``), so that a
+    front-end stays one package. Asked last (after the files here), and only for names no
     module of the package has."""
 
     @staticmethod

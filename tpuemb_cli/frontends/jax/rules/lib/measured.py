@@ -48,7 +48,7 @@ def _why_not(found: Any, stack: MeasuredStack, per_partition: bool) -> str:
 def _measured(settings: Any, stacks: list[MeasuredStack], per_device: int | None) -> Measured:
     reading = settings.stats
     named = {stack.name for stack in stacks}
-    # jax-tpu-embedding's files hold a value a partition; torchrec's CSV one value a table.
+    # jax-tpu-embedding's files hold a value a partition; the other library's CSV one a table.
     per_partition = str(reading.source).startswith("jax")
     paired, unjudged = [], []
     for stack in stacks:
