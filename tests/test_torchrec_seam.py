@@ -184,7 +184,12 @@ print(json.dumps({"package": tpuemb_cli.__file__, "runs": runs, "facades": facad
 DOCUMENTS = (".pbtxt", ".json", ".pb", ".yaml", ".keras")
 
 
-def _invocations() -> list[list[str]]:
+# torchrec's FDO client's statistics (a CSV file), for the reader that stays outside the
+# package (ALLOWED_FILES): `check --stats` reads them in the copy as in the real tree.
+TORCHREC_STATS = "table_name,max_ids,max_unique_ids,dropped_count\r\nuser_item,900,400,3\r\n"
+
+
+def _invocations(stats: Path) -> list[list[str]]:
     examples = sorted(
         path.relative_to(REPO).as_posix()
         for path in (REPO / "examples").rglob("*")
@@ -194,6 +199,8 @@ def _invocations() -> list[list[str]]:
         ["rules"],
         ["rules", "--output-format", "json"],
         ["check", "--isolated", "--format", "concise", "--jobs", "1", "examples"],
+        ["check", "--isolated", "--stats", str(stats), "examples/jax/recommender.stacked.pbtxt"],
+        ["check", "--isolated", "--stats", str(stats), "--show-settings", "examples/jax"],
     ]
     for name in examples:
         for output in ("full", "concise", "json", "sarif"):
@@ -229,11 +236,20 @@ def _drive(tree: Path, runs: list[list[str]]) -> dict[str, Any]:
 
 
 def _without_torchrec_rules(args: list[str], stdout: str) -> str:
-    """The real tree's ``rules`` output less the TorchRec front-end's rules."""
+    """The real tree's output less the TorchRec front-end's rules: ``rules`` less their rows,
+    ``--show-settings`` counting the rules enabled without them."""
     from tpuemb_cli.rules import CATALOG
 
     codes = {e.code for e in CATALOG if e.module.startswith("tpuemb_cli.frontends.torchrec.")}
     assert codes, "the TorchRec front-end has rules"
+    if "--show-settings" in args:
+        counted = re.findall(r"\(enabled: (\d+) rules\)", stdout)
+        assert counted, stdout
+        return re.sub(
+            r"\(enabled: (\d+) rules\)",
+            lambda m: f"(enabled: {int(m.group(1)) - len(codes)} rules)",
+            stdout,
+        )
     if args == ["rules"]:
         kept = [line for line in stdout.splitlines(keepends=True) if line[:5] not in codes]
         assert len(kept) == len(stdout.splitlines()) - len(codes)
@@ -244,21 +260,24 @@ def _without_torchrec_rules(args: list[str], stdout: str) -> str:
     return json.dumps(kept_rows, indent=2) + "\n"
 
 
-def test_the_copy_runs_the_examples_as_the_real_tree_does(copy: Path) -> None:
-    runs = _invocations()
+def test_the_copy_runs_the_examples_as_the_real_tree_does(copy: Path, tmp_path: Path) -> None:
+    (tmp_path / "fdo_stats_0_1.csv").write_text(TORCHREC_STATS, encoding="utf-8")
+    runs = _invocations(tmp_path)
     real = _drive(REPO, runs)
     without = _drive(copy, runs)
     different = []
     for args, (code, stdout, stderr), other in zip(
         runs, real["runs"], without["runs"], strict=True
     ):
-        if args[0] == "rules":
+        if args[0] == "rules" or "--show-settings" in args:
             stdout = _without_torchrec_rules(args, stdout)
         if [code, stdout, stderr] != other:
             different.append((args, [code, stdout, stderr], other))
     assert different == []
-    # The examples were read, and each command said something.
+    # The examples were read, and each command said something; the statistics were read.
     assert all(stdout or stderr for _, stdout, stderr in real["runs"])
+    assert "the statistics measured up to 900" in real["runs"][3][1]
+    assert "(1 stack from 1 file (torchrec-csv))" in real["runs"][4][1]
     assert real["facades"] == {
         "tpuemb_cli.jax": "tpuemb_cli.jax",
         "tpuemb_cli.torchrec": "tpuemb_cli.frontends.torchrec.api",
