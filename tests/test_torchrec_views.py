@@ -332,6 +332,30 @@ def test_a_refused_collection_is_said_in_prose_that_ends_its_line(folder: Path) 
     )
 
 
+def test_no_table_and_no_device(folder: Path) -> None:
+    (folder / "empty.pbtxt").write_text(
+        'collection { optimizer { type: "SGD" } batch_size: 2 }\n', encoding="utf-8"
+    )
+    empty = invoke("explain", "--memory", "empty.pbtxt")
+    assert (empty.exit_code, empty.stderr) == (0, "")
+    assert empty.stdout == (
+        "empty.pbtxt: TorchRec (SparseCoreFusedEmbeddingBagCollection)\n\n"
+        "no table: the collection holds no weight\n"
+    )
+    (folder / "none.pbtxt").write_text(
+        'tables { name: "a" kind: "bag" num_embeddings: 10 embedding_dim: 4 }\n'
+        'collection { optimizer { type: "SGD" } batch_size: 2 global_device_count: -4 }\n',
+        encoding="utf-8",
+    )
+    none = invoke("explain", "--memory", "none.pbtxt")
+    assert none.stdout == (
+        "none.pbtxt: TorchRec (SparseCoreFusedEmbeddingBagCollection)\n\n"
+        "not built: global_device_count is below 1: no device holds a weight (`tpuemb check` "
+        "reports it)\n"
+    ), none.stdout
+    assert "TE849" in none.stderr
+
+
 def test_names_that_would_act_on_a_terminal_are_escaped(folder: Path) -> None:
     hostile = (
         SMALL.replace('name: "user"', 'name: "us\\x1b[31mer\\nx"')

@@ -44,8 +44,17 @@ def memory_report(name: str, spec: Any, tpu: Accelerator | None) -> MemoryReport
     what = _collection(spec)
     header = f"{printable(name)}: TorchRec ({printable(what)})"
     refused = _refusal(spec, stacking, memory)
+    if not refused and not stacking.stacks:
+        return MemoryReport(
+            "torchrec",
+            name,
+            {"built": True, "stacks": [], "bytes_per_device": 0},
+            prose=f"{header}\n\nno table: the collection holds no weight\n",
+        )
     if refused or memory is None:
-        why = refused or "no stack: the collection holds no weight"
+        why = refused or (
+            "global_device_count is below 1: no device holds a weight (`tpuemb check` reports it)"
+        )
         return MemoryReport(
             "torchrec",
             name,
