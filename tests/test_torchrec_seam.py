@@ -182,7 +182,7 @@ print(json.dumps({"package": tpuemb_cli.__file__, "runs": runs, "facades": facad
 """
 
 DOCUMENTS = (".pbtxt", ".json", ".pb", ".yaml", ".keras")
-# The front-end's own examples: TorchRecSpecs, which the copy does not read (it says so).
+# The front-end's own examples: TorchRecSpecs, which the copy does not read (it says so, below).
 OWN_EXAMPLES = "examples/torchrec/"
 
 
@@ -292,3 +292,18 @@ def test_the_copy_runs_the_examples_as_the_real_tree_does(copy: Path, tmp_path: 
         "tpuemb_cli.jax": "tpuemb_cli.jax",
         "tpuemb_cli.torchrec": "ModuleNotFoundError: No module named 'tpuemb_cli.torchrec'",
     }
+
+
+def test_the_copy_says_it_does_not_read_the_front_end_s_examples(copy: Path) -> None:
+    own = sorted(
+        path.relative_to(REPO).as_posix() for path in (REPO / OWN_EXAMPLES).rglob("*.pbtxt")
+    )
+    assert own, "the front-end ships examples"
+    found = _drive(copy, [["check", "--isolated", "--format", "concise", *own]])
+    code, stdout, _ = found["runs"][0]
+    assert code == 1
+    for name in own:
+        assert (
+            f"{name}: TE009 [error] not a TPU embedding document: its `# proto-message:` header "
+            "names tpuemb.torchrec.TorchRecSpec"
+        ) in stdout, stdout
