@@ -5,15 +5,17 @@ violation planted, which it must catch).
 An import is any of: ``import a.b`` and ``from a import b`` at the top of a module, in a
 function, or under ``if TYPE_CHECKING:`` (a dependency is a dependency); a relative import
 (``from ..engine import Engine``), resolved against the module's package; a name taken from the
-package facade (``from tpuemb_cli import lint_file`` is an import of ``tpuemb_cli.api``); and a
-string that names a module of ours (``importlib.import_module("tpuemb_cli.cli.check")``, a
-registry row).
+package facade (``from tpuemb_cli import lint_file`` is an import of ``tpuemb_cli.api``); a
+front-end's facade by the name its import hook gives it (``import tpuemb_cli.torchrec`` is an
+import of ``tpuemb_cli.frontends.torchrec.api``); and a string that names a module of ours
+(``importlib.import_module("tpuemb_cli.cli.check")``, a registry row).
 
 What is checked:
 - no module imports a layer above its own, nor (below ``cli``) a sibling package of its layer;
 - the top layer's packages are independent of each other: ``cli`` (with ``__main__``, the
   console script), ``server`` and the public API (``api``, ``tf``, ``jax``, ``keras``,
-  ``guards`` and the package facade) import none of the others -- each is a way in to the
+  ``guards``, the package facade and each front-end's ``frontends/<name>/api.py``) import none
+  of the others -- each is a way in to the
   layers below, and the command line and the language server go through the workspace, not
   through the API's facades;
 - front-ends are independent of each other and of the top layer: a module of one front-end
@@ -288,6 +290,19 @@ def edges(known: frozenset[str], module: str, path: Path) -> tuple[Edge, ...]:
     return _edges(known, module, path.name == "__init__.py", path.read_text(encoding="utf-8"))
 
 
+def facade_module(known: frozenset[str], name: str) -> str:
+    """The module ``name`` stands for: a front-end's facade for ``tpuemb_cli.<name>`` (and what
+    is under it), which the package's import hook finds as ``frontends/<name>/api.py`` when no
+    module of that name is the package's; else ``name`` itself."""
+    parts = name.split(".")
+    if len(parts) < 2 or parts[0] != PACKAGE or name in known:
+        return name
+    facade = f"{PACKAGE}.{FRONTENDS_PACKAGE}.{parts[1]}.{FRONTEND_FACADE}"
+    if facade in known and f"{PACKAGE}.{parts[1]}" not in known:
+        return facade
+    return name
+
+
 @cache  # the planted-violation tests read 200 unchanged copies of each module
 def _edges(known: frozenset[str], module: str, is_package: bool, text: str) -> tuple[Edge, ...]:
     package = module if is_package else module.rpartition(".")[0]
@@ -296,6 +311,7 @@ def _edges(known: frozenset[str], module: str, is_package: bool, text: str) -> t
     def add(
         target: str, line: int, runs: bool, names: tuple[str, ...] = (), named: bool = False
     ) -> None:
+        target = facade_module(known, target)
         if target != module:
             found.append(Edge(module, target, line, runs, names, named))
 
@@ -314,7 +330,7 @@ def _edges(known: frozenset[str], module: str, is_package: bool, text: str) -> t
                 continue
             for alias in node.names:
                 child = f"{base}.{alias.name}"
-                if child in known:
+                if child in known or facade_module(known, child) in known:
                     add(child, node.lineno, runs)
                 elif base == PACKAGE and alias.name in FACADE_NAMES:
                     add(FACADE_NAMES[alias.name], node.lineno, runs, (alias.name,))
@@ -326,7 +342,7 @@ def _edges(known: frozenset[str], module: str, is_package: bool, text: str) -> t
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and node.value.startswith(f"{PACKAGE}.")
-            and node.value in known
+            and facade_module(known, node.value) in known
         ):
             # A module named in a string: importlib, a registry row. It is a dependency for the
             # layers, and data (not an import that runs here) for cycles.

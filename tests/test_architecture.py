@@ -22,9 +22,13 @@ from .architecture_guard import (
     FRONTENDS,
     FRONTENDS_PACKAGE,
     LAYERS,
+    edges,
+    facade_module,
     frontend_of,
     frontends,
+    layer,
     modules,
+    top_group,
     violations,
 )
 
@@ -64,6 +68,10 @@ ENGINE = "engine/runner.py"
 CLI = "cli/check.py"
 SERVER = "server/linting.py"
 JAX_RULE = "frontends/jax/rules/jax_batch_mismatch.py"
+# A front-end that holds its facade (`FrontEnd.api`: users import it as `tpuemb_cli.torchrec`).
+TORCHREC_ENGINE = "frontends/torchrec/engine.py"
+TORCHREC_FACADE = "frontends/torchrec/api.py"
+FACADE = "tpuemb_cli.frontends.torchrec.api"
 
 # Each planted violation: the file it goes in, what is appended, and what the guard must say.
 PLANTED = {
@@ -170,6 +178,89 @@ PLANTED = {
         "tf.py",
         "from tpuemb_cli import jax\n",
         "imports tpuemb_cli.jax (jax): the tensorflow front-end imports the jax front-end",
+    ),
+    # A front-end's facade (frontends/<name>/api.py) is the API's: its only top-layer module.
+    "a front-end's module -> the api": (
+        TORCHREC_ENGINE,
+        "from tpuemb_cli.api import lint_file\n",
+        "imports tpuemb_cli.api (api): the torchrec front-end imports the top layer (api)",
+    ),
+    "a front-end's module -> the api through the package facade": (
+        "frontends/torchrec/spec/memory.py",
+        "def f() -> None:\n    from tpuemb_cli import lint_string\n",
+        "imports tpuemb_cli.api (api): the torchrec front-end imports the top layer (api)",
+    ),
+    "a front-end's module -> its own facade": (
+        TORCHREC_ENGINE,
+        "from tpuemb_cli.frontends.torchrec import api\n",
+        f"imports {FACADE} (api): the torchrec front-end imports the top layer (api)",
+    ),
+    "a front-end's module -> its own facade, by the hook's name": (
+        "frontends/torchrec/views/stacks.py",
+        "def f() -> None:\n    import tpuemb_cli.torchrec\n",
+        f"imports {FACADE} (api): the torchrec front-end imports the top layer (api)",
+    ),
+    "a nested api module of a front-end -> the api": (
+        "frontends/torchrec/views/api.py",  # a new module: a views module, not the facade
+        "from tpuemb_cli import lint_file\n",
+        "frontends.torchrec.views.api:2 (views) imports tpuemb_cli.api (api): the torchrec "
+        "front-end imports the top layer (api)",
+    ),
+    "a front-end's facade -> the cli": (
+        TORCHREC_FACADE,
+        "from tpuemb_cli.cli import check\n",
+        "imports tpuemb_cli.cli.check (cli): the torchrec front-end imports the top layer (cli)",
+    ),
+    "a front-end's facade -> the server, in a function": (
+        TORCHREC_FACADE,
+        "def f() -> None:\n    from tpuemb_cli.server import session\n",
+        "imports tpuemb_cli.server.session (server): the torchrec front-end imports the top "
+        "layer (server)",
+    ),
+    "a front-end -> another's facade": (
+        "frontends/jax/engine.py",
+        "from tpuemb_cli.frontends.torchrec import api\n",
+        f"imports {FACADE} (api): the jax front-end imports the torchrec front-end",
+    ),
+    "a front-end -> another's facade, by the hook's name": (
+        JAX_RULE,
+        "from tpuemb_cli.torchrec import spec_from_torchrec\n",
+        f"imports {FACADE} (api): the jax front-end imports the torchrec front-end",
+    ),
+    "a front-end's facade -> another's, by the hook's name": (
+        "tf.py",
+        "from tpuemb_cli import torchrec\n",
+        f"imports {FACADE} (api): the tensorflow front-end imports the torchrec front-end",
+    ),
+    "a front-end's facade -> another front-end": (
+        TORCHREC_FACADE,
+        "from tpuemb_cli.frontends.jax.spec import layout\n",
+        "(spec): the torchrec front-end imports the jax front-end",
+    ),
+    "the engine -> a front-end's facade": (
+        ENGINE,
+        "from tpuemb_cli.frontends.torchrec.api import spec_from_torchrec\n",
+        f"imports {FACADE} (api) up the chain",
+    ),
+    "the engine -> a front-end's facade, by the hook's name": (
+        ENGINE,
+        "import tpuemb_cli.torchrec\n",
+        f"imports {FACADE} (api) up the chain",
+    ),
+    "the engine -> a front-end's facade, by an importlib string": (
+        ENGINE,
+        'import importlib\nimportlib.import_module("tpuemb_cli.torchrec")\n',
+        f"imports {FACADE} (api) up the chain",
+    ),
+    "a view -> a front-end's facade, through sys.modules": (
+        "views/text.py",
+        'import sys\nsys.modules["tpuemb_cli.torchrec"]\n',
+        f"imports {FACADE} (api) up the chain",
+    ),
+    "cli -> a front-end's facade": (
+        CLI,
+        "from tpuemb_cli import torchrec\n",
+        f"imports {FACADE} (api): cli and api are independent",
     ),
     # Dynamic imports of a computed name, however importlib is reached.
     "import_module with an f-string": (
@@ -329,10 +420,20 @@ ISSUE_37 = {
 }
 
 
+# And one plant of each way a front-end's facade is misused, in `make test` too: a lower layer
+# reaching it by the name the import hook gives it, another front-end reaching it, and the
+# facade reaching the command line.
+FACADES = {
+    "the engine -> a front-end's facade, by the hook's name",
+    "a front-end -> another's facade, by the hook's name",
+    "a front-end's facade -> the cli",
+}
+
+
 @pytest.mark.parametrize(
     "kind",
     [
-        kind if kind in ISSUE_37 else pytest.param(kind, marks=pytest.mark.slow)
+        kind if kind in ISSUE_37 | FACADES else pytest.param(kind, marks=pytest.mark.slow)
         for kind in sorted(PLANTED)
     ],
 )
@@ -404,6 +505,39 @@ def test_a_front_end_package_is_a_front_end(tmp_path: Path) -> None:
     (copy / "frontends/toy/rows.py").write_text("", encoding="utf-8")
     with pytest.raises(AssertionError, match="named for a layer"):
         violations(copy)
+
+
+def test_a_front_end_s_facade_is_the_api_s(tmp_path: Path) -> None:
+    # frontends/<name>/api.py is the top layer's, in the API's group, and its front-end's.
+    assert layer(FACADE) == ("api", LAYERS["api"]) and top_group(FACADE) == "api"
+    assert frontend_of(FACADE, frontends(ROOT)) == "torchrec"
+    # Deeper, a module named `api` is its folder's layer, and no way into the top layer.
+    nested = "tpuemb_cli.frontends.torchrec.views.api"
+    assert layer(nested) == ("views", LAYERS["views"]) and top_group(nested) is None
+    # `tpuemb_cli.torchrec` is read as the module the import hook finds; a file of the package
+    # is itself, and a name nobody has stays what it is.
+    known = modules(ROOT)
+    names = frozenset(known)
+    assert facade_module(names, "tpuemb_cli.torchrec") == FACADE
+    assert facade_module(names, "tpuemb_cli.jax") == "tpuemb_cli.jax"
+    assert facade_module(names, "tpuemb_cli.nope") == "tpuemb_cli.nope"
+    # The real facade reads the API and the layers below it, and the guard accepts it.
+    imported = {edge.imported for edge in edges(names, FACADE, known[FACADE])}
+    assert {"tpuemb_cli.api", "tpuemb_cli.model.findings"} <= imported
+    assert violations(ROOT) == []
+    # So do more of the same: the facade reading the workspace, the API and its own modules,
+    # and another module of the API's group reading the facade by either name.
+    copy = tmp_path / "tpuemb_cli"
+    _copy(copy)
+    with (copy / TORCHREC_FACADE).open("a", encoding="utf-8") as handle:
+        handle.write(
+            "\nfrom tpuemb_cli.workspace import linting\nfrom tpuemb_cli import lint_string\n"
+            "from tpuemb_cli.frontends.torchrec.spec import memory\n"
+        )
+    with (copy / "guards.py").open("a", encoding="utf-8") as handle:
+        handle.write("\ndef f() -> None:\n    from tpuemb_cli.torchrec import spec_from_torchrec\n")
+        handle.write("    import tpuemb_cli.frontends.torchrec.api\n")
+    assert violations(copy) == []
 
 
 def test_a_type_checking_import_is_no_cycle(tmp_path: Path) -> None:

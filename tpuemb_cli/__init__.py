@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 class _Facades:
     """Finds ``tpuemb_cli.<name>`` for a registered front-end whose package holds its API
-    (``FrontEnd.api``: ``tpuemb_cli.torchrec`` is ``tpuemb_cli.frontends.torchrec.api``), so that
-    a front-end stays one package. Asked last (after the files here), and only for names no
+    (``FrontEnd.api``: ``tpuemb_cli.<name>`` is ``tpuemb_cli.frontends.<name>.api``), so that a
+    front-end stays one package. Asked last (after the files here), and only for names no
     module of the package has."""
 
     @staticmethod
@@ -39,12 +39,16 @@ class _Alias:
 
     def __init__(self, module: Any) -> None:
         self.module = module
+        self.spec = module.__spec__
 
     def create_module(self, spec: Any) -> Any:
         return self.module
 
     def exec_module(self, module: Any) -> None:
-        pass  # the module ran when it was imported under its own name
+        # The module ran when it was imported under its own name; the import system has just
+        # set its ``__spec__`` to the alias's, which is given back: the module stays what it
+        # was (``importlib.reload`` reruns its file, not this loader).
+        module.__spec__ = self.spec
 
     def load_module(self, fullname: str) -> Any:  # the old protocol's: never called here
         return self.module
@@ -53,7 +57,8 @@ class _Alias:
 def _install() -> None:
     import sys
 
-    if not any(isinstance(finder, _Facades) for finder in sys.meta_path):
+    # By its class's name, not isinstance: a reloaded package's class is another object.
+    if not any(type(finder).__qualname__ == "_Facades" for finder in sys.meta_path):
         sys.meta_path.append(_Facades())
 
 

@@ -100,8 +100,8 @@ def _text(text: str) -> Verdict:
     while row is not None and row.text_check:
         if text_check(row.text_check)(text[:PREFIX], nested):
             break
-        # Not one after all (a TorchRecSpec's `tables` are not a layout's): the types after it
-        # are tried, and the first refusal is said when none fits.
+        # Not one after all (another type's `tables` are not a layout's): the types after it are
+        # tried, and the first refusal is said when none fits.
         refused = refused or Verdict(False, reason=row.text_unlike)
         types = tuple(other for other in types if other is not row)
         verdict = judge(names, types)

@@ -110,7 +110,7 @@ def pair(
     words, rules/stats)."""
     reading = settings.stats
     named = {stack.name for stack in stacks}
-    # jax-tpu-embedding's files hold a value a partition; torchrec's CSV one value a table.
+    # jax-tpu-embedding's files hold a value a partition; the other library's CSV one a table.
     per_partition = str(reading.source).startswith("jax")
     paired, unjudged = [], []
     for stack in stacks:

@@ -28,12 +28,22 @@ SLOTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# The learning rate the collection gives every stack when `optimizer_kwargs` has none (its
+# `self._optimizer_kwargs.get("lr", 0.01)`), and Adagrad's accumulators' start.
+DEFAULT_LEARNING_RATE = 0.01
+DEFAULT_INITIAL_ACCUMULATOR = 0.0
+
+
 class StackMemory(Record):
     name: str
-    rows_per_device: int
-    width: int
+    rows_per_device: int  # stack_num_embeddings // global_device_count: the weight's rows
+    width: int  # stack_embedding_dim (the widest table's, rounded up to 8)
     slots: tuple[str, ...]
-    padding_rows: int  # rows of the device's share that pad the tables (no id reaches them)
+    # The stack's rows that pad its tables, over all devices: stack_num_embeddings less the
+    # tables' num_embeddings (each table rounded up to 8 rows a SparseCore). No id reaches them.
+    padding_rows: int
+    rows_per_sparse_core: int  # stack_num_embeddings // (devices x SparseCores a device)
+    table_rows: int  # the tables' num_embeddings, summed
 
     @property
     def array_bytes(self) -> int:
@@ -50,6 +60,8 @@ class TorchRecMemory(Record):
     devices: int
     per_device: int  # SparseCores a device
     optimizer: str  # the optimizer class ("" with no collection: parameters only)
+    learning_rate: float = DEFAULT_LEARNING_RATE  # every stack's (one float32 scalar each)
+    initial_accumulator: float = DEFAULT_INITIAL_ACCUMULATOR  # Adagrad's accumulators' start
 
     @property
     def optimizer_known(self) -> bool:
@@ -64,6 +76,27 @@ class TorchRecMemory(Record):
         """A device's bytes with SGD (no optimizer state)."""
         return sum(stack.array_bytes + FLOAT_BYTES for stack in self.stacks)
 
+    @property
+    def weights_per_device(self) -> int:
+        return sum(stack.array_bytes for stack in self.stacks)
+
+    @property
+    def state_per_device(self) -> int:
+        """The optimizer's state a device: each slot, the weight's shape."""
+        return sum(stack.array_bytes * len(stack.slots) for stack in self.stacks)
+
+    @property
+    def learning_rates_bytes(self) -> int:
+        return FLOAT_BYTES * len(self.stacks)
+
+
+def learning_rate(kwargs: Any) -> float:
+    """The collection's `lr`: `learning_rate` renamed when given (it wins over `lr`), else
+    `lr`, else 0.01."""
+    if "learning_rate" in kwargs:
+        return float(kwargs["learning_rate"])
+    return float(kwargs.get("lr", DEFAULT_LEARNING_RATE))
+
 
 def model(spec: Any, stacking: Stacking) -> TorchRecMemory | None:
     """The collection's memory on each device, or None when the library refuses the stacks (no
@@ -76,12 +109,28 @@ def model(spec: Any, stacking: Stacking) -> TorchRecMemory | None:
     if devices <= 0:
         return None
     optimizer = spec.collection.optimizer.type if spec.HasField("collection") else ""
+    kwargs = spec.collection.optimizer.kwargs
     slots = SLOTS.get(optimizer, ())
+    shards = devices * per_device
     stacks = []
     for stack in stacking.stacks:
-        rows = stack.stack_num_embeddings // devices
-        real = sum(spec.tables[p.table].num_embeddings for p in stack.tables) // devices
+        real = sum(spec.tables[p.table].num_embeddings for p in stack.tables)
         stacks.append(
-            StackMemory(stack.name, rows, stack.stack_embedding_dim, slots, max(0, rows - real))
+            StackMemory(
+                stack.name,
+                stack.stack_num_embeddings // devices,
+                stack.stack_embedding_dim,
+                slots,
+                max(0, stack.stack_num_embeddings - real),
+                stack.stack_num_embeddings // shards if shards > 0 else 0,
+                real,
+            )
         )
-    return TorchRecMemory(tuple(stacks), devices, per_device, optimizer)
+    return TorchRecMemory(
+        tuple(stacks),
+        devices,
+        per_device,
+        optimizer,
+        learning_rate(kwargs),
+        float(kwargs.get("initial_accumulator_value", DEFAULT_INITIAL_ACCUMULATOR)),
+    )

@@ -1,6 +1,7 @@
 """What ``explain`` shows of a TorchRecSpec: the stacks torchrec makes of its tables, with their
 padding and shard layout; and what ``explain --memory`` reports: each device's weights and
-optimizer state against the chip's HBM."""
+optimizer state, each SparseCore's rows, the learning rates and padding, against the chip's
+HBM."""
 
 from __future__ import annotations
 
@@ -21,4 +22,4 @@ def explain_torchrec(document: Document, facts: Any) -> tuple[str, list[str]]:
 def memory_torchrec(document: Document, facts: Any, engine: Engine) -> MemoryReport:
     from tpuemb_cli.frontends.torchrec.views.memory import memory_report
 
-    return memory_report(document.name, document.message, engine.chip())
+    return memory_report(document.name, document.message, engine.accelerator())

@@ -1,14 +1,18 @@
-"""``explain`` of a TorchRecSpec: each stack torchrec makes, its tables' padding, row offsets
-and shard rotations, as ``StackedSparseCoreEmbeddingConfig`` holds them."""
+"""``explain`` of a TorchRecSpec: the collection (its optimizer, the learning rate every stack
+gets, its batch), then each stack torchrec makes, a SparseCore's rows of it, its tables'
+padding, row offsets and shard rotations, as ``StackedSparseCoreEmbeddingConfig`` holds them."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from tpuemb_cli.frontends.torchrec.spec.memory import learning_rate
 from tpuemb_cli.frontends.torchrec.spec.stacking import (
     BAG_COLLECTION,
+    DEFAULT_BATCH,
     DEFAULT_DEVICES,
     DEFAULT_SPARSECORES,
+    Stack,
     stack,
     value,
 )
@@ -30,6 +34,15 @@ def explain(name: str, spec: Any) -> tuple[str, list[str]]:
         f"on {plural(devices, 'device')} of {per_device} SparseCores"
     )
     lines: list[str] = []
+    if spec.HasField("collection"):
+        collection = spec.collection
+        optimizer = collection.optimizer.type or "none given"
+        lines.append(
+            f"collection: optimizer {printable(optimizer)}, learning rate "
+            f"{learning_rate(collection.optimizer.kwargs):g} a stack, batch_size "
+            f"{value(collection, 'batch_size', DEFAULT_BATCH)}"
+            + (", auto_stack" if collection.auto_stack else "")
+        )
     if stacking.refusal is not None:
         refusal = stacking.refusal
         lines.append(
@@ -41,7 +54,7 @@ def explain(name: str, spec: Any) -> tuple[str, list[str]]:
         lines.append(
             f"stack {printable(made.name)}: {made.stack_num_embeddings:,} rows x "
             f"{made.stack_embedding_dim} ({plural(len(made.tables), 'table')}, "
-            f"{made.num_sparsecores} SparseCores, sample multiplier "
+            f"{made.num_sparsecores} SparseCores of {_each(made)} rows, sample multiplier "
             f"{made.total_sample_count_multiplier})"
         )
         for place in made.tables:
@@ -55,3 +68,10 @@ def explain(name: str, spec: Any) -> tuple[str, list[str]]:
     for warning in stacking.warnings:
         lines.append(f"torchrec logs: {printable(warning)}")
     return header, lines
+
+
+def _each(made: Stack) -> str:
+    """A SparseCore's rows of the stack (its rows split evenly over them)."""
+    if made.num_sparsecores <= 0:
+        return "no"
+    return f"{made.stack_num_embeddings // made.num_sparsecores:,}"
