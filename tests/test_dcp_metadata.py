@@ -1,6 +1,6 @@
-"""frontends/torchrec/load/dcp_metadata: the ``.metadata`` files torch 2.13 wrote (tests/data/dcp, made by its
-make_fixtures.py) read without torch to what torch itself loaded from them (expected.json,
-written by the same script from ``pickle.load`` of each file)."""
+"""frontends/torchrec/load/dcp_metadata: the ``.metadata`` files torch 2.13 wrote (tests/data/dcp,
+made by its make_fixtures.py) read without torch to what torch itself loaded from them
+(expected.json, written by the same script from ``pickle.load`` of each file)."""
 
 from __future__ import annotations
 
