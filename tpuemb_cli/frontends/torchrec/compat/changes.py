@@ -144,10 +144,10 @@ def spec_changes(old: CollectionState, new: CollectionState) -> Iterator[Change]
             help=CARRY,
         )
     kept = {s.name for s in new.stacks} | set(renamed.values())
-    for stack in old.stacks:
-        if stack.name not in kept:
-            yield _lost(old, new, stack)
-    yield from _tables_gone(old, new)
+    lost = [stack for stack in old.stacks if stack.name not in kept]
+    for stack in lost:
+        yield _lost(old, new, stack)
+    yield from _tables_gone(old, new, {stack.name for stack in lost})
     yield from _optimizer(old, new)
 
 
@@ -189,19 +189,50 @@ def _same_topology(stored: StackState, stack: StackState) -> Iterator[Change]:
             f"{field})",
             help=CARRY,
         )
-    elif causes:
-        yield Change(
+    else:
+        change = relayout(stored, stack, "its rows are laid out for another layout")
+        if change is not None:
+            yield change
+
+
+_SIZES = ("num_embeddings", "embedding_dim")
+
+
+def relayout(stored: StackState, stack: StackState, said: str) -> Change | None:
+    """A stack restored as it is (the same shape, the same topology) under another layout
+    (``said``: who says so): a silent-reinit where a table's rows move (another table set or
+    order, padded size, offset or rotation); a training-change where a table only grows or
+    shrinks within its padding; None where nothing differs."""
+    causes = table_causes(stored, stack)
+    if not causes:
+        return None
+    before = [(t.name, *(getattr(t, f) for f in _MOVES)) for t in stored.tables]
+    now = [(t.name, *(getattr(t, f) for f in _MOVES)) for t in stack.tables]
+    if before != now:
+        return Change(
             "silent-reinit",
             stack.name,
             stack.path,
             None,
             None,
             f"the checkpoint's stack `{stack.name}` restores (same shape "
-            f"{shape_text(stack.shape)}), but its rows are laid out for another layout"
-            f"{_why(causes)}: the load copies the stack as it is, and each table reads other "
-            "rows' values",
+            f"{shape_text(stack.shape)}), but {said}{_why(causes)}: on the same topology the "
+            "load copies the stack as it is, and each table reads other rows' values",
             help=CARRY,
         )
+    return Change(
+        "training-change",
+        stack.name,
+        stack.path,
+        None,
+        None,
+        f"the checkpoint's stack `{stack.name}` restores as it is (same shape and layout), and "
+        f"its tables change size within their padding{_why(causes)}: a table's new rows or "
+        "columns start from the saved padding's values, not its initializer",
+    )
+
+
+_MOVES = ("padded_vocab_size", "padded_embedding_dim", "row_offset_in_shard", "shard_rotation")
 
 
 def _resharded(
@@ -292,8 +323,11 @@ def _lost(old: CollectionState, new: CollectionState, stack: StackState) -> Chan
     )
 
 
-def _tables_gone(old: CollectionState, new: CollectionState) -> Iterator[Change]:
+def _tables_gone(old: CollectionState, new: CollectionState, lost: set[str]) -> Iterator[Change]:
+    """Each removed table of a stack that stays (a lost stack's message names its tables)."""
     for stack in old.stacks:
+        if stack.name in lost:
+            continue
         for table in stack.tables:
             if new.stack_of_table(table.name) is None:
                 yield Change(
@@ -314,7 +348,8 @@ def _optimizer(old: CollectionState, new: CollectionState) -> Iterator[Change]:
     gained = [slot for slot in new.slots if slot not in old.slots]
     lost = [slot for slot in old.slots if slot not in new.slots]
     if gained and kept:
-        keys = [f"{slot}.{kept[0]}" for slot in gained]
+        keys = [f"{slot}.{stack}" for stack in kept for slot in gained]
+        shown = names(keys[:4]) + (", ..." if len(keys) > 4 else "")
         yield Change(
             "restore-error",
             None,
@@ -322,7 +357,7 @@ def _optimizer(old: CollectionState, new: CollectionState) -> Iterator[Change]:
             old.optimizer,
             new.optimizer,
             f"restoring fails: {old.optimizer} -> {new.optimizer} adds the optimizer state "
-            f"{names(gained)} of each stack ({names(keys)}...), which the checkpoint does not "
+            f"{names(gained)} of each stack ({shown}), which the checkpoint does not "
             f"hold: {MISSING}",
             help=(
                 "load with `SparseCoreLoadPlanner(allow_partial_load=True)`: the new state then "

@@ -22,6 +22,7 @@ from tpuemb_cli.frontends.torchrec.compat.changes import (
     MISSING,
     PARTIAL,
     layout_defect,
+    relayout,
     table_causes,
 )
 from tpuemb_cli.frontends.torchrec.compat.state import (
@@ -131,20 +132,11 @@ def compare_dcp(name: str, state: CollectionState, checkpoint: Any) -> Iterator[
             resharded.append(stack.name)
             relaid.extend(f"`{stack.name}`: {cause}" for cause in table_causes(old, stack))
         elif old is not None:
-            causes = table_causes(old, stack)
-            if causes:
-                yield Change(
-                    "silent-reinit",
-                    stack.name,
-                    stack.path,
-                    None,
-                    None,
-                    f"the checkpoint's stack `{stack.name}` restores (same shape "
-                    f"{shape_text(stack.shape)}), but its stacked config says its rows are laid "
-                    f"out otherwise ({'; '.join(causes)}): on the same topology the load copies "
-                    "the stack as it is, and each table reads other rows' values",
-                    help=CARRY,
-                )
+            change = relayout(
+                old, stack, "the checkpoint's stacked config lays its rows out otherwise"
+            )
+            if change is not None:
+                yield change
         else:
             yield Change(
                 "unverified-layout",
