@@ -118,6 +118,7 @@ def spec_changes(old: CollectionState, new: CollectionState) -> Iterator[Change]
         yield _topology(old, new)
     renamed = _renames(old, new)
     resharded: list[str] = []
+    relaid: list[str] = []  # what the resharding re-lays out, table by table
     for stack in new.stacks:
         stored = old.stack_named(stack.name)
         if stored is not None:
@@ -127,6 +128,7 @@ def spec_changes(old: CollectionState, new: CollectionState) -> Iterator[Change]
                     yield change
                 else:
                     resharded.append(stack.name)
+                    relaid.extend(f"`{stack.name}`: {c}" for c in table_causes(stored, stack))
             else:
                 yield from _same_topology(stored, stack)
         elif stack.name in renamed:
@@ -140,7 +142,8 @@ def spec_changes(old: CollectionState, new: CollectionState) -> Iterator[Change]
             _topology_path(old, new),
             None,
             None,
-            f"restores without an error, but {layout_defect(resharded, old.shards, new.shards)}",
+            f"restores without an error, but {layout_defect(resharded, old.shards, new.shards)}"
+            + (f" (the tables re-laid out: {'; '.join(relaid)})" if relaid else ""),
             help=CARRY,
         )
     kept = {s.name for s in new.stacks} | set(renamed.values())
