@@ -394,3 +394,56 @@ def test_a_tensorflow_config_against_a_dcp_checkpoint_cannot_be_compared(here: P
     result = invoke("diff", "--against-checkpoint", str(DATA / "same"), "model.pbtxt")
     assert (result.exit_code, result.stdout) == (2, UNCOMPARED)
     assert "is a PyTorch distributed checkpoint, which holds none of its variables" in result.stderr
+
+
+# -- planner data tpuemb does not trust ----------------------------------------------------------
+
+
+def _compared(sparsecore: object) -> list[tuple[str, str]]:
+    """The `same` checkpoint's comparison with the spec, its planner data replaced."""
+    from tpuemb_cli.frontends.torchrec.compat.dcp import compare_dcp
+    from tpuemb_cli.frontends.torchrec.compat.state import collection_state
+    from tpuemb_cli.frontends.torchrec.load.dcp import read_checkpoint
+
+    checkpoint = read_checkpoint(DATA / "same")
+    metadata = checkpoint.metadata._replace(planner_data={"sparsecore": sparsecore})
+    document = loader.load_bytes(SPEC.encode(), "spec.pbtxt", "text", "TorchRecSpec")
+    state = collection_state("spec.pbtxt", document.message)
+    found = compare_dcp("spec.pbtxt", state, checkpoint._replace(metadata=metadata))
+    return [(change.kind, change.message) for change in found]
+
+
+def _configs() -> dict[str, Any]:
+    saved: dict[str, Any] = json.loads((DATA / "stacked_configs.json").read_text())["1x2"]
+    return saved
+
+
+def test_stacked_configs_that_miss_a_stack_leave_it_unverified() -> None:
+    configs = _configs()
+    del configs["c"]
+    found = _compared({"world_size": 1, "num_sc_per_device": 2, "stacked_configs": configs})
+    assert [kind for kind, _ in found] == ["unverified-layout"]
+    assert found[0][1].startswith("the checkpoint's stacked configs do not name it: stack `c`")
+
+
+def test_stacked_configs_that_do_not_describe_the_tensors_are_not_used() -> None:
+    configs = _configs()
+    configs["c"]["stack_num_embeddings"] = 128
+    found = _compared({"world_size": 1, "num_sc_per_device": 2, "stacked_configs": configs})
+    assert [kind for kind, _ in found] == ["unverified-layout", "unverified-layout"]
+    assert "give stack `c` the shape (128, 16), its tensor is (64, 16)" in found[0][1]
+
+
+def test_unreadable_stacked_configs_are_said() -> None:
+    configs = _configs()
+    configs["c"]["tables"] = "c"
+    found = _compared({"world_size": 1, "num_sc_per_device": 2, "stacked_configs": configs})
+    assert {kind for kind, _ in found} == {"unverified-layout"}
+    assert "unreadable (stack `c`: `tables` is no list)" in found[0][1]
+
+
+def test_a_topology_that_is_no_count_cannot_be_compared() -> None:
+    from tpuemb_cli.compat.layouts import CannotCompare
+
+    with pytest.raises(CannotCompare, match="holds world_size '2' and num_sc_per_device 2"):
+        _compared({"world_size": "2", "num_sc_per_device": 2})

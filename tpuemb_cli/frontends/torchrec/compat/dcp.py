@@ -64,6 +64,11 @@ class Saved(Record):
     def shards(self) -> int:
         return (self.world_size or 1) * (self.per_device or 1)
 
+    @property
+    def why_unknown(self) -> str:
+        """Why a stack's saved layout is not known."""
+        return self.unrecorded or "the checkpoint's stacked configs do not name it"
+
 
 def compare_dcp(name: str, state: CollectionState, checkpoint: Any) -> Iterator[Change]:
     """Every change between what ``checkpoint`` holds and what ``state`` loads."""
@@ -144,7 +149,7 @@ def compare_dcp(name: str, state: CollectionState, checkpoint: Any) -> Iterator[
                 stack.path,
                 None,
                 None,
-                f"{saved.unrecorded}: stack `{stack.name}` restores (shape "
+                f"{saved.why_unknown}: stack `{stack.name}` restores (shape "
                 f"{shape_text(stack.shape)}), but whether each table's rows are where the new "
                 "layout reads them cannot be told from shapes (another topology, another "
                 "table of the same size, other offsets or rotations keep the shape)",
@@ -173,7 +178,7 @@ def compare_dcp(name: str, state: CollectionState, checkpoint: Any) -> Iterator[
             _topology_path(saved, state),
             None,
             None,
-            f"cannot restore correctly: {saved.unrecorded}, and the topology differs: the load "
+            f"cannot restore correctly: {saved.why_unknown}, and the topology differs: the load "
             f"planner un-MOD-shards each of {names(layouts_unknown)} as one table (or unstacks "
             "it with the stacked configs it is given, which are the new topology's, not the "
             "checkpoint's), so each table's rows land elsewhere -- or the copy into the new "
@@ -417,8 +422,10 @@ def _orphaned(saved: Saved, state: CollectionState, anchor: FieldPath) -> Iterat
         stack = _weight_stack(key, state.weights)
         if stack is not None:
             stacks.append(stack)
-        elif key.split(".", 1)[0] in _SLOT_NAMES and state.stack_named(key.split(".", 1)[1]):
-            slots.append(key)
+        else:
+            slot, _, name = key.partition(".")
+            if slot in _SLOT_NAMES and state.stack_named(name) is not None:
+                slots.append(key)
     if stacks:
         yield Change(
             "orphaned-state",
