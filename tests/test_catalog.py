@@ -80,6 +80,7 @@ def test_documentation_has_every_section_in_order(rule: Rule) -> None:
 TF_LINK = re.compile(r"https://github\.com/tensorflow/tensorflow\b[^)\s]*")
 JAX_LINK = re.compile(r"https://github\.com/jax-ml/jax-tpu-embedding\b[^)\s]*")
 KERAS_RS_LINK = re.compile(r"https://github\.com/keras-team/keras-rs\b[^)\s]*")
+TORCHREC_LINK = re.compile(r"https://github\.com/meta-pytorch/torchrec\b[^)\s]*")
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
@@ -101,6 +102,8 @@ def test_documentation_cites_only_what_users_can_open(rule: Rule) -> None:
         else []
     ):
         assert link.startswith("https://github.com/keras-team/keras-rs/blob/v0.4.0/"), link
+    for link in TORCHREC_LINK.findall(doc):
+        assert link.startswith("https://github.com/meta-pytorch/torchrec/blob/v1.9.2/"), link
 
 
 ROOT = Path(__file__).parent.parent

@@ -183,6 +183,9 @@ class Measured(Record):
     # Why the statistics judge nothing of the document at all ("": they do), where ``path``.
     unused: str = ""
     path: FieldPath = ()
+    # What the library's preprocessing does with the ids past a limit, in its own words ("":
+    # jax-tpu-embedding's, which drops them or aborts).
+    overflow: str = ""
 
 
 MemoryCheck = Callable[[TPUEmbeddingConfiguration, Fit], Iterator[Violation]]

@@ -77,6 +77,8 @@ def diff_versions(
     def versions(documents: Sides, facts: Facts, engine: Engine) -> tuple[Document, list[Placed]]:
         old_document, new_document = (_with_layout(d, facts, since is not None) for d in documents)
         present = [d for d in (old_document, new_document) if d is not None]
+        if not present:  # neither side has a checkpoint layout: nothing a checkpoint holds
+            return Document(name, "", "", None, None), []
         family: str | None
         if len(present) == 2:
             family = family_of_pair([(d.name, layout_of(d, facts[id(d)])) for d in present])

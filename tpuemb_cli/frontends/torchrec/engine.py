@@ -1,5 +1,6 @@
 """How the engine lints a TorchRecSpec: the TorchRec rules, on the stacks torchrec makes of it
-(computed once for every rule); with a TPU named, its memory on each device.
+(computed once for every rule); with statistics given (``--stats``), its stacks' limits against
+them; with a TPU named, its memory on each device.
 
 ``lint_torchrec`` is called by the engine (``Engine.run``) with the message, where findings go,
 a compiled spec's expectations (none here) and a spec's facts (none: a TorchRecSpec has its own).
@@ -22,6 +23,12 @@ def lint_torchrec(engine: Engine, spec: Any, emit: Emit, expected: Any, facts: A
         assert check is not None
         for violation in engine.checked(rule, check, spec, found):
             emit(rule, (), violation)
+    if engine.settings.stats is not None and engine.rules("stats"):
+        from tpuemb_cli.frontends.torchrec.rules.lib.measured import measured_torchrec
+
+        measured = measured_torchrec(spec, found, engine.settings)
+        if measured is not None:
+            engine.measured(measured, emit)
     tpu = engine.accelerator()
     if tpu is not None and engine.rules("memory"):
         from tpuemb_cli.frontends.torchrec.rules.lib.fit import fit_of

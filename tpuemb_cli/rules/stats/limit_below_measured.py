@@ -97,11 +97,14 @@ def check_stats(measured: Measured) -> Iterator[Violation]:
             yield Violation(
                 path or stack.path,
                 f"{label(stack)} lets {limit} {what} into a partition ({field}), and the "
-                f"statistics measured up to {found}: {measured.library}'s preprocessing drops "
-                "the rest when called with allow_id_dropping=True, and aborts the process "
-                "without it (with enable_minibatching it splits the batch into minibatches "
-                "first)"
-                f"{ignored_tables(stack)}",
+                f"statistics measured up to {found}: "
+                + (
+                    measured.overflow
+                    or f"{measured.library}'s preprocessing drops the rest when called with "
+                    "allow_id_dropping=True, and aborts the process without it (with "
+                    "enable_minibatching it splits the batch into minibatches first)"
+                )
+                + ignored_tables(stack),
                 "the library refuses a COO buffer that large (INT_MAX elements): check that the "
                 "statistics are of this model and its batch, or split the stack"
                 if refused

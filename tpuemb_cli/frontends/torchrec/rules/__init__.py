@@ -18,7 +18,14 @@ def _entry(code: str, name: str, severity: Severity, fixable: str = "no") -> Ent
 
 
 CATALOG = (
+    _entry("TE841", "torchrec-duplicate-table-name", ERROR),
+    _entry("TE842", "torchrec-unknown-stack-table", ERROR),
+    _entry("TE843", "torchrec-empty-stack", ERROR),
+    _entry("TE844", "torchrec-incompatible-stack", ERROR),
+    _entry("TE845", "torchrec-missing-max-seq-len", ERROR),
+    _entry("TE846", "torchrec-excess-padding", WARNING),
     _entry("TE847", "torchrec-batch-not-divisible", ERROR),
     _entry("TE848", "torchrec-unsupported-optimizer", ERROR),
     _entry("TE849", "torchrec-zero-size", ERROR),
+    _entry("TE859", "torchrec-stack-over-16-gib", WARNING),
 )

@@ -18,12 +18,14 @@ dispatch on the same three classes.
 
 ## Example
 ```pbtxt
-collection { optimizer { type: "AdamW" kwargs { key: "lr" value: 0.001 } } }
+tables { name: "user" kind: "bag" num_embeddings: 1000 embedding_dim: 16 feature_names: "uid" }
+collection { batch_size: 64 optimizer { type: "AdamW" kwargs { key: "lr" value: 0.001 } } }
 ```
 
 ## Use instead
 ```pbtxt
-collection { optimizer { type: "Adam" kwargs { key: "lr" value: 0.001 } } }
+tables { name: "user" kind: "bag" num_embeddings: 1000 embedding_dim: 16 feature_names: "uid" }
+collection { batch_size: 64 optimizer { type: "Adam" kwargs { key: "lr" value: 0.001 } } }
 ```
 
 ## Fix safety

@@ -7,14 +7,19 @@ table limit (`max_ids_per_partition`, `max_unique_ids_per_partition`,
 call) with no devices, no SparseCores or no batch.
 
 ## Why is this bad?
-TorchRec checks none of these. A table of no rows or no columns, a limit of 0 (no id may reach a
-SparseCore) or a topology of no SparseCores either fails far from where it was written -- a
-`ZeroDivisionError` in the stacking arithmetic -- or is accepted and trains nothing.
+TorchRec checks few of these, and each fails far from where it was written or not at all: a
+table of no rows fails in TorchRec's own config, a table of no columns when the collection
+reshapes its weights, no devices or no SparseCores in the stacking arithmetic -- and a limit of 0
+(no id may reach a SparseCore) is accepted.
 
 ## What TorchRec does
-`SparseCoreEmbeddingConfig` is a dataclass without checks; `stack_tables` rounds
-`num_embeddings` up to a multiple of `8 x global_device_count x num_sc_per_device` (0 rows stay
-0; no SparseCores divide by zero) and `embedding_dim` to a multiple of 8.
+On CPU with torchrec 1.9.2: `EmbeddingBagConfig(num_embeddings=0)` raises `ZeroDivisionError`
+(`get_weight_init_min`: `-sqrt(1 / num_embeddings)`; a negative count: `ValueError: math domain
+error`) unless `weight_init_min` and `weight_init_max` are given, and is then stacked as 0 rows;
+`embedding_dim=0` is stacked, and the fused collection raises `RuntimeError` ("cannot reshape
+tensor of 0 elements into shape [-1, 0]") in `stack_and_shard_tables`; `global_device_count=0`
+raises `ZeroDivisionError` in `_round_up_to_multiple`, `num_sc_per_device=0` in the
+collection's batch check; limits of 0 are never checked.
 
 ## Example
 ```pbtxt
@@ -36,7 +41,9 @@ None.
 - [`torchrec/experimental/torch_tpu/modules/embedding_configs.py`](https://github.com/meta-pytorch/torchrec/blob/v1.9.2/torchrec/experimental/torch_tpu/modules/embedding_configs.py),
   `SparseCoreEmbeddingConfig`
 - [`torchrec/experimental/torch_tpu/modules/table_stacking.py`](https://github.com/meta-pytorch/torchrec/blob/v1.9.2/torchrec/experimental/torch_tpu/modules/table_stacking.py),
-  `stack_tables`, `_round_up_to_multiple`
+  `stack_tables`, `_round_up_to_multiple`, `stack_and_shard_tables`
+- [`torchrec/modules/embedding_configs.py`](https://github.com/meta-pytorch/torchrec/blob/v1.9.2/torchrec/modules/embedding_configs.py),
+  `BaseEmbeddingConfig.get_weight_init_min`
 """
 
 from collections.abc import Iterator
@@ -54,6 +61,11 @@ _TABLE_OPTIONAL = (
     "suggested_coo_buffer_size_per_device",
 )
 _TOPOLOGY = ("global_device_count", "num_sc_per_device", "batch_size")
+# How torchrec 1.9.2 fails on a table of no rows or no columns (on CPU).
+_FAILS = {
+    "num_embeddings": "its EmbeddingBagConfig's weight init divides by it",
+    "embedding_dim": "the collection cannot reshape the stack's weight",
+}
 
 
 def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
@@ -64,7 +76,7 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
                 yield Violation(
                     ("tables", index, field),
                     f"{table_label(spec, index)} has {field} {size}: a table needs at least "
-                    "one row and one column",
+                    "one row and one column (torchrec fails on it: " + _FAILS[field] + ")",
                     f"set {field} to the table's size",
                 )
         for field in _TABLE_OPTIONAL:

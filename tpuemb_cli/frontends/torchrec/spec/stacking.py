@@ -212,35 +212,41 @@ class _Run:
         if not name:
             name = stack_name([self.tables[i].name for i in group])
         shards = devices * per_device
-        padded_vocab: dict[int, int] = {}
-        padded_dim: dict[int, int] = {}
+        # Keyed by name, as the library keys them: two tables of one name share the later's.
+        padded_vocab: dict[str, int] = {}
+        padded_dim: dict[str, int] = {}
         widest = 0
         for i in group:
             table = self.tables[i]
             try:
-                padded_vocab[i] = round_up(table.num_embeddings, ALIGNMENT * shards)
+                padded_vocab[table.name] = round_up(table.num_embeddings, ALIGNMENT * shards)
             except ZeroDivisionError:
                 raise self.refuse(
                     call, index, "integer division or modulo by zero", "ZeroDivisionError", i
                 ) from None
-            padded_dim[i] = round_up(table.embedding_dim, ALIGNMENT)
-            widest = max(widest, padded_dim[i])
+            padded_dim[table.name] = round_up(table.embedding_dim, ALIGNMENT)
+            widest = max(widest, padded_dim[table.name])
         excess = 0
         if any(dim != widest for dim in padded_dim.values()):
-            excess = sum((widest - padded_dim[i]) * padded_vocab[i] for i in group)
+            names = [self.tables[i].name for i in group]
+            excess = sum((widest - padded_dim[n]) * padded_vocab[n] for n in names)
             message = f"Excess padding detected for stacked table {name}: {excess} values."
             if fail_on_excess_padding:
                 raise self.refuse(call, index, message)
             self.warnings.append(f"WARNING during stack_tables: {message}")
         step = rotation if rotation is not None else per_device
+        offsets: dict[str, int] = {}
+        turns: dict[str, int] = {}
         offset = 0
         turn = 0
         multiplier = 0
+        total = 0
         features: list[str] = []
-        places: list[Placement] = []
         for i in group:
             table = self.tables[i]
-            places.append(Placement(i, table.name, padded_vocab[i], widest, offset, turn))
+            vocab = padded_vocab[table.name]
+            offsets[table.name] = offset
+            turns[table.name] = turn
             features.extend(table.feature_names)
             if table.kind != SEQUENCE:
                 multiplier += len(table.feature_names)
@@ -255,18 +261,22 @@ class _Run:
                         table=i,
                     )
                 multiplier += len(table.feature_names) * table.max_seq_len
-            offset += padded_vocab[i] // shards
+            offset += vocab // shards
             turn = (turn + step) % shards
+            total += vocab
+        places = tuple(
+            Placement(
+                i,
+                self.tables[i].name,
+                padded_vocab[self.tables[i].name],
+                widest,
+                offsets[self.tables[i].name],
+                turns[self.tables[i].name],
+            )
+            for i in group
+        )
         stack = Stack(
-            name,
-            tuple(places),
-            tuple(features),
-            sum(padded_vocab.values()),
-            widest,
-            multiplier,
-            shards,
-            index,
-            excess,
+            name, places, tuple(features), total, widest, multiplier, shards, index, excess
         )
         for i in group:
             self.stack_of[i] = stack

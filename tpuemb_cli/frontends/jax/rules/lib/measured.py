@@ -21,62 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from tpuemb_cli.rules.base import Measured, MeasuredStack
+from tpuemb_cli.rules.lib.measured import pair
 
 LIBRARY = "jax-tpu-embedding"
-
-
-def _why_not(found: Any, stack: MeasuredStack, per_partition: bool) -> str:
-    """Why a stack's statistics cannot judge its limits, or "" when they can."""
-    if found.max_ids_max is None or found.max_unique_ids_max is None:
-        missing = "max_ids" if found.max_ids_max is None else "max_unique_ids"
-        return f"they hold no {missing} for it"
-    if found.max_ids_max == 0:
-        return "they counted no id of it"
-    if per_partition and stack.num_sparsecores > 0:
-        # The library records one value a partition (all the stack's SparseCores) for each
-        # local device: counts of another layout have another width.
-        widths = {len(row) for row in (*found.max_ids, *found.max_unique_ids)}
-        if any(width % stack.num_sparsecores for width in widths):
-            shown = ", ".join(str(width) for width in sorted(widths))
-            return (
-                f"they count {shown} values a row, no multiple of its {stack.num_sparsecores} "
-                "partitions (SparseCores): measured for another layout"
-            )
-    return ""
-
-
-def _measured(settings: Any, stacks: list[MeasuredStack], per_device: int | None) -> Measured:
-    reading = settings.stats
-    named = {stack.name for stack in stacks}
-    # jax-tpu-embedding's files hold a value a partition; torchrec's CSV one value a table.
-    per_partition = str(reading.source).startswith("jax")
-    paired, unjudged = [], []
-    for stack in stacks:
-        found = reading.stacks.get(stack.name)
-        if found is None:
-            paired.append(stack)
-            continue
-        why = _why_not(found, stack, per_partition)
-        if why:
-            unjudged.append((stack.name, why))
-            continue
-        paired.append(
-            stack._replace(
-                measured_ids=found.max_ids_max,
-                measured_unique_ids=found.max_unique_ids_max,
-                measured_buffer_per_sc=found.required_buffer_size_max,
-            )
-        )
-    return Measured(
-        settings.stats_path or str(reading.files[0] if reading.files else ""),
-        LIBRARY,
-        settings.stats_headroom,
-        tuple(paired),
-        tuple(stack.name for stack in stacks if stack.name not in reading.stacks),
-        tuple(sorted(name for name in reading.stacks if name not in named)),
-        per_device,
-        tuple(unjudged),
-    )
 
 
 def measured_proto(spec: Any, settings: Any, per_device: int | None) -> Measured:
@@ -107,7 +54,7 @@ def measured_proto(spec: Any, settings: Any, per_device: int | None) -> Measured
                 ignored,
             )
         )
-    return _measured(settings, stacks, per_device)
+    return pair(settings, stacks, per_device, LIBRARY)
 
 
 def measured_spec(spec: Any, facts: Any, settings: Any) -> Measured | None:
@@ -170,7 +117,7 @@ def measured_spec(spec: Any, facts: Any, settings: Any) -> Measured | None:
                 buffer_path,
             )
         )
-    return _measured(settings, stacks, spec.jax.num_sc_per_device or None)
+    return pair(settings, stacks, spec.jax.num_sc_per_device or None, LIBRARY)
 
 
 def _limit(table: Any, field: str) -> int:
