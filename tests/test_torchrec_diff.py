@@ -447,3 +447,11 @@ def test_a_topology_that_is_no_count_cannot_be_compared() -> None:
 
     with pytest.raises(CannotCompare, match="holds world_size '2' and num_sc_per_device 2"):
         _compared({"world_size": "2", "num_sc_per_device": 2})
+
+
+def test_a_resharded_load_says_which_side_the_kernel_decides(here: Path) -> None:
+    args = ["--against-checkpoint", str(DATA / "topology"), "old.pbtxt"]
+    result = invoke("diff", "--format", "json", *args)
+    (permuted,) = [c for c in json.loads(result.stdout)["changes"] if c["kind"] == "silent-reinit"]
+    assert "the one the SparseCore kernel uses is right" in permuted["help"]
+    assert "check a few known ids after loading" in permuted["help"]

@@ -36,29 +36,44 @@ PARTIAL = (
     "or load with `SparseCoreLoadPlanner(allow_partial_load=True)`, which leaves what the "
     "checkpoint lacks at its initial values"
 )
-# How the fused module's own functions carry tables across layouts: they agree with each other.
+# How the fused module's own functions carry tables to another stacking on the same topology:
+# there its read and its write undo each other table by table, whichever layout the SparseCore
+# kernel uses, as long as a table keeps its padded size.
 CARRY = (
-    "carry the tables across with the module's own functions, which agree with its layout: "
-    "load the checkpoint into the old collection on its own topology, take "
-    "`get_unstacked_table_weights()`, and give them to the new collection's "
-    "`set_unstacked_table_weights(...)` (both in "
-    f"{MODULES}; their `unshard_and_unstack_tables` / `stack_and_shard_tables` in {STACKING})"
+    "carry the tables across with the module's own functions: load the checkpoint into the old "
+    "collection on its own topology, take `get_unstacked_table_weights()`, and give them to the "
+    "new collection's `set_unstacked_table_weights(...)` on the same topology (both in "
+    f"{MODULES}; their `unshard_and_unstack_tables` / `stack_and_shard_tables` in {STACKING}): "
+    "they undo each other for a table whose padded size stays"
 )
 
 
 def layout_defect(stacks: list[str], old_shards: int, new_shards: int) -> str:
-    """The library's defect, for a load that reshards ``stacks``: the fused module lays each
-    SparseCore's rows out as one block, the checkpoint code unshards by id modulo the shards."""
+    """The library's defect, for a load that reshards ``stacks``: the checkpoint code unshards
+    and reshards by id modulo the shards, the fused module lays each SparseCore's rows out as
+    one block."""
     return (
         f"the load planner reshards stack{'s' if len(stacks) != 1 else ''} {names(stacks)} "
-        f"({old_shards} -> {new_shards} SparseCores in all), and the rows come back permuted: "
-        "the fused module lays each SparseCore's rows out as one contiguous block "
-        f"(`table_stacking.stack_and_shard_tables`: `view(num_sc_per_device, chunk, dim)`, "
-        f"{STACKING}), while the planner unshards and reshards by id modulo the shards "
-        f"(`checkpoint/utils.reverse_mod_shard` via `unstack_and_unshard_global_tensor`, and "
-        f"`mod_shard`, {UTILS}): on 2 SparseCores, row 1 of a 16-row table comes back holding "
-        "row 8's values"
+        f"({old_shards} -> {new_shards} SparseCores in all) by id modulo the shards "
+        "(`checkpoint/utils.reverse_mod_shard` via `unstack_and_unshard_global_tensor`, then "
+        f"`mod_shard`, {UTILS}), while the fused module lays each SparseCore's rows out as one "
+        "contiguous block (`table_stacking.stack_and_shard_tables`: `view(num_sc_per_device, "
+        f"chunk, dim)`, {STACKING}): read back with the module's own "
+        "`get_unstacked_table_weights()`, the rows come back permuted (on 2 SparseCores, row 1 "
+        "of a 16-row table holds row 8's values), and rows that land in padding are lost"
     )
+
+
+# What to do about it: which of the two layouts the SparseCore kernel uses decides which is wrong.
+RESHARD_HELP = (
+    "the planner's layout and the module's disagree, and the one the SparseCore kernel uses is "
+    "right: the input preprocessor's `col_offset = row_offset_in_shard * N` and `col_shift = "
+    "rotation` (datasets/input_preprocessing.py) are the modulo convention -- then the planner "
+    "is right and the module's `get_unstacked_table_weights` / `set_unstacked_table_weights` "
+    "are the permuted side; if the kernel lays rows out in blocks, carry the tables with "
+    "`get_unstacked_table_weights()` on the saved topology and `set_unstacked_table_weights(...)`"
+    " on the new one. Either way, check a few known ids after loading before training on"
+)
 
 
 def table_causes(old: StackState, new: StackState) -> list[str]:
@@ -144,7 +159,7 @@ def spec_changes(old: CollectionState, new: CollectionState) -> Iterator[Change]
             None,
             f"restores without an error, but {layout_defect(resharded, old.shards, new.shards)}"
             + (f" (the tables re-laid out: {'; '.join(relaid)})" if relaid else ""),
-            help=CARRY,
+            help=RESHARD_HELP,
         )
     kept = {s.name for s in new.stacks} | set(renamed.values())
     lost = [stack for stack in old.stacks if stack.name not in kept]

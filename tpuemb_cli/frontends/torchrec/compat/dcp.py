@@ -21,6 +21,7 @@ from tpuemb_cli.frontends.torchrec.compat.changes import (
     CARRY,
     MISSING,
     PARTIAL,
+    RESHARD_HELP,
     layout_defect,
     relayout,
     table_causes,
@@ -167,9 +168,9 @@ def compare_dcp(name: str, state: CollectionState, checkpoint: Any) -> Iterator[
             "restores without an error, but "
             + layout_defect(resharded, saved.shards, state.shards)
             + (f" (the tables re-laid out: {'; '.join(relaid)})" if relaid else "")
-            + "; `unshard_for_cpu=True` loads of this checkpoint are permuted the same way "
+            + "; `unshard_for_cpu=True` loads of this checkpoint read it the planner's way too "
             f"({PLANNERS})",
-            help=CARRY,
+            help=RESHARD_HELP,
         )
     if layouts_unknown:
         yield Change(
@@ -183,7 +184,11 @@ def compare_dcp(name: str, state: CollectionState, checkpoint: Any) -> Iterator[
             "it with the stacked configs it is given, which are the new topology's, not the "
             "checkpoint's), so each table's rows land elsewhere -- or the copy into the new "
             "stack fails where the shapes differ",
-            help=f"load on the topology it was saved on, then {CARRY}",
+            help=(
+                "load it on the topology it was saved on and save it again with "
+                "`SparseCoreSavePlanner(stacked_configs=collection.stacked_configs)`; then "
+                + RESHARD_HELP
+            ),
         )
     yield from _orphaned(saved, state, anchor)
 
