@@ -122,15 +122,27 @@ def _checkpoint(
 ) -> list[Diffed] | None:
     from pathlib import Path
 
+    from tpuemb_cli.frontends import checkpoint_readers
     from tpuemb_cli.load.checkpoint import UnreadableCheckpoint, read_checkpoint
     from tpuemb_cli.load.orbax import is_orbax, read_orbax
     from tpuemb_cli.workspace import Version, diff_checkpoint
 
     assert options.against_checkpoint is not None
     checkpoint: Any
+    # A front-end's own format of checkpoint, told by its files (a PyTorch distributed
+    # checkpoint's folder), before Orbax's and TensorFlow's.
+    reader = next(
+        (r for r in checkpoint_readers() if r.is_checkpoint(options.against_checkpoint)), None
+    )
     try:
+        if reader is not None:
+            checkpoint = reader.read_checkpoint(
+                options.against_checkpoint, options.step, options.checkpoint_prefix
+            )
+            for said in checkpoint.notes:
+                note(streams, said)
         # Told apart by their files: an Orbax step (or a manager's root of steps), else TF's.
-        if is_orbax(Path(options.against_checkpoint)):
+        elif is_orbax(Path(options.against_checkpoint)):
             if options.checkpoint_prefix is not None:
                 error(streams, "--checkpoint-prefix goes with a TensorFlow checkpoint")
                 return None
@@ -318,7 +330,8 @@ def _refuse_inside(outputs: Sequence[Output], checkpoint: str) -> None:
     help="Compare one file with a checkpoint: will it restore? A TensorFlow checkpoint "
     "(ckpt-N.index or its prefix, a folder with a `checkpoint` file, a SavedModel or its "
     "variables/) for a config or spec; an Orbax checkpoint (a step directory, or a "
-    "CheckpointManager's root: its latest step) for a stacked layout of jax-tpu-embedding.",
+    "CheckpointManager's root: its latest step) for a stacked layout of jax-tpu-embedding; a "
+    "PyTorch distributed checkpoint (its folder, or its .metadata) for a TorchRec spec.",
 )
 @click.option(
     "--step",
@@ -331,7 +344,8 @@ def _refuse_inside(outputs: Sequence[Output], checkpoint: str) -> None:
     "--checkpoint-prefix",
     metavar="PATH",
     help="With --against-checkpoint: the object path of the embedding in the checkpoint "
-    "(tf.train.Checkpoint(embedding=...) saves it as `embedding`; default: found).",
+    "(tf.train.Checkpoint(embedding=...) saves it as `embedding`; in a PyTorch distributed "
+    "checkpoint, the module path of the embedding collection; default: found).",
 )
 @click.option(
     "--fail-on",

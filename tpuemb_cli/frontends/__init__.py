@@ -108,6 +108,12 @@ class FrontEnd(Record):
     # Its module beside the API: what users import as ``tpuemb_cli.<name>`` to lint live objects
     # (``spec_from_<name>``, ``lint_<name>``); the package's import hook finds it there.
     api: str = ""
+    # Its module beside the loaders that reads a format of checkpoint of its own (``diff
+    # --against-checkpoint``): ``is_checkpoint(path) -> bool``, told by the files, and
+    # ``read_checkpoint(path, step, prefix)`` -> the checkpoint read (its ``format``, which
+    # names the comparison ``against_<format>_<kind>``, ``what``, ``path`` and ``notes``), or
+    # ``UnreadableCheckpoint`` (load/checkpoint_state) saying why ("": none).
+    checkpoints: str = ""
 
 
 @cache
@@ -200,6 +206,14 @@ def changes_of(family: str, what: str = "changes") -> Any:
         if found is not None:
             return found
     return None
+
+
+def checkpoint_readers() -> tuple[ModuleType, ...]:
+    """Every front-end's checkpoint reader (its ``checkpoints`` module), imported, in the order
+    of ``REGISTERED``: ``diff --against-checkpoint`` asks each whether a path is its checkpoint
+    before TensorFlow's and Orbax's readers."""
+    found = (_module(front_end, "checkpoints") for front_end in front_ends())
+    return tuple(module for module in found if module is not None)
 
 
 def rule_rows() -> tuple[Any, ...]:

@@ -17,6 +17,7 @@ FRONT_END = FrontEnd(
     compat="tpuemb_cli.frontends.torchrec.compat",
     rules="tpuemb_cli.frontends.torchrec.rules",
     api="tpuemb_cli.frontends.torchrec.api",
+    checkpoints="tpuemb_cli.frontends.torchrec.load.dcp",
     types=(
         # TorchRec has no file of its own: a TorchRecSpec is what `spec_from_torchrec` writes of
         # the live objects. Its `tables` are a spec's field too; `collection`, `stack_calls`,
