@@ -42,6 +42,7 @@ from tpuemb_cli.cli.outputs import (
     write_reports,
 )
 from tpuemb_cli.cli.selection import open_workspace, settings_options
+from tpuemb_cli.frontends import checkpoints_help
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.model.words import printable
 from tpuemb_cli.rules import CHANGES
@@ -330,8 +331,9 @@ def _refuse_inside(outputs: Sequence[Output], checkpoint: str) -> None:
     help="Compare one file with a checkpoint: will it restore? A TensorFlow checkpoint "
     "(ckpt-N.index or its prefix, a folder with a `checkpoint` file, a SavedModel or its "
     "variables/) for a config or spec; an Orbax checkpoint (a step directory, or a "
-    "CheckpointManager's root: its latest step) for a stacked layout of jax-tpu-embedding; a "
-    "PyTorch distributed checkpoint (its folder, or its .metadata) for a TorchRec spec.",
+    "CheckpointManager's root: its latest step) for a stacked layout of jax-tpu-embedding"
+    + checkpoints_help()
+    + ".",
 )
 @click.option(
     "--step",

@@ -114,6 +114,8 @@ class FrontEnd(Record):
     # names the comparison ``against_<format>_<kind>``, ``what``, ``path`` and ``notes``), or
     # ``UnreadableCheckpoint`` (load/checkpoint_state) saying why ("": none).
     checkpoints: str = ""
+    # What its checkpoints are, for `diff --against-checkpoint`'s help ("a ... for a ...").
+    checkpoints_help: str = ""
 
 
 @cache
@@ -251,3 +253,8 @@ def facade(name: str) -> str:
         if front_end.name == name and front_end.api:
             return front_end.api
     return ""
+
+
+def checkpoints_help() -> str:
+    """The checkpoints the front-ends read, each as its record says, for a command's help."""
+    return "".join(f"; {f.checkpoints_help}" for f in front_ends() if f.checkpoints_help)

@@ -18,6 +18,8 @@ FRONT_END = FrontEnd(
     rules="tpuemb_cli.frontends.torchrec.rules",
     api="tpuemb_cli.frontends.torchrec.api",
     checkpoints="tpuemb_cli.frontends.torchrec.load.dcp",
+    checkpoints_help="a PyTorch distributed checkpoint (its folder, or its .metadata) for a "
+    "TorchRec spec",
     types=(
         # TorchRec has no file of its own: a TorchRecSpec is what `spec_from_torchrec` writes of
         # the live objects. Its `tables` are a spec's field too; `collection`, `stack_calls`,
