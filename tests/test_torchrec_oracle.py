@@ -714,3 +714,77 @@ def test_checkpoint_pairs_hook() -> None:
         assert Path(outcome["checkpoint"], ".metadata").is_file(), outcome["id"]
         assert outcome["loaded"] is not None, outcome["id"]
         assert saved_case["module"] is not None and loaded_case["module"] is not None
+
+
+# ---------------------------------------------------------------- diff against the checkpoints
+
+# The loads tpuemb's `diff --against-checkpoint` speaks for: into a fused collection, as a
+# training job resumes (the CPU-inference loads, `unshard_for_cpu`, are no collection's spec).
+RESUMED = [
+    (saved, loaded, out)
+    for saved, loaded, out in checkpoint_pairs()
+    if out["into_fused"] and not out["unshard_for_cpu"]
+]
+
+
+def _diff_kinds(checkpoint: str, loaded_case: dict[str, Any]) -> tuple[int, set[str]]:
+    """`tpuemb diff --against-checkpoint` of the loaded case's spec: its exit code and the kinds
+    of change (rule names) it reports."""
+    from click.testing import CliRunner
+    from google.protobuf import text_format
+
+    from tpuemb_cli.cli import main
+
+    spec = torchrec_api.spec_from_torchrec(
+        lib.make_tables(loaded_case, init_range=0.1), **tpuemb_options(loaded_case)
+    )
+    folder = Path(tempfile.mkdtemp(prefix="tpuemb-diff-"))
+    try:
+        path = folder / "spec.pbtxt"
+        path.write_text(text_format.MessageToString(spec), encoding="utf-8")
+        done = CliRunner().invoke(
+            main,
+            [
+                "diff",
+                "--isolated",
+                "--output-format",
+                "json",
+                "--against-checkpoint",
+                checkpoint,
+                str(path),
+            ],
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    report = json.loads(done.stdout) if done.stdout.strip().startswith("{") else {}
+    return done.exit_code, {change["kind"] for change in report.get("changes", [])}
+
+
+@pytest.mark.parametrize("pair", RESUMED, ids=lambda pair: pair[2]["id"])
+def test_diff_says_what_the_load_planner_does(
+    pair: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
+    """A checkpoint torchrec saved, loaded by SparseCoreLoadPlanner into another collection:
+    where the load raises, diff reports a restore-error; where every row comes back where it
+    was, neither a restore-error nor a silent-reinit; where rows come back elsewhere or unset,
+    a silent-reinit or a restore-error."""
+    _saved, loaded, out = pair
+    code, kinds = _diff_kinds(str(out["checkpoint"]), loaded)
+    result = out["loaded"]
+    bad = {"restore-error", "silent-reinit"}
+    if result["error"] is not None:
+        assert "restore-error" in kinds, (out["id"], result["error"], kinds, code)
+        return
+    exact = all(t["right"] == t["rows"] for t in result["tables"].values())
+    if exact:
+        assert not kinds & bad, (out["id"], kinds)
+    else:
+        assert kinds & bad, (out["id"], result["tables"], kinds)
+    print(
+        f"{out['id']}: the load {'restores every row' if exact else 'misplaces rows'}; "
+        f"diff: {sorted(kinds) or 'no change'}"
+    )
+
+
+def test_every_resumed_pair_is_compared() -> None:
+    assert len(RESUMED) >= 6, [out["id"] for *_, out in RESUMED]
