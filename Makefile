@@ -28,6 +28,8 @@ install:
 # PYTHONDONTWRITEBYTECODE is emptied for the test run: with it set, pytest cannot keep its
 # assertion-rewritten test modules in __pycache__, and every worker re-rewrites them (3 s each).
 PYTEST = PYTHONDONTWRITEBYTECODE= $(PYTHON) -m pytest
+# A test that takes over 0.7 s (servers started, trees copied, every sample of the README run)
+# is marked slow: `make test` stays under a minute on 2 cores; CI runs both.
 FAST_TESTS = -m "not slow"
 SLOW_TESTS = -m slow
 

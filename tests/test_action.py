@@ -143,6 +143,7 @@ def _pull_request(tmp_path: Path, origin: Path, change: dict[str, str], name: st
     return checkout
 
 
+@pytest.mark.slow
 def test_a_pull_request_that_adds_a_restore_error_fails_with_it(
     tmp_path: Path, repository: tuple[Path, str]
 ) -> None:

@@ -437,6 +437,7 @@ FACADES = {
         for kind in sorted(PLANTED)
     ],
 )
+@pytest.mark.slow
 def test_the_guard_catches_each_kind_of_violation(tmp_path: Path, kind: str) -> None:
     copy = tmp_path / "tpuemb_cli"
     _copy(copy)
@@ -480,6 +481,7 @@ def test_a_public_name_through_a_module_attribute_is_no_violation(tmp_path: Path
     assert violations(copy) == []
 
 
+@pytest.mark.slow
 def test_a_front_end_package_is_a_front_end(tmp_path: Path) -> None:
     # Each tpuemb_cli/frontends/<name>/ package is a front-end by its folder: one importing
     # another is refused; its modules sit in the layer they are named for.

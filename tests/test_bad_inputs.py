@@ -185,6 +185,7 @@ def test_a_file_that_grows_after_stat_is_read_whole_or_refused(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("depth", [203, 300, 5_000, 50_000])
+@pytest.mark.slow
 def test_yaml_too_deep_is_refused_whatever_libyaml_stops_at(tmp_path: Path, depth: int) -> None:
     # libyaml builds differ on whether they stop at 1,000 levels (PyYAML 6.0.3's did not, 6.0.4's
     # does): the verdict must not depend on it -- the loader's depth refusal, not TE009.

@@ -104,6 +104,7 @@ def _cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> tup
     return done.returncode, done.stdout.decode(), done.stderr.decode()
 
 
+@pytest.mark.slow
 def test_dev_stdin_a_process_substitution_and_a_file_without_extension_are_linted(
     tmp_path: Path,
 ) -> None:
@@ -430,6 +431,7 @@ def test_writing_into_a_missing_folder_says_so(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_yaml_spec_without_a_name_is_read_as_yaml() -> None:
     # stdin, a pipe, a file with no extension: no name says YAML, the content does.
     spec = (EXAMPLES / "recommender.spec.yaml").read_bytes()

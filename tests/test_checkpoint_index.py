@@ -70,6 +70,7 @@ def test_a_bundle_reads_back() -> None:
 
 @pytest.mark.parametrize("compress", [False, True], ids=["plain", "snappy"])
 @pytest.mark.parametrize("restart_interval", [1, 3, 16])
+@pytest.mark.slow
 def test_many_keys_over_many_blocks(compress: bool, restart_interval: int) -> None:
     # Long shared prefixes (prefix compression), restarts, a hundred data blocks.
     variables = {

@@ -111,6 +111,7 @@ def _shown(folder: Path, kind: str) -> str:
 
 @pytest.mark.parametrize("new", list(KINDS))
 @pytest.mark.parametrize("old", list(KINDS))
+@pytest.mark.slow
 def test_every_ordered_pair_of_kinds(files: Path, old: str, new: str) -> None:
     old_file, old_family, old_what = KINDS[old]
     new_file, new_family, new_what = KINDS[new]

@@ -48,6 +48,7 @@ def test_the_fixtures_are_found() -> None:
 
 
 @pytest.mark.parametrize(("path", "data"), DOCUMENTS, ids=[str(p.name) for p, _ in DOCUMENTS])
+@pytest.mark.slow
 def test_a_fixture_against_itself_and_its_conversions_is_no_change(
     path: Path, data: bytes, tmp_path: Path
 ) -> None:

@@ -272,5 +272,6 @@ JSON_VALUES = st.recursive(
 
 @settings(max_examples=100, deadline=None)
 @given(JSON_VALUES | st.lists(st.dictionaries(st.text(), JSON_SCALARS, min_size=1), min_size=1))
+@pytest.mark.slow
 def test_any_json_is_written_as_json_dumps_writes_it(value: object) -> None:
     assert json_format.dumps(value) == json.dumps(value, indent=2, ensure_ascii=False)

@@ -416,16 +416,19 @@ def test_the_walk_reaches_every_part_of_the_spec() -> None:
 
 
 @pytest.mark.parametrize("path", SPEC_PATHS, ids=SPEC_IDS)
+@pytest.mark.slow
 def test_spec_integers_at_the_extremes(tmp_path: Path, path: Path_) -> None:
     _spec_sweep(tmp_path, VALUES, path)
 
 
 @pytest.mark.parametrize("path", JAX_PATHS, ids=JAX_IDS)
+@pytest.mark.slow
 def test_jax_spec_integers_at_the_extremes(tmp_path: Path, path: Path_) -> None:
     _spec_sweep(tmp_path, VALUES, path, JAX_SPEC, JAX_COMMANDS)
 
 
 @pytest.mark.parametrize("chain", CONFIG_CHAINS, ids=CONFIG_IDS)
+@pytest.mark.slow
 def test_config_integers_at_the_extremes(
     tmp_path: Path, chain: tuple[FieldDescriptor, ...]
 ) -> None:

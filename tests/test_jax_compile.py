@@ -169,6 +169,7 @@ def _library_split(activations: list[int]) -> list[list[int]]:
     return split
 
 
+@pytest.mark.slow
 def test_the_first_fit_split_is_the_librarys_loop() -> None:
     limit = jax_stacking.ACTIVATION_LIMIT
     drawn = random.Random(28)

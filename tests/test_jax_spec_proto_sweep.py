@@ -110,6 +110,7 @@ def test_the_sweep_reaches_every_kind_of_number() -> None:
 
 
 @pytest.mark.parametrize(("place", "kind"), PLACES, ids=IDS)
+@pytest.mark.slow
 def test_a_number_gives_one_verdict_with_or_without_a_tpu(
     place: Place, kind: int, tmp_path: Path
 ) -> None:

@@ -575,6 +575,7 @@ def _stores(tmp_path: Path) -> list[Path]:
     ]
 
 
+@pytest.mark.slow
 def test_flipped_bytes_in_the_files_are_read_or_refused(tmp_path: Path) -> None:
     rng = random.Random(39)
     stores = _stores(tmp_path)
@@ -590,6 +591,7 @@ def test_flipped_bytes_in_the_files_are_read_or_refused(tmp_path: Path) -> None:
         path.write_bytes(original)
 
 
+@pytest.mark.slow
 def test_flipped_bytes_inside_valid_envelopes_are_read_or_refused(tmp_path: Path) -> None:
     """The CRC refuses almost every flipped byte of a file: here the decompressed body is mutated
     and wrapped again with a valid CRC, so the decoders themselves meet the damage."""

@@ -39,6 +39,7 @@ def _record(tool: ModuleType, out: Path) -> None:
     assert tool.main(["record", str(out), "--jobs", "1", *only]) == 0
 
 
+@pytest.mark.slow
 def test_a_recorded_corpus_compares_clean_and_records_the_same_twice(
     tool: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -84,6 +84,7 @@ def _tree(root: Path) -> Path:
 
 
 @pytest.mark.parametrize("fmt", ["concise", "json", "full"])
+@pytest.mark.slow
 def test_cli_output_is_the_same_in_one_or_several_processes(tmp_path: Path, fmt: str) -> None:
     folder = _tree(tmp_path)
     runner = CliRunner()
@@ -98,6 +99,7 @@ def test_cli_output_is_the_same_in_one_or_several_processes(tmp_path: Path, fmt:
         assert summary["files_checked"] == 241 and summary["files_with_findings"] == 36
 
 
+@pytest.mark.slow
 def test_configuration_suppressions_keep_one_process(tmp_path: Path) -> None:
     # Whether a configuration suppression suppressed nothing needs every file's findings.
     folder = _tree(tmp_path)

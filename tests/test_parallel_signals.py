@@ -99,6 +99,7 @@ def large_pair(tmp_path: Path) -> Path:
     [(signal.SIGINT, 2, b"tpuemb: interrupted\n"), (signal.SIGTERM, -signal.SIGTERM, b"")],
     ids=["SIGINT", "SIGTERM"],
 )
+@pytest.mark.slow
 def test_diff_interrupted_leaves_no_worker(
     large_pair: Path, signum: int, status: int, said: bytes
 ) -> None:
@@ -108,6 +109,7 @@ def test_diff_interrupted_leaves_no_worker(
     assert open_after < 1.0
 
 
+@pytest.mark.slow
 def test_check_interrupted_leaves_no_worker(tmp_path: Path) -> None:
     # 80 files, two workers of 40 each (MIN_ITEMS_PER_WORKER): this process checks the first
     # share (small files), the worker the second (large ones), still at it when SIGINT comes.

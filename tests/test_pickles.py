@@ -358,6 +358,7 @@ def _mutants(data: bytes, rng: random.Random, count: int) -> list[bytes]:
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda path: path.stem)
+@pytest.mark.slow
 def test_mutated_fixtures_read_or_are_refused(fixture: Path) -> None:
     assert FIXTURES
     rng = random.Random(f"pickle-walk-{fixture.stem}")
@@ -374,6 +375,7 @@ def test_mutated_fixtures_read_or_are_refused(fixture: Path) -> None:
     assert time.monotonic() - started < 20
 
 
+@pytest.mark.slow
 def test_the_collector_is_left_as_it_was() -> None:
     was = gc.isenabled()
     try:

@@ -103,6 +103,7 @@ def test_the_readme_has_samples() -> None:
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda sample: sample.command)
+@pytest.mark.slow
 def test_each_sample_is_what_the_command_prints(sample: Sample) -> None:
     # What a terminal shows: the README's reader types the command into one.
     result = _run(sample.command, terminal=True)
@@ -181,6 +182,7 @@ OTHER_PROGRAMS = {
 }
 
 
+@pytest.mark.slow
 def test_every_flag_the_readme_names_exists() -> None:
     options = set(re.findall(r"--[a-z][a-z-]*", _help()))
     for command in COMMANDS:

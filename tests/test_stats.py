@@ -514,6 +514,7 @@ SPECS = {
 
 
 @pytest.mark.parametrize("layout", sorted(SPECS))
+@pytest.mark.slow
 def test_a_spec_counts_as_the_proto_it_compiles_to(layout: str, tmp_path: Path) -> None:
     # tests/data/jax/compile: a spec with a `jax` section and the library's own proto of it.
     np = pytest.importorskip("numpy")
@@ -694,6 +695,7 @@ NUMPY_MODULES = {
 }
 
 
+@pytest.mark.slow
 def test_only_the_stats_command_imports_numpy() -> None:
     import ast
 

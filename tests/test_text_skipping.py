@@ -52,6 +52,7 @@ def _texts() -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("label,text,type_name", _texts(), ids=[t[0] for t in _texts()])
+@pytest.mark.slow
 def test_partial_spans_equal_the_full_parse(label: str, text: str, type_name: str) -> None:
     message_type = schema.resolve(type_name)
     full = parse_text(text, message_type()).spans

@@ -265,6 +265,7 @@ def _without_torchrec_rules(args: list[str], stdout: str) -> str:
     return json.dumps(kept_rows, indent=2) + "\n"
 
 
+@pytest.mark.slow
 def test_the_copy_runs_the_examples_as_the_real_tree_does(copy: Path, tmp_path: Path) -> None:
     (tmp_path / "fdo_stats_0_1.csv").write_text(TORCHREC_STATS, encoding="utf-8")
     runs = _invocations(tmp_path)

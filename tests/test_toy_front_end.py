@@ -126,6 +126,7 @@ def test_check_finds_its_mistakes_where_they_are(copy: Path) -> None:
     assert ignored.returncode == 0 and "TE982" in ignored.stdout, ignored.stdout
 
 
+@pytest.mark.slow
 def test_explain_and_its_memory_with_its_own_option(copy: Path) -> None:
     (copy / "clean.toyemb").write_text(CLEAN, encoding="utf-8")
     shown = _run(copy, "explain", "clean.toyemb")
@@ -165,6 +166,7 @@ def test_its_rules_are_documented(copy: Path) -> None:
     assert {"TE981", "TE982"} <= {rule["code"] for rule in json.loads(listed.stdout)}
 
 
+@pytest.mark.slow
 def test_the_language_server_lints_its_files(copy: Path) -> None:
     client = RawClient(copy)
     try:

@@ -92,6 +92,7 @@ def _strings(value: Any) -> Iterator[str]:
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("output_format", ["full", "concise", "github", "text"])
+@pytest.mark.slow
 def test_check_and_diff_in_each_human_format(
     files: dict[str, Files], kind: str, output_format: str
 ) -> None:

@@ -106,5 +106,6 @@ def _documents(draw: st.DrawFn) -> str:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_documents())
+@pytest.mark.slow
 def test_libyaml_and_pyyaml_read_alike(text: str) -> None:
     assert _read(text) == _read_by_pyyaml(text)

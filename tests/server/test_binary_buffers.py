@@ -47,6 +47,7 @@ BINARY = [
 ]
 
 
+@pytest.mark.slow
 def test_a_binary_file_open_in_the_editor_is_left_alone(client: RawClient, tmp_path: Path) -> None:
     # One server opens them all, one after another, as an editor's tabs (a server each cost a
     # second of the suite).
@@ -59,6 +60,7 @@ def test_a_binary_file_open_in_the_editor_is_left_alone(client: RawClient, tmp_p
     still_linting(client, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_model_folders_config_json_is_linted_from_the_buffer(
     client: RawClient, tmp_path: Path
 ) -> None:
@@ -82,6 +84,7 @@ def test_a_model_folders_config_json_is_linted_from_the_buffer(
     ]
 
 
+@pytest.mark.slow
 def test_a_file_check_skips_by_its_name_is_left_alone(client: RawClient, tmp_path: Path) -> None:
     # Issue 36 review: a `.h5` holding a spec's JSON (an editor opens it as JSON) was linted,
     # where `tpuemb check` skips it ("tpuemb reads no .h5 files"). The same text in a `.json`

@@ -86,6 +86,7 @@ def still_linting(client: RawClient, tmp_path: Path) -> None:
 
 
 # -- nesting past what the loaders read --------------------------------------------------------
+@pytest.mark.slow
 def test_deep_json_and_yaml_are_refused_and_the_server_lints_on(
     client: RawClient, tmp_path: Path
 ) -> None:
@@ -143,6 +144,7 @@ def test_a_50_mb_line_is_linted_as_check_lints_it(client: RawClient, tmp_path: P
 
 
 # -- what is no TPU embedding document ---------------------------------------------------------
+@pytest.mark.slow
 def test_a_text_format_file_that_is_no_document_gets_what_check_reports(
     shared: RawClient, tmp_path: Path
 ) -> None:
@@ -234,6 +236,7 @@ def test_an_answer_that_does_not_fit_fails_the_request_instead_of_hanging_it(
     still_linting(client, tmp_path)
 
 
+@pytest.mark.slow
 def test_an_answer_that_does_not_fit_is_one_line_in_the_log_not_a_traceback(
     tmp_path: Path,
 ) -> None:

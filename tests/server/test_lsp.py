@@ -230,6 +230,7 @@ def check_json(path: Path) -> dict[str, Any]:
 
 
 # -- diagnostics --------------------------------------------------------------------------------
+@pytest.mark.slow
 async def test_diagnostics_are_what_check_reports(editor: Editor, tmp_path: Path) -> None:
     path = tmp_path / "mistakes.pbtxt"
     path.write_text(MISTAKES)
@@ -371,6 +372,7 @@ def large_config(tables: int) -> str:
     return body + "mode: TRAINING\nnum_hosts: 1\nnum_tensor_cores: 8\n"
 
 
+@pytest.mark.slow
 async def test_typing_in_a_large_file_queues_at_most_one_lint(
     editor: Editor, tmp_path: Path
 ) -> None:
@@ -659,6 +661,7 @@ _BAD_DOCUMENTS = {
 # Each case named by its file: a test id holding the text would go into PYTEST_CURRENT_TEST,
 # which the server inherits, and a variable that long is refused (E2BIG) when it starts.
 @pytest.mark.parametrize(("name", "text"), list(_BAD_DOCUMENTS.items()), ids=list(_BAD_DOCUMENTS))
+@pytest.mark.slow
 async def test_bad_documents_never_crash_the_server(
     editor: Editor, tmp_path: Path, name: str, text: str
 ) -> None:

@@ -51,6 +51,7 @@ async def exit_status(client: LanguageClient, process: asyncio.subprocess.Proces
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow
 async def test_shutdown_then_exit_exits_0() -> None:
     client, process = await start()
     await initialize(client)
@@ -70,6 +71,7 @@ async def test_shutdown_then_exit_exits_0() -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow
 async def test_exit_without_shutdown_exits_1() -> None:
     client, process = await start()
     await initialize(client)
@@ -77,6 +79,7 @@ async def test_exit_without_shutdown_exits_1() -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow
 async def test_requests_before_initialize_are_refused_as_not_initialized() -> None:
     client, process = await start()
     uri = "file:///tmp/before.pbtxt"
@@ -153,6 +156,7 @@ ESCAPED = {
 
 @pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("where", ["space", "non-ASCII", "drive"])
+@pytest.mark.slow
 async def test_percent_escaped_uris_are_linted_and_served(
     editor: Editor, tmp_path: Path, where: str
 ) -> None:

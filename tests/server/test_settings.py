@@ -107,6 +107,7 @@ async def pull(client: Client, uri: str) -> list[str]:
     return [str(d.code) for d in report.items]
 
 
+@pytest.mark.slow
 async def test_a_client_that_pulls_gets_pull_diagnostics_and_no_push(
     start: Any, tmp_path: Path
 ) -> None:
@@ -128,6 +129,7 @@ async def test_a_client_that_pulls_gets_pull_diagnostics_and_no_push(
     assert client.published == []
 
 
+@pytest.mark.slow
 async def test_a_client_that_cannot_pull_is_pushed_diagnostics(start: Any, tmp_path: Path) -> None:
     client = await start(PUSHED)
     assert client.result.capabilities.diagnostic_provider is None
@@ -135,6 +137,7 @@ async def test_a_client_that_cannot_pull_is_pushed_diagnostics(start: Any, tmp_p
     assert await client.pushed(uri, 1) == ["TE403"]
 
 
+@pytest.mark.slow
 async def test_initialization_options_ignore_hides_the_rule(start: Any, tmp_path: Path) -> None:
     client = await start(PUSHED, {"ignore": ["TE403"]})
     uri = client.open(tmp_path / "broken.pbtxt", BROKEN)
@@ -145,6 +148,7 @@ async def test_initialization_options_ignore_hides_the_rule(start: Any, tmp_path
     assert await pull(puller, puller.open(tmp_path / "also.pbtxt", BROKEN)) == []
 
 
+@pytest.mark.slow
 async def test_did_change_configuration_relints_the_open_documents(
     start: Any, tmp_path: Path
 ) -> None:
@@ -177,6 +181,7 @@ async def test_did_change_configuration_relints_the_open_documents(
     assert client.shown == []
 
 
+@pytest.mark.slow
 async def test_bad_settings_are_warnings_and_the_server_goes_on(start: Any, tmp_path: Path) -> None:
     options = {
         "ignre": ["TE403"],
@@ -218,6 +223,7 @@ async def test_bad_settings_are_warnings_and_the_server_goes_on(start: Any, tmp_
     assert any("'isolated': expected true or false" in m.message for m in client.shown[5:])
 
 
+@pytest.mark.slow
 async def test_the_debug_command_names_the_governing_configuration(
     start: Any, tmp_path: Path
 ) -> None:
@@ -246,6 +252,7 @@ async def test_the_debug_command_names_the_governing_configuration(
     assert "TE403" not in enabled
 
 
+@pytest.mark.slow
 async def test_fix_all_false_withdraws_the_fix_all_action(start: Any, tmp_path: Path) -> None:
     # As ruff's `fixAll`: the editor runs "fix all" on save through its own setting
     # (VS Code's codeActionsOnSave); `false` withdraws the action, the quick fixes stay.
@@ -272,6 +279,7 @@ async def test_fix_all_false_withdraws_the_fix_all_action(start: Any, tmp_path: 
     assert await kinds(client, client.open(tmp_path / "b.pbtxt", MISTAKES)) == ["quickfix"]
 
 
+@pytest.mark.slow
 async def test_a_change_without_settings_asks_the_editor_for_them(
     start: Any, tmp_path: Path
 ) -> None:
@@ -296,6 +304,7 @@ async def test_a_change_without_settings_asks_the_editor_for_them(
     assert [item.section for item in asked[0].items] == ["tpuemb"]
 
 
+@pytest.mark.slow
 async def test_a_tpu_setting_outside_the_grammar_is_a_warning(start: Any, tmp_path: Path) -> None:
     # Read as v5p-128 before (issue 36, point 14): CLEAN's 8 cores were held against 64 (TE603).
     client = await start(PUSHED, {"tpu": "v5p--128"})
