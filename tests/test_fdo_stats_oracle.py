@@ -338,7 +338,7 @@ def test_written_files_load_in_the_library(case: Case, kind: str, tmp_path: Path
         reading.stacks,
         (file,),
         (),
-        f"jax-{kind}",  # type: ignore[arg-type]
+        f"jax-{kind}",
     )
     expected = limits(client(case.kind, original).load())
     assert limits(reloaded) == expected

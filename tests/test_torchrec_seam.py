@@ -32,46 +32,13 @@ PACKAGE = "frontends/torchrec"
 REGISTRATION = '    "tpuemb_cli.frontends.torchrec",\n'
 NAMED = re.compile("torch[-_ ]?rec", re.IGNORECASE)
 
-# Files outside the package that name TorchRec, each for the reason given: the FDO statistics
-# that `check --stats` and `tpuemb stats` read are a feature of their own (issue 40), which
-# reads the CSV files torchrec's FDO client writes for every front-end's stacks and works
-# without the TorchRec front-end (the copy's `check --stats` is the real tree's). Statistics
-# formats have no registry row a front-end could add to yet; until they do, the reader of
-# torchrec's CSV files stays in load/fdo/ and the lines below say what it reads.
-STATISTICS = (
-    "the FDO statistics reader (load/fdo/) reads torchrec's CSV statistics files for "
-    "`--stats`, a feature apart from the front-end"
-)
-ALLOWED_FILES: dict[str, str] = {
-    "load/fdo/torchrec_csv.py": STATISTICS,
-    "load/fdo/read.py": STATISTICS,
-}
+# Files outside the package that name TorchRec, each for the reason given: none but two lines
+# that describe, for users, which statistics files `--stats` reads (its help and its rule's
+# documentation). torchrec's own CSV statistics are read by the front-end's reader
+# (`FrontEnd.statistics`, frontends/torchrec/load/fdo_csv.py), which load/fdo asks.
+ALLOWED_FILES: dict[str, str] = {}
 # (file, the line, stripped): lines that only describe what the statistics reader reads.
 ALLOWED_LINES: dict[tuple[str, str], str] = {
-    (
-        "load/fdo/__init__.py",
-        '"""The FDO statistics files that jax-tpu-embedding\'s and torchrec\'s FDO clients write '
-        "(issue 40):",
-    ): STATISTICS,
-    (
-        "load/fdo/__init__.py",
-        "(``npz.py``, ``npy.py``) and CSV (``jax_csv.py``) files, torchrec's CSV "
-        "(``torchrec_csv.py``);",
-    ): STATISTICS,
-    (
-        "load/fdo/jax_csv.py",
-        "torchrec has another, ``load/fdo/torchrec_csv.py``). Refused: a row of other than two "
-        "fields, a",
-    ): STATISTICS,
-    (
-        "load/fdo/files.py",
-        "v0.1.0) and torchrec (``experimental/torch_tpu/datasets/fdo/fdo_client.py``, 1.9.2) "
-        "name a file",
-    ): STATISTICS,
-    (
-        "load/fdo/stats.py",
-        'Source = Literal["jax-npz", "jax-csv", "torchrec-csv"]',
-    ): STATISTICS + " (the source a reading names, shown by `--show-settings`)",
     (
         "rules/stats/limit_below_measured.py",
         "jax-tpu-embedding's `NPZFileFDOClient` / `CSVFileFDOClient` or torchrec's CSV client "
@@ -186,8 +153,8 @@ DOCUMENTS = (".pbtxt", ".json", ".pb", ".yaml", ".keras")
 OWN_EXAMPLES = "examples/torchrec/"
 
 
-# torchrec's FDO client's statistics (a CSV file), for the reader that stays outside the
-# package (ALLOWED_FILES): `check --stats` reads them in the copy as in the real tree.
+# torchrec's FDO client's statistics (a CSV file): the front-end's reader reads them; the copy,
+# without it, refuses them as no statistics file it knows (below).
 TORCHREC_STATS = "table_name,max_ids,max_unique_ids,dropped_count\r\nuser_item,900,400,3\r\n"
 
 
@@ -275,6 +242,8 @@ def test_the_copy_runs_the_examples_as_the_real_tree_does(copy: Path, tmp_path: 
     for args, (code, stdout, stderr), other in zip(
         runs, real["runs"], without["runs"], strict=True
     ):
+        if "--stats" in args:
+            continue  # torchrec's statistics: the front-end's own format (below)
         if args[0] == "rules" or "--show-settings" in args:
             stdout = _without_torchrec_rules(args, stdout)
         if [code, stdout, stderr] != other:
@@ -285,6 +254,10 @@ def test_the_copy_runs_the_examples_as_the_real_tree_does(copy: Path, tmp_path: 
     assert [args for args, run in zip(runs, real["runs"], strict=True) if "Usage:" in run[2]] == []
     assert "the statistics measured up to 900" in real["runs"][3][1]
     assert "(1 stack from 1 file (torchrec-csv))" in real["runs"][4][1]
+    # Without the front-end, its statistics files are no format tpuemb reads: a usage error.
+    for code, stdout, stderr in without["runs"][3:5]:
+        assert code == 2 and stdout == "", (code, stdout, stderr)
+        assert "the FDO clients write `key,values` (jax-tpu-embedding)\n" in stderr, stderr
     assert real["facades"] == {
         "tpuemb_cli.jax": "tpuemb_cli.jax",
         "tpuemb_cli.torchrec": "tpuemb_cli.frontends.torchrec.api",

@@ -116,6 +116,11 @@ class FrontEnd(Record):
     checkpoints: str = ""
     # What its checkpoints are, for `diff --against-checkpoint`'s help ("a ... for a ...").
     checkpoints_help: str = ""
+    # Its module beside the loaders that reads its library's statistics files (``check
+    # --stats``) in CSV: ``SOURCE`` (the reading's source), ``HEADER`` (its header, as an error
+    # names it), ``is_header(header) -> bool`` and ``Totals`` (``add(file, text)``, then
+    # ``stacks()``: combined as the library's ``load()`` combines files) ("": none).
+    statistics: str = ""
 
 
 @cache
@@ -258,3 +263,10 @@ def facade(name: str) -> str:
 def checkpoints_help() -> str:
     """The checkpoints the front-ends read, each as its record says, for a command's help."""
     return "".join(f"; {f.checkpoints_help}" for f in front_ends() if f.checkpoints_help)
+
+
+def statistics_readers() -> tuple[ModuleType, ...]:
+    """Every front-end's statistics reader (its ``statistics`` module), imported, in the order
+    of ``REGISTERED``."""
+    found = (_module(front_end, "statistics") for front_end in front_ends())
+    return tuple(module for module in found if module is not None)

@@ -18,6 +18,7 @@ FRONT_END = FrontEnd(
     rules="tpuemb_cli.frontends.torchrec.rules",
     api="tpuemb_cli.frontends.torchrec.api",
     checkpoints="tpuemb_cli.frontends.torchrec.load.dcp",
+    statistics="tpuemb_cli.frontends.torchrec.load.fdo_csv",
     checkpoints_help="a PyTorch distributed checkpoint (its folder, or its .metadata) for a "
     "TorchRec spec",
     types=(

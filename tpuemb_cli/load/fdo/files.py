@@ -2,7 +2,7 @@
 within bounds.
 
 The FDO clients of jax-tpu-embedding (``lib/fdo/file_fdo_client.py``, ``csv_file_fdo_client.py``,
-v0.1.0) and torchrec (``experimental/torch_tpu/datasets/fdo/fdo_client.py``, 1.9.2) name a file
+v0.1.0), and the other libraries' whose front-ends read their statistics, name a file
 ``fdo_stats_<process>_<time_ns>.<npz|csv>``. Their ``load()`` globs ``fdo_stats*.<ext>`` in the
 base directory, keeps the names in which ``re.search`` finds ``fdo_stats_(\\d+)_(\\d+)\\.<ext>``
 (anywhere in the name: ``fdo_stats_0_5.csv.old.csv`` is process ``0`` at time 5), sorts the

@@ -1,20 +1,18 @@
 """jax-tpu-embedding's CSV statistics files (``CSVFileFDOClient``, ``lib/fdo/
 csv_file_fdo_client.py`` v0.1.0), read and written.
 
-The client writes a header ``key,values`` and a row ``<key>,"v1 v2 ..."`` for a 1-D array, one
-such row per row of a 2-D array; its reader skips the header (whatever it says), skips empty rows,
-parses each value list with ``np.fromstring(..., sep=' ', dtype=int)`` and stacks a key's rows (one
-row: a 1-D array). Read the same way, with the header required to be ``key,values`` (the CSV of
-torchrec has another, ``load/fdo/torchrec_csv.py``). Refused: a row of other than two fields, a
-value that is not a decimal integer or does not fit in 64 bits (numpy refuses the first and
-saturates the second), whitespace alone where a value list should be (numpy reads a 0), rows of
-one key of different lengths, a field longer than Python's ``csv`` reads (131,072 characters, as
-in the library), a file that is not UTF-8, and more than ``MAX_VALUES`` values in a file (a row
-of none counts as one).
-
-The client cannot write a 0-d array (``publish`` iterates over it: ``TypeError``), which is what
-``record`` keeps of a single batch's ``id_drop_counters`` (an ``int`` a stack); tpuemb writes
-counters as a 1-D array.
+The client writes a header ``key,values`` and a row ``<key>,"v1 v2 ..."`` for a 1-D array, one such
+row per row of a 2-D array; its reader skips the header (whatever it says), skips empty rows, parses
+each value list with ``np.fromstring(..., sep=' ', dtype=int)`` and stacks a key's rows (one row: a
+1-D array). Read the same way, with the header required to be ``key,values`` (another library's CSV
+is read by its front-end: ``FrontEnd.statistics``). Refused: a row of other than two fields, a value
+that is not a decimal integer or does not fit in 64 bits (numpy refuses the first and saturates the
+second), whitespace alone where a value list should be (numpy reads a 0), rows of one key of
+different lengths, a field longer than Python's ``csv`` reads (131,072 characters, as in the
+library), a file that is not UTF-8, and more than ``MAX_VALUES`` values in a file (a row of none
+counts as one). The client cannot write a 0-d array (``publish`` iterates over it: ``TypeError``),
+which is what ``record`` keeps of a single batch's ``id_drop_counters`` (an ``int`` a stack); tpuemb
+writes counters as a 1-D array.
 """
 
 from __future__ import annotations

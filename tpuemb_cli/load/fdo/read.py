@@ -2,25 +2,26 @@
 file, combined as the writing library's ``load()`` combines them.
 
 A directory: the newest file of each process (``load/fdo/files.py``) of one kind -- ``.npz``
-(jax-tpu-embedding's ``NPZFileFDOClient``) or ``.csv`` (jax-tpu-embedding's or torchrec's
-``CSVFileFDOClient``, told apart by the header); each library's client reads one kind, so a
-directory with files of both to read is refused, as is one whose CSV files are of both libraries,
-or one with none (the clients raise ``FileNotFoundError``). One file: that file alone, whatever
-its name, a zip read as NPZ and anything else as CSV.
+(jax-tpu-embedding's ``NPZFileFDOClient``) or ``.csv`` (jax-tpu-embedding's ``CSVFileFDOClient``, or
+another library's a front-end reads, ``FrontEnd.statistics``: told apart by the header); each
+library's client reads one kind, so a directory with files of both to read is refused, as is one
+whose CSV files are of two libraries, or one with none (the clients raise ``FileNotFoundError``).
+One file: that file alone, whatever its name, a zip read as NPZ and anything else as CSV.
 """
 
 from __future__ import annotations
 
 import stat
 from pathlib import Path
+from typing import Any
 
+from tpuemb_cli.frontends import statistics_readers
 from tpuemb_cli.load.checkpoint_state import why
 from tpuemb_cli.load.fdo.combine import Array, by_stack, merge
 from tpuemb_cli.load.fdo.files import Budget, entries, globbed, newest_per_process, read_bytes
 from tpuemb_cli.load.fdo.jax_csv import HEADER, csv_rows, read_jax_csv
 from tpuemb_cli.load.fdo.npz import is_zip, read_npz
 from tpuemb_cli.load.fdo.stats import FdoError, FdoReading, Source, StackStats, shown
-from tpuemb_cli.load.fdo.torchrec_csv import TorchrecTotals, is_torchrec_header
 
 EXTENSIONS = ("npz", "csv")
 
@@ -63,7 +64,8 @@ def _pick(folder: Path) -> tuple[list[Path], list[Path]]:
 def _read(files: list[Path]) -> tuple[dict[str, StackStats], Source]:
     budget = Budget()
     combined: dict[str, Array] = {}
-    torchrec = TorchrecTotals()
+    # Another library's CSV files, combined by its front-end's reader as its load() does.
+    totals: Any = None
     sources: set[Source] = set()
     for file in files:
         data = read_bytes(file, budget)
@@ -83,9 +85,16 @@ def _read(files: list[Path]) -> tuple[dict[str, StackStats], Source]:
                 _counts(file, key, found.rows)
                 merge(combined, key, found, file)
         else:
-            torchrec.add(file, text)
+            if totals is None:
+                totals = _reader(source).Totals()
+            totals.add(file, text)
     source = sources.pop()
-    return (torchrec.stacks() if source == "torchrec-csv" else by_stack(combined)), source
+    return (totals.stacks() if totals is not None else by_stack(combined)), source
+
+
+def _reader(source: Source) -> Any:
+    """The front-end's statistics reader of ``source``."""
+    return next(reader for reader in statistics_readers() if source == reader.SOURCE)
 
 
 def _counts(file: Path, key: str, rows: tuple[tuple[int, ...], ...]) -> None:
@@ -107,12 +116,15 @@ def _source(file: Path, data: bytes) -> tuple[Source, str]:
     header = next(csv_rows(text, file), (1, []))[1]
     if header == HEADER:
         return "jax-csv", text
-    if is_torchrec_header(header):
-        return "torchrec-csv", text
+    readers = statistics_readers()
+    for reader in readers:
+        if reader.is_header(header):
+            return str(reader.SOURCE), text
+    others = "".join(f" or {reader.HEADER}" for reader in readers)
     raise FdoError(
         f"{shown(file)}:1: neither an .npz (a zip) nor a statistics CSV: the header is "
-        f"{','.join(header)[:80]!r}, the FDO clients write `key,values` (jax-tpu-embedding) or "
-        "`table_name,max_ids,max_unique_ids,dropped_count` (torchrec)"
+        f"{','.join(header)[:80]!r}, the FDO clients write `key,values` (jax-tpu-embedding)"
+        f"{others}"
     )
 
 

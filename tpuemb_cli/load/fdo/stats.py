@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from tpuemb_cli.model.words import printable
 
 Rows = tuple[tuple[int, ...], ...]
-Source = Literal["jax-npz", "jax-csv", "torchrec-csv"]
+# jax-tpu-embedding's ("jax-npz", "jax-csv"), or a front-end's statistics reader's `SOURCE`.
+Source = str
 
 # StackStats field -> the library's key suffix, in the library's order.
 SUFFIXES: dict[str, str] = {

@@ -1,5 +1,6 @@
 """torchrec's CSV statistics files (``CSVFileFDOClient`` of ``torchrec/experimental/torch_tpu/
-datasets/fdo/``, torchrec 1.9.2), read.
+datasets/fdo/``, torchrec 1.9.2), read: the front-end's statistics reader (``FrontEnd.statistics``,
+which ``load/fdo/read`` asks of a CSV file that is no jax-tpu-embedding's).
 
 The client writes a header ``table_name,max_ids,max_unique_ids,dropped_count`` and one row a table
 (sorted by name) of three integers: the largest ``observed_max_ids`` and
@@ -24,13 +25,17 @@ from tpuemb_cli.load.fdo.npy import MAX_VALUES
 from tpuemb_cli.load.fdo.stats import FdoError, StackStats, shown
 
 COLUMNS = ("table_name", "max_ids", "max_unique_ids", "dropped_count")
+# The reading's source (`--show-settings`, and the statistics rules: one value a table, not a
+# partition), and the header as an error names it.
+SOURCE = "torchrec-csv"
+HEADER = "`table_name,max_ids,max_unique_ids,dropped_count` (torchrec)"
 
 
-def is_torchrec_header(header: list[str]) -> bool:
+def is_header(header: list[str]) -> bool:
     return set(COLUMNS) <= set(header)
 
 
-class TorchrecTotals:
+class Totals:
     """The tables' statistics combined over the files read so far, as torchrec's load() does."""
 
     def __init__(self) -> None:
@@ -41,7 +46,7 @@ class TorchrecTotals:
     def add(self, file: Path, text: str) -> None:
         rows = csv_rows(text, file)
         header = next(rows, (1, []))[1]
-        if not is_torchrec_header(header):
+        if not is_header(header):
             raise FdoError(f"{shown(file)}:1: the header lacks one of {', '.join(COLUMNS)}")
         # csv.DictReader: a name given twice is the later column.
         column = {name: index for index, name in enumerate(header)}
