@@ -51,6 +51,15 @@ def judge(names: list[str], types: tuple[schema.MessageType, ...]) -> Verdict:
     distinct = list(dict.fromkeys(names))
     if not distinct:
         return Verdict(False, reason=EMPTY)
+    # A type that has every name, one of its signature fields among them, before the first that
+    # only has most: a TorchRecSpec's `tables` and `collection` are a TorchRecSpec's, not a
+    # spec's with an unknown `collection`.
+    for row in types:
+        fields = fields_of(row.name)
+        if all(n in fields for n in distinct) and {fields[n] for n in distinct} & (
+            schema.signature(row.name)
+        ):
+            return Verdict(True, message_type=row.name)
     for row in types:
         fields = fields_of(row.name)
         known = {fields[n] for n in distinct if n in fields}

@@ -26,11 +26,15 @@ the class name) with the constructor's arguments, or None for tables only prepar
 (``prepare_tables_for_stacking`` with ``global_device_count`` and ``num_sc_per_device``).
 
 What the library would refuse becomes findings, never exceptions here: two tables of one name
-are two spec tables.
+are two spec tables, a size of 0 is a size. What is no TorchRec object at all raises
+``ValueError`` naming the table and field: a size that is no integer (a float, a string, None;
+NumPy's and torch's integers are integers), past 64 bits, an attribute whose reading raises, a
+table that is no SparseCoreEmbeddingConfig, a string where a list goes.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from numbers import Number
 from typing import Any
@@ -61,16 +65,59 @@ def _enum_name(value: Any, default: str = "") -> str:
     return str(getattr(value, "name", value))
 
 
-def _table(source: Any, target: Any) -> None:
-    config = getattr(source, "config", source)
-    target.name = str(getattr(config, "name", "") or "")
+# The spec holds 64-bit integers, as torch's tensors' sizes are.
+_INT64 = 2**63
+
+
+def integer(value: Any, what: str) -> int:
+    """``value`` as an int -- an int, or anything with ``__index__`` (a NumPy or torch integer):
+    what torchrec takes -- else ValueError naming ``what``: a float, a string or None is no size,
+    and a value past 64 bits no spec holds."""
+    if isinstance(value, bool):
+        raise ValueError(f"{what} is {value!r}: not an integer")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{what} is {value!r:.80}: not an integer") from None
+    if not -_INT64 <= number < _INT64:
+        raise ValueError(f"{what} is {number}: past the 64 bits a spec holds")
+    return number
+
+
+def _read(source: Any, name: str, what: str) -> Any:
+    """An attribute of a live object; ValueError naming it when reading it raises."""
+    try:
+        return getattr(source, name, None)
+    except Exception as error:  # a property of the user's object: whatever it raises
+        raise ValueError(
+            f"{what}: reading `{name}` raised {type(error).__name__}: {error}"
+        ) from None
+
+
+def _table(source: Any, target: Any, index: int) -> None:
+    where = f"tables[{index}]"
+    config = _read(source, "config", where)
+    if config is None:
+        config = source
+    if not hasattr(config, "num_embeddings") or not hasattr(config, "embedding_dim"):
+        raise ValueError(
+            f"{where} is {type(source).__name__}, not a SparseCoreEmbeddingConfig (no config "
+            "with num_embeddings and embedding_dim)"
+        )
+    target.name = str(_read(config, "name", where) or "")
+    where = f"{where} (`{target.name}`)"
     target.kind = "sequence" if type(config).__name__ == "EmbeddingConfig" else "bag"
-    target.num_embeddings = int(getattr(config, "num_embeddings", 0) or 0)
-    target.embedding_dim = int(getattr(config, "embedding_dim", 0) or 0)
-    target.feature_names.extend(str(name) for name in getattr(config, "feature_names", []) or [])
+    target.num_embeddings = integer(
+        _read(config, "num_embeddings", where), f"{where} num_embeddings"
+    )
+    target.embedding_dim = integer(_read(config, "embedding_dim", where), f"{where} embedding_dim")
+    features = _read(config, "feature_names", where) or []
+    if isinstance(features, str):
+        raise ValueError(f"{where} feature_names is the string {features!r:.80}, not a list")
+    target.feature_names.extend(str(name) for name in features)
     if target.kind == "bag":
-        target.pooling = _enum_name(getattr(config, "pooling", None), "SUM")
-    data_type = getattr(config, "data_type", None)
+        target.pooling = _enum_name(_read(config, "pooling", where), "SUM")
+    data_type = _read(config, "data_type", where)
     if data_type is not None:
         target.data_type = _enum_name(data_type)
     for field in (
@@ -79,23 +126,39 @@ def _table(source: Any, target: Any) -> None:
         "max_unique_ids_per_partition",
         "suggested_coo_buffer_size_per_device",
     ):
-        number = getattr(source, field, None)
-        if isinstance(number, int) and not isinstance(number, bool):
-            setattr(target, field, number)
-    target.stack_table_name = str(getattr(source, "stack_table_name", "") or "")
+        number = _read(source, field, where)
+        if number is not None:
+            setattr(target, field, integer(number, f"{where} {field}"))
+    target.stack_table_name = str(_read(source, "stack_table_name", where) or "")
 
 
 def _optimizer(optimizer: Any, kwargs: Mapping[str, Any] | None, target: Any) -> None:
     if optimizer is not None:
         target.type = optimizer if isinstance(optimizer, str) else type_name(optimizer)
-    for key, given in sorted((kwargs or {}).items()):
-        if key == "betas" and isinstance(given, (list, tuple)) and len(given) == 2:
+    if kwargs is not None and not isinstance(kwargs, Mapping):
+        raise ValueError(f"optimizer_kwargs is {type(kwargs).__name__}, not a mapping")
+    for key, given in sorted((kwargs or {}).items(), key=lambda item: str(item[0])):
+        if (
+            key == "betas"
+            and isinstance(given, (list, tuple))
+            and len(given) == 2
+            and all(_real(v) for v in given)
+        ):
             target.kwargs["beta1"], target.kwargs["beta2"] = (float(v) for v in given)
             continue
-        if isinstance(given, (bool, Number)):
-            target.kwargs[str(key)] = float(given)  # type: ignore[arg-type]
+        if _real(given):
+            target.kwargs[str(key)] = float(given)
         else:
             target.other_kwargs.append(str(key))
+
+
+def _real(value: Any) -> bool:
+    """A bool, an int or a float (a 0-d array too): what a kwarg's number is."""
+    try:
+        float(value)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return isinstance(value, (bool, Number)) or getattr(value, "shape", None) == ()
 
 
 def type_name(value: Any) -> str:
@@ -103,23 +166,28 @@ def type_name(value: Any) -> str:
     return value.__name__ if isinstance(value, type) else type(value).__name__
 
 
-def _stack_call(call: Mapping[str, Any], target: Any) -> None:
+def _stack_call(call: Mapping[str, Any], target: Any, index: int) -> None:
+    where = f"stack_calls[{index}]"
+    if not isinstance(call, Mapping):
+        raise ValueError(f"{where} is {type(call).__name__}, not a mapping of the call's arguments")
     target.call = str(call.get("call", "stack_tables"))
     names = call.get("table_names", call.get("tables"))
     if isinstance(names, str):
         target.tables_string = True
         target.tables.append(names)
     elif names is not None:
+        if not isinstance(names, (list, tuple)):
+            raise ValueError(f"{where} table_names is {type(names).__name__}, not a list")
         target.tables.extend(str(name) for name in names)
     name = call.get("stack_table_name", call.get("name"))
     if name:
         target.name = str(name)
     if call.get("rotation") is not None:
-        target.rotation = int(call["rotation"])
+        target.rotation = integer(call["rotation"], f"{where} rotation")
     target.fail_on_excess_padding = bool(call.get("fail_on_excess_padding", False))
     for field in _CALL_FIELDS:
         if call.get(field) is not None:
-            setattr(target, field, int(call[field]))
+            setattr(target, field, integer(call[field], f"{where} {field}"))
     if call.get("use_short_names") is not None:
         target.use_short_names = bool(call["use_short_names"])
 
@@ -170,11 +238,23 @@ def spec_from_torchrec(
 
     spec = TorchRecSpec()
     built = _is_collection(tables_or_collection)
-    tables = tables_or_collection._tables if built else list(tables_or_collection or [])
+    if built:
+        tables = tables_or_collection._tables
+    elif isinstance(tables_or_collection, (str, bytes)) or tables_or_collection is None:
+        raise ValueError(
+            "spec_from_torchrec reads a list of SparseCoreEmbeddingConfig or a fused collection, "
+            f"not {tables_or_collection!r:.80}"
+        )
+    else:
+        tables = tables_or_collection
+    if not isinstance(tables, (list, tuple)):
+        raise ValueError(f"the tables are {type(tables).__name__}, not a list")
     for table in tables:
-        _table(table, spec.tables.add())
-    for call in stack_calls:
-        _stack_call(call, spec.stack_calls.add())
+        _table(table, spec.tables.add(), len(spec.tables) - 1)
+    if isinstance(stack_calls, (str, bytes, Mapping)) or stack_calls is None:
+        raise ValueError("stack_calls is a list of the calls' arguments (dicts)")
+    for index, call in enumerate(stack_calls):
+        _stack_call(call, spec.stack_calls.add(), index)
     if built:
         module = tables_or_collection
         spec.collection.type = type(module).__name__
@@ -183,16 +263,18 @@ def spec_from_torchrec(
             getattr(module, "_optimizer_kwargs", None),
             spec.collection.optimizer,
         )
-        spec.collection.batch_size = int(module._batch_size)
-        spec.collection.global_device_count = int(module._global_device_count)
-        spec.collection.num_sc_per_device = int(module._num_sc_per_device)
+        for field in ("batch_size", "global_device_count", "num_sc_per_device"):
+            value = integer(
+                _read(module, f"_{field}", "the collection"), f"the collection's {field}"
+            )
+            setattr(spec.collection, field, value)
         _stacks(module, spec)
         return spec
     if collection is None:
         if global_device_count is not None:
-            spec.prepare.global_device_count = global_device_count
+            spec.prepare.global_device_count = integer(global_device_count, "global_device_count")
         if num_sc_per_device is not None:
-            spec.prepare.num_sc_per_device = num_sc_per_device
+            spec.prepare.num_sc_per_device = integer(num_sc_per_device, "num_sc_per_device")
         return spec
     spec.collection.type = _COLLECTIONS.get(collection, collection)
     _optimizer(optimizer, optimizer_kwargs, spec.collection.optimizer)
@@ -203,7 +285,7 @@ def spec_from_torchrec(
         ("activation_mem_bytes_limit", activation_mem_bytes_limit),
     ):
         if given is not None:
-            setattr(spec.collection, field, int(given))
+            setattr(spec.collection, field, integer(given, field))
     spec.collection.auto_stack = bool(auto_stack)
     return spec
 

@@ -51,6 +51,8 @@ def is_checkpoint(path: str | Path) -> bool:
     """Whether ``path`` is a DCP checkpoint: a file named ``.metadata``, or a folder that holds
     one or ``.distcp`` data files (a save that did not finish: its reader says so)."""
     where = Path(path)
+    if where.name == METADATA_NAME:
+        return True  # named so: its reader says what it is, or why it cannot be read
     try:
         if not where.is_dir():
             # Its `.metadata` named alone (or kept under another name ending so): a pickle.

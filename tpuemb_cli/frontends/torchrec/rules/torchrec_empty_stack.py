@@ -50,7 +50,7 @@ from tpuemb_cli.model.findings import Violation
 
 def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
     for index, call in enumerate(spec.stack_calls):
-        if call.call == "stack_tables" and not call.tables:
+        if call.call != "auto_stack_tables" and not call.tables:
             yield Violation(
                 ("stack_calls", index),
                 "stack_tables is called with no table names: it raises IndexError (list index "

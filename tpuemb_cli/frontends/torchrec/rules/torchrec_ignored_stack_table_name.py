@@ -71,7 +71,7 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
         # prepare_tables_for_stacking names every stack it makes by its tables'
         # stack_table_name: a stack of another name was made before it.
         by = made_by(spec, stack)
-        if stack.call_index >= 0 and spec.stack_calls[stack.call_index].call == "stack_tables":
+        if stack.call_index >= 0 and spec.stack_calls[stack.call_index].call != "auto_stack_tables":
             fix = (
                 f'drop stack_table_name "{wanted}", or name that stack_tables call\'s stack '
                 f'"{wanted}"'

@@ -113,7 +113,7 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
                 _use(close, *_COLLECTIONS),
             )
     for index, call in enumerate(spec.stack_calls):
-        if call.call and call.call not in _CALLS:
+        if call.call and call.call not in _CALLS:  # "": the default, stack_tables
             close = nearest(call.call, _CALLS)
             yield Violation(
                 ("stack_calls", index, "call"),

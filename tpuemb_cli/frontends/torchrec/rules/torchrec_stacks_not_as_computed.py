@@ -88,7 +88,25 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
     # Every stack made, those a same-named one hid included (TE851 says that): a recorded stack
     # is compared with the one of its name and tables, else the first of its name.
     computed = [s.to_dict(spec) for s in (*facts.stacking.stacks, *facts.stacking.shadowed)]
+    names = {table.name for table in spec.tables}
     for index, recorded in enumerate(spec.stacks):
+        unknown = [name for name in recorded.tables if name not in names]
+        if unknown or not recorded.tables:
+            said = (
+                "holds no table"
+                if not recorded.tables
+                else "holds "
+                + ", ".join(f"`{printable(n)}`" for n in unknown[:3])
+                + (" ..." if len(unknown) > 3 else "")
+                + ", which the spec's tables do not have"
+            )
+            yield Violation(
+                ("stacks", index, "tables"),
+                f"recorded stack `{printable(recorded.stack_name)}` {said}: no collection holds "
+                "such a stack (the spec was not written from one)",
+                "write the spec again with spec_from_torchrec from the built collection",
+            )
+            continue
         named = [made for made in computed if made["stack_name"] == recorded.stack_name]
         same = [m for m in named if [t["name"] for t in m["tables"]] == list(recorded.tables)]
         if not named:

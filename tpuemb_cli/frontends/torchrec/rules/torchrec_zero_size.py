@@ -60,7 +60,7 @@ _TABLE_OPTIONAL = (
     "max_unique_ids_per_partition",
     "suggested_coo_buffer_size_per_device",
 )
-_TOPOLOGY = ("global_device_count", "num_sc_per_device", "batch_size")
+_TOPOLOGY = ("global_device_count", "num_sc_per_device", "batch_size", "activation_mem_bytes_limit")
 # How torchrec 1.9.2 fails on a table of no rows or no columns (on CPU).
 _FAILS = {
     "num_embeddings": "its EmbeddingBagConfig's weight init divides by it",
@@ -100,7 +100,22 @@ def check_torchrec(spec: Any, facts: Facts) -> Iterator[Violation]:
                 if number <= 0:
                     yield Violation(
                         (*path, field),
-                        f"{field} {number}: torchrec needs at least one (it divides by the "
-                        "devices times the SparseCores a device)",
+                        f"{field} {number}: "
+                        + (
+                            "automatic stacking keeps each stack's activations under it, "
+                            "which only tables whose activation bytes round down to 0 (a small "
+                            "batch) fit: the stacks follow that rounding, not memory"
+                            if field == "activation_mem_bytes_limit"
+                            else "torchrec needs at least one (it divides by the devices times "
+                            "the SparseCores a device)"
+                        ),
                         f"set {field} to a positive value (or leave it out for the default)",
                     )
+        rotation = "rotation" in holder.DESCRIPTOR.fields_by_name and holder.HasField("rotation")
+        if rotation and holder.rotation < 0:
+            yield Violation(
+                (*path, "rotation"),
+                f"rotation {holder.rotation}: stack_tables accepts it and steps each table's "
+                "shards by it modulo the SparseCores, so the step it takes is not the one written",
+                "use a rotation from 0 to the SparseCores in all, or leave it out",
+            )

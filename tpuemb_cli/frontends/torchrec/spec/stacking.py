@@ -162,6 +162,9 @@ class _Run:
         self.spec = spec
         self.tables = list(spec.tables)
         self.stack_of: list[Stack | None] = [None] * len(self.tables)
+        self.by_name: dict[str, list[int]] = {}
+        for i, table in enumerate(self.tables):
+            self.by_name.setdefault(table.name, []).append(i)
         self.warnings: list[str] = []
         self.made: list[Stack] = []
 
@@ -181,8 +184,13 @@ class _Run:
         call: str,
         index: int,
     ) -> Stack:
-        # `t.name in table_names`: for a string, a substring test (a bare string is no list).
-        group = [i for i, t in enumerate(self.tables) if t.name in names]
+        # `t.name in table_names`, in table order: for a string, a substring test (a bare
+        # string is no list); for a list, the tables of those names, found by name (a scan of
+        # every table for every group made stacking thousands of tables quadratic).
+        if isinstance(names, str):
+            group = [i for i, t in enumerate(self.tables) if t.name in names]
+        else:
+            group = sorted(i for name in set(names) for i in self.by_name.get(name, ()))
         if len(group) != len(names):
             found = {self.tables[i].name for i in group}
             missing = set(names) - found
@@ -340,16 +348,20 @@ class _Run:
             activation[table.name] = dim * samples * 4
         groups: list[list[int]] = []
         for group in keyed.values():
+            # First fit, as `_split_groups_by_memory_limit`: each group's bytes kept as it grows
+            # (the library sums them again for every table: quadratic in thousands of tables).
             split: list[list[int]] = []
+            held: list[int] = []
             for i in group:
                 need = activation[self.tables[i].name]
-                for candidate in split:
-                    held = sum(activation[self.tables[j].name] for j in candidate)
-                    if held + need <= limit:
+                for k, candidate in enumerate(split):
+                    if held[k] + need <= limit:
                         candidate.append(i)
+                        held[k] += need
                         break
                 else:
                     split.append([i])
+                    held.append(need)
             groups.extend(split)
         return groups
 
@@ -443,7 +455,10 @@ def _recorded(run: _Run, spec: Any) -> None:
     devices = value(topology, "global_device_count", DEFAULT_DEVICES)
     per_device = value(topology, "num_sc_per_device", DEFAULT_SPARSECORES)
     shards = devices * per_device
+    names = {table.name for table in spec.tables}
     for recorded in spec.stacks:
+        if not recorded.tables or not set(recorded.tables) <= names:
+            continue  # no stack of these tables: the rules say so (torchrec-stacks-not-as-computed)
         rotation = None
         if len(recorded.tables) > 1 and shards > 0:
             step = recorded.shard_rotations.get(recorded.tables[1], per_device) % shards

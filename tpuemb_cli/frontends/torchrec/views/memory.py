@@ -145,7 +145,7 @@ def memory_report(name: str, spec: Any, tpu: Accelerator | None) -> MemoryReport
             "stack",
             "rows x dim a device",
             "rows a SparseCore",
-            "padding rows",
+            "padding rows (stack)",
             "arrays",
             "a device",
         ),

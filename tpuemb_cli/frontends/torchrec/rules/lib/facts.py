@@ -68,7 +68,7 @@ def explicit_groups(spec: Any) -> list[tuple[FieldPath, list[int], Any]]:
     the call)."""
     groups: list[tuple[FieldPath, list[int], Any]] = []
     for index, call in enumerate(spec.stack_calls):
-        if call.call == "stack_tables" and not call.tables_string and call.tables:
+        if call.call != "auto_stack_tables" and not call.tables_string and call.tables:
             groups.append((("stack_calls", index), named(spec, call.tables), call))
     return groups
 
