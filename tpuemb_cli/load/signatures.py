@@ -52,8 +52,8 @@ def judge(names: list[str], types: tuple[schema.MessageType, ...]) -> Verdict:
     if not distinct:
         return Verdict(False, reason=EMPTY)
     # A type that has every name, one of its signature fields among them, before the first that
-    # only has most: a TorchRecSpec's `tables` and `collection` are a TorchRecSpec's, not a
-    # spec's with an unknown `collection`.
+    # only has most: a front-end's type whose `tables` sit beside fields of its own is that
+    # type, not a spec with unknown fields.
     for row in types:
         fields = fields_of(row.name)
         if all(n in fields for n in distinct) and {fields[n] for n in distinct} & (
