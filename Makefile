@@ -13,6 +13,7 @@ FRONTEND_PROTO_DIRS := $(sort $(dir $(shell find tpuemb_cli/frontends -name '*.p
 PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
+.PHONY: venv-tf venv-jax venv-jax-next venv-keras venv-torchrec oracle-venvs
 .PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras test-torchrec fuzz fuzz-fix bench bench-venv bench-startup bench-stats examples dist test-wheel corpus-record corpus-compare
 
 install:
@@ -156,9 +157,13 @@ test-protobuf-range:
 # against TensorFlow itself: installs
 # tensorflow-cpu 2.21 and the newest keras-rs (about 250 MB, a few minutes) with the protobuf it brings (7.x, under which
 # TensorFlow cannot build configs itself).
-test-tf:
+# Each oracle's venv, made (or brought up to date) by its own target, which its test target runs
+# first: CI builds them all in the background while the suite runs (`oracle-venvs`).
+venv-tf:
 	$(PYTHON) -m venv build/venv-tf
 	build/venv-tf/bin/python -m pip install -q 'tensorflow-cpu==2.21.0' keras-rs -e '.[test]'
+
+test-tf: venv-tf
 	@build/venv-tf/bin/python -c "import importlib.metadata as m; print('tensorflow-cpu', m.version('tensorflow-cpu'), 'keras', m.version('keras'), 'keras-rs', m.version('keras-rs'))"
 	build/venv-tf/bin/python -m pytest -q -rP -p no:cacheprovider tests/test_tf.py tests/test_tf_diff.py \
 	  tests/test_tf_checkpoint.py tests/test_tf_memory.py tests/test_tf_sparsecore_rules.py \
@@ -181,9 +186,11 @@ JAX_ORACLE_TESTS = tests/test_jax_oracle.py tests/test_jax_memory_oracle.py \
   tests/test_jax_stats_oracle.py tests/test_jax_check_stats_oracle.py \
   tests/test_fdo_stats_oracle.py
 JAX_VERSIONS = import importlib.metadata as m, sys; print('jax-tpu-embedding', m.version('jax-tpu-embedding'), 'jax', m.version('jax'), 'on Python', sys.version.split()[0])
-test-jax:
+venv-jax:
 	$(PYTHON) -m venv build/venv-jax
 	build/venv-jax/bin/python -m pip install -q --upgrade jax-tpu-embedding -e '.[test]'
+
+test-jax: venv-jax
 	@build/venv-jax/bin/python -c "$(JAX_VERSIONS)"
 	build/venv-jax/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 $(JAX_ORACLE_TESTS)
 
@@ -196,11 +203,13 @@ JAX_NEXT_PYTHON ?= $(firstword $(foreach p,python3.13 python3.12 \
   $(wildcard $(HOME)/.pyenv/versions/3.1[2-9]*/bin/python),$(shell $(p) -c \
   "import sys; print('$(p)' if sys.version_info >= (3, 12) else '')" 2>/dev/null)))
 JAX_NEXT_VENV ?= build/venv-jax-next
-test-jax-next:
+venv-jax-next:
 	@$(JAX_NEXT_PYTHON) -c "import sys; sys.exit(sys.version_info < (3, 12))" 2>/dev/null || { \
 	  echo "test-jax-next needs Python 3.12 or newer: none found; set JAX_NEXT_PYTHON (now '$(JAX_NEXT_PYTHON)')"; exit 2; }
 	$(JAX_NEXT_PYTHON) -m venv $(JAX_NEXT_VENV)
 	$(JAX_NEXT_VENV)/bin/python -m pip install -q --upgrade 'jax-tpu-embedding>=0.2.0' -e '.[test]'
+
+test-jax-next: venv-jax-next
 	@$(JAX_NEXT_VENV)/bin/python -c "$(JAX_VERSIONS)"
 	$(JAX_NEXT_VENV)/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 $(JAX_ORACLE_TESTS)
 
@@ -216,9 +225,11 @@ test-jax-next:
 # device kind (tests/test_keras_oracle_verdicts.py); skipped where keras-rs is missing.
 # Installs the newest keras-rs with keras, jax and the newest jax-tpu-embedding this Python can
 # install (about 800 MB, a few minutes), and says which it ran.
-test-keras:
+venv-keras:
 	$(PYTHON) -m venv build/venv-keras
 	build/venv-keras/bin/python -m pip install -q --upgrade keras-rs keras jax jax-tpu-embedding -e '.[test]'
+
+test-keras: venv-keras
 	@build/venv-keras/bin/python -c "import importlib.metadata as m, sys; print(', '.join(p + ' ' + m.version(p) for p in ('keras-rs', 'keras', 'jax', 'jax-tpu-embedding')), 'on Python', sys.version.split()[0])"
 	@# One process: it builds each case once for all the tests that compare with it.
 	KERAS_BACKEND=jax JAX_PLATFORMS=cpu build/venv-keras/bin/python -m pytest -q -rfEsP -p no:cacheprovider \
@@ -246,7 +257,12 @@ $(TORCHREC_VENV)/.installed-torchrec-1.9.2:
 	$(TORCHREC_VENV)/bin/python -m pip install -q -e '.[test]'
 	touch $@
 
-test-torchrec: $(TORCHREC_VENV)/.installed-torchrec-1.9.2
+venv-torchrec: $(TORCHREC_VENV)/.installed-torchrec-1.9.2
+
+# Every oracle's venv, one after another (CI runs this in the background while the suite runs).
+oracle-venvs: venv-tf venv-jax venv-jax-next venv-keras venv-torchrec
+
+test-torchrec: venv-torchrec
 	@$(TORCHREC_VENV)/bin/python -c "$(TORCHREC_VERSIONS)"
 	@# One process: each case is built once for every comparison; tpuemb_cli and tests from this
 	@# tree (the venv's editable install may point at another checkout).
