@@ -23,7 +23,8 @@ def test_the_renderers_name_no_ecosystem() -> None:
 
 def test_json_writes_the_head_then_the_models_fields_in_order() -> None:
     report = MemoryReport("toy", "t.cfg", {"b": 1, "a": [2]})
-    assert list(json.loads(render_json(report))) == ["version", "engine", "file", "b", "a"]
+    expected = ["version", "engine", "file", "b", "a", "summary"]
+    assert list(json.loads(render_json(report))) == expected
 
 
 def test_text_lays_out_the_record_with_its_words() -> None:

@@ -148,12 +148,12 @@ def _memory(
 
 
 def _render(report: MemoryReport, options: MemoryOptions, streams: Streams) -> int:
-    """Writes a model's report (its adapter's record) with the one text or JSON renderer."""
-    from tpuemb_cli.views.memory_json import render_json
-    from tpuemb_cli.views.memory_text import render_text
+    """Writes a model's report (its adapter's record) with the format's one renderer: the
+    function ``render_<format>`` of ``views.memory_<format>``, which names no ecosystem."""
+    import importlib
 
-    render = render_json if options.output_format == "json" else render_text
-    streams.out.write(render(report))
+    module = importlib.import_module(f"tpuemb_cli.views.memory_{options.output_format}")
+    streams.out.write(getattr(module, f"render_{options.output_format}")(report))
     return EXIT_OK
 
 

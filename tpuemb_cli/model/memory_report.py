@@ -53,6 +53,34 @@ class ChipVerdict:
     exceeded: str = ""
     ask: str = ""
     advice: tuple[str, ...] = ()
+    # What ``used`` is made of, (label, bytes) summing to it: "parameters", "optimizer state",
+    # "input buffers", "padding"... the reports' stacked bars (headroom is ``hbm - used``).
+    parts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def status(self) -> str:
+        """``fits``, ``near`` (fits with less than 20% left), ``does-not-fit``, or ``unknown``
+        (the chip's HBM is not known)."""
+        if self.hbm is None:
+            return "unknown"
+        if self.used > self.hbm:
+            return "does-not-fit"
+        if budget_for(self.used, self.hbm) is not None:
+            return "near"
+        return "fits"
+
+
+@dataclass(frozen=True)
+class StackSummary:
+    """One stack (or table) of a layout, as the reports draw it: its member tables, its rows
+    with the padding rows among them, its bytes in all (every unit) and the padding's."""
+
+    name: str
+    tables: tuple[str, ...]
+    rows: int
+    padding_rows: int
+    bytes: int
+    padding_bytes: int
 
 
 @dataclass(frozen=True)
@@ -80,7 +108,72 @@ class MemoryReport:
     # A report made of others' (a Keras-RS model's layers, each in its library's model): after
     # the heading, each part's lines then its report, a blank line before each part.
     parts: tuple[tuple[tuple[str, ...], MemoryReport], ...] = ()
+    # Why the named TPU cannot run the document at all (no SparseCores for a SparseCore layout,
+    # TensorFlow on TPU7x): the status is ``cannot-run``, whatever the figures.
+    cannot_run: str = ""
+    # The named slice is not the one the document is laid out for: the figures are the
+    # document's, not the slice's (a config's num_tensor_cores, a collection's device count).
+    mismatch: str = ""
+    stacks: tuple[StackSummary, ...] = ()
+    # The accelerator named (``v5p-16``, ``v5p``), or "" when none was.
+    accelerator: str = ""
+
+    @property
+    def status(self) -> str:
+        """The verdict against the named TPU: ``cannot-run``, ``no-chip`` (none named, or the
+        model could not size the document), else its chip verdict's (``ChipVerdict.status``);
+        a report of parts takes its worst part's."""
+        if self.cannot_run:
+            return "cannot-run"
+        if self.parts:
+            statuses = [part.status for _, part in self.parts]
+            return max(statuses, key=STATUSES.index)
+        return self.chip.status if self.chip is not None else "no-chip"
+
+    def summary(self) -> dict[str, Any]:
+        """What every report says the same way, whatever its model: the ``summary`` of the JSON
+        document, which the HTML and Markdown reports and the sweep read."""
+        chip = self.chip
+        used = chip.used if chip is not None else None
+        hbm = chip.hbm if chip is not None else None
+        return {
+            "accelerator": self.accelerator or None,
+            "chip": chip.chip if chip is not None else None,
+            "status": self.status,
+            "unit": chip.unit if chip is not None else None,
+            "used_bytes": used,
+            "hbm_bytes": hbm,
+            "share": used / hbm if used is not None and hbm else None,
+            "cannot_run": self.cannot_run or None,
+            "mismatch": self.mismatch or None,
+            "parts": [{"label": label, "bytes": n} for label, n in chip.parts] if chip else [],
+            "stacks": [
+                {
+                    "name": stack.name,
+                    "tables": list(stack.tables),
+                    "rows": stack.rows,
+                    "padding_rows": stack.padding_rows,
+                    "bytes": stack.bytes,
+                    "padding_bytes": stack.padding_bytes,
+                }
+                for stack in self.stacks
+            ],
+            "layers": [
+                {"file": part.file, **part.summary()} for _, part in self.parts
+            ],
+        }
 
     def document(self) -> dict[str, Any]:
-        """The JSON document: ``version``, ``engine``, ``file``, then ``fields``."""
-        return {"version": self.version, "engine": self.engine, "file": self.file, **self.fields}
+        """The JSON document: ``version``, ``engine``, ``file``, then ``fields``, then the
+        ``summary`` every model's report has."""
+        return {
+            "version": self.version,
+            "engine": self.engine,
+            "file": self.file,
+            **self.fields,
+            "summary": self.summary(),
+        }
+
+
+# The statuses, best first: a report of parts is as good as its worst.
+STATUSES = ("fits", "near", "unknown", "no-chip", "does-not-fit", "cannot-run")
