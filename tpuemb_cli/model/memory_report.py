@@ -53,9 +53,6 @@ class ChipVerdict:
     exceeded: str = ""
     ask: str = ""
     advice: tuple[str, ...] = ()
-    # What ``used`` is made of, (label, bytes) summing to it: "parameters", "optimizer state",
-    # "input buffers", "padding"... the reports' stacked bars (headroom is ``hbm - used``).
-    parts: tuple[tuple[str, int], ...] = ()
 
     @property
     def status(self) -> str:
@@ -117,6 +114,13 @@ class MemoryReport:
     stacks: tuple[StackSummary, ...] = ()
     # The accelerator named (``v5p-16``, ``v5p``), or "" when none was.
     accelerator: str = ""
+    # The figure the verdict is about, with or without a chip: bytes on the fullest ``unit``
+    # ("core", "SparseCore", "device", "chip"), and what they are made of, (label, bytes)
+    # summing to ``used``: "parameters", "optimizer state", "input buffers", "padding"... (the
+    # reports' stacked bars; the headroom is the HBM less ``used``).
+    unit: str = ""
+    used: int | None = None
+    breakdown: tuple[tuple[str, int], ...] = ()
 
     @property
     def status(self) -> str:
@@ -134,19 +138,20 @@ class MemoryReport:
         """What every report says the same way, whatever its model: the ``summary`` of the JSON
         document, which the HTML and Markdown reports and the sweep read."""
         chip = self.chip
-        used = chip.used if chip is not None else None
+        used = self.used if self.used is not None else chip.used if chip is not None else None
         hbm = chip.hbm if chip is not None else None
+        unit = self.unit or (chip.unit if chip is not None else "")
         return {
             "accelerator": self.accelerator or None,
             "chip": chip.chip if chip is not None else None,
             "status": self.status,
-            "unit": chip.unit if chip is not None else None,
+            "unit": unit or None,
             "used_bytes": used,
             "hbm_bytes": hbm,
             "share": used / hbm if used is not None and hbm else None,
             "cannot_run": self.cannot_run or None,
             "mismatch": self.mismatch or None,
-            "parts": [{"label": label, "bytes": n} for label, n in chip.parts] if chip else [],
+            "breakdown": [{"label": label, "bytes": n} for label, n in self.breakdown],
             "stacks": [
                 {
                     "name": stack.name,
@@ -158,9 +163,7 @@ class MemoryReport:
                 }
                 for stack in self.stacks
             ],
-            "layers": [
-                {"file": part.file, **part.summary()} for _, part in self.parts
-            ],
+            "layers": [{"file": part.file, **part.summary()} for _, part in self.parts],
         }
 
     def document(self) -> dict[str, Any]:
