@@ -197,10 +197,10 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
     "--format",
     "--output-format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "html"]),
     default="text",
     show_default=True,
-    help="json: the --memory report as a JSON document.",
+    help="json: the --memory report as a JSON document; html: as one self-contained HTML page.",
 )
 def command(
     path: str,

@@ -1,0 +1,222 @@
+"""``explain --memory --format html``: the one HTML renderer, for every model's ``MemoryReport``
+and for the sweep of chips and slices (``model/memory_sweep``). It draws what the JSON
+document's ``summary`` says -- the figure against the HBM as a stacked bar of its parts and the
+headroom, the stacks with their padding -- then the report's own table, notes and verdict, as
+the text report words them. Every figure carries its JSON path (``model/html_page.figure``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tpuemb_cli.model.html_page import figure, page, rows, stacked_bar, status, swatch, text
+from tpuemb_cli.model.memory import size
+from tpuemb_cli.model.memory_report import MemoryReport
+from tpuemb_cli.model.memory_sweep import Sweep
+from tpuemb_cli.views.memory_parts import bar
+from tpuemb_cli.views.memory_text import chip_lines
+
+
+def render_html(report: MemoryReport) -> str:
+    """The report as one self-contained HTML page."""
+    document = report.document()
+    body = _report(report, document["summary"], "summary", 1)
+    return page(f"tpuemb memory: {report.file}", body)
+
+
+def _report(report: MemoryReport, summary: dict[str, Any], path: str, level: int) -> list[str]:
+    """A report's section: ``summary`` is its part of the JSON document, at ``path``."""
+    heading = report.heading or report.file
+    out = [f"<h{level}>{text(heading)}</h{level}>"]
+    if report.engine_line:
+        out.append(f'<p class="muted">{text(report.engine_line)}</p>')
+    out += _verdict(summary, path)
+    out += _stacks(summary["stacks"], path, level + 1)
+    if report.prose is not None:
+        out.append(f"<pre>{text(report.prose)}</pre>")
+    out += _table(report, level + 1)
+    lines = [*report.notes, *report.verdict]
+    if report.chip is not None:
+        lines += chip_lines(report.chip)
+    if lines:
+        out.append('<div class="lines">' + "".join(f"<p>{text(x)}</p>" for x in lines) + "</div>")
+    for index, (said, part) in enumerate(report.parts):
+        deeper = min(level + 1, 6)
+        out.append(f'<section class="part"><h{deeper}>{text(" ".join(said))}</h{deeper}>')
+        part_path = f"{path}.layers[{index}]"
+        out.append(figure(f"{part_path}.file", summary["layers"][index]["file"], css="file"))
+        out += _report(part, summary["layers"][index], part_path, min(deeper + 1, 6))
+        out.append("</section>")
+    return out
+
+
+def _verdict(summary: dict[str, Any], path: str) -> list[str]:
+    """The figure against the HBM: the facts, then the stacked bar and its legend."""
+    used, hbm = summary["used_bytes"], summary["hbm_bytes"]
+    facts = [
+        ("status", status(f"{path}.status", summary["status"])),
+        ("accelerator", figure(f"{path}.accelerator", summary["accelerator"])),
+        ("chip", figure(f"{path}.chip", summary["chip"])),
+        ("unit", figure(f"{path}.unit", summary["unit"])),
+        ("used a unit", figure(f"{path}.used_bytes", used, kind="bytes")),
+        ("HBM a unit", figure(f"{path}.hbm_bytes", hbm, kind="bytes")),
+        ("share of the HBM", figure(f"{path}.share", summary["share"], kind="share")),
+    ]
+    if summary["cannot_run"] is not None:
+        facts.append(("cannot run", figure(f"{path}.cannot_run", summary["cannot_run"])))
+    if summary["mismatch"] is not None:
+        facts.append(("not the slice's figures", figure(f"{path}.mismatch", summary["mismatch"])))
+    out = ['<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts) + "</dl>"]
+    if used is None:
+        return out
+    breakdown = summary["breakdown"]
+    # No parts said: the figure alone, as one segment against the HBM.
+    segments = [(b["label"], b["bytes"]) for b in breakdown] or [("used", used)]
+    unit = summary["unit"] or "unit"
+    label = f"{size_words(used)} used of {size_words(hbm)} HBM a {unit}"
+    out.append('<div class="keep">' + stacked_bar(segments, hbm, label))
+    legend = [
+        (swatch(i), figure(f"{path}.breakdown[{i}].label", b["label"]),
+         figure(f"{path}.breakdown[{i}].bytes", b["bytes"], kind="bytes", tag="span"))
+        for i, b in enumerate(breakdown)
+    ]  # fmt: skip
+    if not breakdown:
+        legend.append((swatch(0), "used", figure(f"{path}.used_bytes", used, kind="bytes")))
+    if hbm is not None:
+        left = figure(
+            f"{path}.hbm_bytes", hbm - used, kind="bytes", extra=f' data-minus="{path}.used_bytes"'
+        )
+        word = "headroom" if hbm >= used else "headroom: none, the HBM is exceeded"
+        legend.append((swatch(-1), f"{word} (the dashed line is the HBM)", left))
+    out.append(
+        '<table class="legend"><thead><tr><th></th><th>part</th><th class="num">bytes</th></tr>'
+        f"</thead><tbody>{rows(legend)}</tbody></table></div>"
+    )
+    return out
+
+
+def size_words(count: int | None) -> str:
+    return "unknown" if count is None else size(count)
+
+
+def _stacks(stacks: Sequence[dict[str, Any]], path: str, level: int) -> list[str]:
+    """The stacks (or tables) with their members, rows and padding."""
+    if not stacks:
+        return []
+    head = "".join(
+        f'<th class="{"num" if n else ""}">{name}</th>'
+        for n, name in enumerate(
+            ("stack", "tables", "rows", "padding rows", "bytes", "padding", "padding share")
+        )
+    )
+    body = []
+    for i, stack in enumerate(stacks):
+        at = f"{path}.stacks[{i}]"
+        members = ", ".join(
+            figure(f"{at}.tables[{j}]", name, css="mono") for j, name in enumerate(stack["tables"])
+        )
+        count = figure(f"{at}.tables", len(stack["tables"]), kind="length")
+        share = (
+            figure(
+                f"{at}.padding_bytes",
+                stack["padding_bytes"] / stack["bytes"],
+                kind="share",
+                extra=f' data-per="{at}.bytes"',
+            )
+            if stack["bytes"]
+            else "\u2014"
+        )
+        cells = [
+            figure(f"{at}.name", stack["name"], css="mono"),
+            f"<details><summary>{count}</summary>{members}</details>",
+            figure(f"{at}.rows", stack["rows"], kind="count"),
+            figure(f"{at}.padding_rows", stack["padding_rows"], kind="count"),
+            figure(f"{at}.bytes", stack["bytes"], kind="bytes"),
+            figure(f"{at}.padding_bytes", stack["padding_bytes"], kind="bytes"),
+            share,
+        ]
+        body.append(
+            "<tr>"
+            + "".join(f'<td class="{"num" if n > 1 else ""}">{c}</td>' for n, c in enumerate(cells))
+            + "</tr>"
+        )
+    return [
+        f"<h{level}>Stacks and their padding</h{level}>",
+        f'<table class="stacks"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
+        "</table>",
+    ]
+
+
+def _table(report: MemoryReport, level: int) -> list[str]:
+    """The report's table as the text report lays it out (its cells are the model's words)."""
+    if not report.columns:
+        return []
+    columns = list(report.columns) + (["share"] if report.shares is not None else [])
+    head = "".join(f"<th>{text(c)}</th>" for c in columns)
+    body = []
+    for index, row in enumerate(report.rows):
+        cells = [text(cell) for cell in row]
+        if report.shares is not None:
+            share = report.shares[index]
+            cells.append(f'<span class="mono">{bar(share)} {share:6.1%}</span>')
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return [
+        f"<h{level}>The report's table</h{level}>",
+        f'<table class="model" data-text-table=""><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>",
+    ]
+
+
+def render_sweep_html(sweep: Sweep) -> str:
+    """The sweep as one page: a grid of each chip's slices, smallest first, each with its
+    verdict, the smallest that fits marked, and why a chip cannot run the document."""
+    document = sweep.document()
+    out = [
+        f"<h1>Which TPU does {text(sweep.file)} fit?</h1>",
+        '<p class="muted">Each cell is the verdict of <code>explain --memory --tpu</code> on '
+        "that slice alone; the smallest slice that fits is outlined and marked "
+        '<span class="badge">\u2605 smallest fit</span>.</p>',
+    ]
+    widest = max((len(chip["slices"]) for chip in document["sweep"]), default=0)
+    grid = []
+    for i, chip in enumerate(document["sweep"]):
+        at = f"sweep[{i}]"
+        named = [
+            figure(f"{at}.chip", chip["chip"], css="badge"),
+            "<br>smallest fit: " + figure(f"{at}.smallest_fit", chip["smallest_fit"]),
+        ]
+        if chip["cannot_run"] is not None:
+            named.append("<br>cannot run: " + figure(f"{at}.cannot_run", chip["cannot_run"]))
+        cells = [f"<th>{''.join(named)}</th>"]
+        for j, verdict in enumerate(chip["slices"]):
+            smallest = verdict["accelerator"] == chip["smallest_fit"]
+            cells.append(_slice_cell(verdict, f"{at}.slices[{j}]", smallest))
+        cells += ["<td></td>"] * (widest - len(chip["slices"]))
+        grid.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f"<th>slice {n + 1}</th>" for n in range(widest))
+    out.append(
+        f'<table class="grid"><thead><tr><th>chip</th>{head}</tr></thead>'
+        f"<tbody>{''.join(grid)}</tbody></table>"
+    )
+    return page(f"tpuemb memory sweep: {sweep.file}", out)
+
+
+def _slice_cell(verdict: dict[str, Any], at: str, smallest: bool) -> str:
+    lines = [
+        figure(f"{at}.accelerator", verdict["accelerator"], css="badge"),
+        status(f"{at}.status", verdict["status"]),
+        "share: " + figure(f"{at}.share", verdict["share"], kind="share"),
+        "used: " + figure(f"{at}.used_bytes", verdict["used_bytes"], kind="bytes")
+        + " a " + figure(f"{at}.unit", verdict["unit"]),
+        "HBM: " + figure(f"{at}.hbm_bytes", verdict["hbm_bytes"], kind="bytes"),
+        "chips: " + figure(f"{at}.chips", verdict["chips"], kind="count")
+        + ", devices: " + figure(f"{at}.devices", verdict["devices"], kind="count"),
+    ]  # fmt: skip
+    if verdict["cannot_run"] is not None:
+        lines.append("cannot run: " + figure(f"{at}.cannot_run", verdict["cannot_run"]))
+    if verdict["mismatch"] is not None:
+        lines.append("not this slice's figures: " + figure(f"{at}.mismatch", verdict["mismatch"]))
+    if smallest:
+        lines.insert(0, '<span class="badge">\u2605 smallest fit</span>')
+    css = ' class="smallest"' if smallest else ""
+    return f"<td{css}>{'<br>'.join(lines)}</td>"
