@@ -48,7 +48,7 @@ STYLE = """
 --s0:#7fb0e6;--s1:#f0a35e;--s2:#97c774;--s3:#c69ad6;--s4:#e88a98;--s5:#7fcaca}}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1200px;padding:1rem 1.5rem;background:var(--bg);color:var(--fg);
-font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;overflow-wrap:anywhere}
+font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;overflow-wrap:break-word}
 h1{font-size:1.4rem;margin:.2rem 0 .6rem}h2{font-size:1.15rem;margin:1.6rem 0 .5rem;
 border-bottom:1px solid var(--line);padding-bottom:.2rem}h3{font-size:1rem;margin:1.2rem 0 .4rem}
 code,pre,.mono{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:.92em}
@@ -61,9 +61,11 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;marg
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .status{display:inline-block;padding:0 .4rem;border:2px solid currentColor;border-radius:3px;
 font-weight:600;white-space:nowrap}
-.st-fits,.st-info{color:var(--ok)}.st-near,.st-warning{color:var(--near);border-style:dashed}
-.st-does-not-fit,.st-error{color:var(--bad);border-style:double;border-width:3px}
-.st-cannot-run{color:var(--bad);border-style:dotted}.st-unknown,.st-no-chip{color:var(--na)}
+.st-fits,.st-info{color:var(--ok)}.st-near,.st-warning{color:var(--near)}
+.st-does-not-fit,.st-error,.st-cannot-run{color:var(--bad)}.st-unknown,.st-no-chip{color:var(--na)}
+.status.st-near,.status.st-warning{border-style:dashed}.status.st-cannot-run{border-style:dotted}
+.status.st-does-not-fit,.status.st-error{border-style:double;border-width:3px}
+.mono,.file,td>span[data-json]{overflow-wrap:anywhere}th{white-space:nowrap}.nowrap{white-space:nowrap}
 svg.bar{width:100%;height:44px;display:block;margin:.5rem 0 .2rem}
 svg.bar rect.frame{fill:none;stroke:var(--fg);stroke-width:1}
 svg.bar line.hbm{stroke:var(--fg);stroke-width:3;stroke-dasharray:6 3}
@@ -118,7 +120,8 @@ def figure(
     plain = isinstance(value, str) and not kind and shown == value == printable(value)
     data = f' data-json="{attr(path)}"'
     if not plain:
-        data += f' data-value="{attr(json.dumps(value, ensure_ascii=False))}"'
+        # ASCII: no control or bidi character in the page, even in an attribute.
+        data += f' data-value="{attr(json.dumps(value))}"'
     if kind:
         data += f' data-format="{kind}"'
     if css:
@@ -138,7 +141,7 @@ def _shown(value: object, kind: str) -> str:
         return f"{value:.1%}"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
+    if isinstance(value, int) and kind in ("count", "length"):
         return f"{value:,}"
     return str(value)
 
@@ -147,7 +150,8 @@ def status(path: str, value: str) -> str:
     """A verdict: its mark (hidden from screen readers) and its word, the word the figure."""
     mark = STATUS_MARKS.get(value, "")
     word = figure(path, value, css=f"status st-{attr(value)}")
-    return f'<span aria-hidden="true" class="st-{attr(value)}">{mark}</span> {word}'
+    marked = f'<span aria-hidden="true" class="st-{attr(value)}">{mark}</span>'
+    return f'<span class="nowrap">{marked} {word}</span>'
 
 
 def pattern_defs() -> str:
