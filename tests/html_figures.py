@@ -19,7 +19,8 @@ _STEP = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
 
 
 class Figure:
-    """One figure as the page has it: its attributes and its text."""
+    """One figure as the page has it: its attributes (``data-json`` made absolute: a row's path,
+    ``data-at``, before a relative one) and its text."""
 
     def __init__(self, attrs: dict[str, str], text: str) -> None:
         self.attrs = attrs
@@ -58,7 +59,10 @@ def check(document: Any, figure: Figure) -> None:
     """Fails unless the figure shows its value: the exact value, and the text rendering it."""
     want = expected(document, figure)
     raw = figure.attrs.get("data-value")
+    # Without data-value, the text is the value: a string as it is, an integer as JSON has it.
     got = json.loads(raw) if raw is not None else figure.text
+    if raw is None and isinstance(want, int) and re.fullmatch(r"-?\d+", figure.text):
+        got = int(figure.text)
     assert got == want and type(got) is type(want), (figure, want)
     shown = figure.text
     kind = figure.attrs.get("data-format")
@@ -103,7 +107,9 @@ class _Figures(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.figures: list[Figure] = []
-        self.open: list[tuple[str, dict[str, str], list[str]] | None] = []
+        # Each open element: its data-at (a row's path) and, for a figure, its attributes and
+        # the text read so far.
+        self.open: list[tuple[str | None, tuple[dict[str, str], list[str]] | None]] = []
         self.tags: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -111,7 +117,10 @@ class _Figures(HTMLParser):
         named = {k: v or "" for k, v in attrs}
         if tag in VOID:
             return  # no end tag follows
-        self.open.append((tag, named, []) if "data-json" in named else None)
+        if "data-json" in named and named["data-json"].startswith("."):
+            row = next(at for at, _ in reversed(self.open) if at is not None)
+            named["data-json"] = row + named["data-json"]
+        self.open.append((named.get("data-at"), (named, []) if "data-json" in named else None))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
@@ -119,14 +128,14 @@ class _Figures(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID:
             return
-        top = self.open.pop()
-        if top is not None:
-            self.figures.append(Figure(top[1], "".join(top[2])))
+        _, figure = self.open.pop()
+        if figure is not None:
+            self.figures.append(Figure(figure[0], "".join(figure[1])))
 
     def handle_data(self, data: str) -> None:
-        for item in self.open:
-            if item is not None:
-                item[2].append(data)
+        for _, figure in self.open:
+            if figure is not None:
+                figure[1].append(data)
 
 
 def parse(page: str) -> tuple[list[Figure], list[str]]:
@@ -134,5 +143,5 @@ def parse(page: str) -> tuple[list[Figure], list[str]]:
     parser = _Figures()
     parser.feed(page)
     parser.close()
-    assert not [o for o in parser.open if o is not None], "a figure is not closed"
+    assert not parser.open, "an element is not closed"
     return parser.figures, parser.tags

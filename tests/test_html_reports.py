@@ -77,19 +77,21 @@ def test_explain_memory_without_a_chip() -> None:
 
 def test_check_groups_findings_by_file_with_the_rules_docs() -> None:
     figures = same_as_json(
-        ["check", "examples/mistakes/"], under=("summary", "findings"), shown_once=("file",)
+        ["check", "examples/mistakes/"], under=("summary", "findings"), shown_once=("file", "help")
     )
     page = invoke("check", "examples/mistakes/", "--format", "html").stdout
     codes = {f.text for f in figures if f.path.endswith(".rule")}
     # Each reported rule's documentation, and no other rule's.
     assert set(re.findall(r'<details id="rule-(TE\d+)"', page)) == codes
-    assert page.count('<section class="file">') == 1
+    assert page.count('<tr class="group">') == 1  # one file
 
 
 @pytest.mark.slow  # two diffs of two specs: about a second
 def test_diff_groups_changes_by_table() -> None:
     args = ["diff", "examples/recommender.spec.yaml", "examples/changes/recommender.next.spec.yaml"]
-    figures = same_as_json(args, under=("summary", "changes"), shown_once=("name", "table"))
+    figures = same_as_json(
+        args, under=("summary", "changes"), shown_once=("name", "table", "file", "help")
+    )
     tables = [f.text for f in figures if re.fullmatch(r"changes\[\d+\]\.table", f.path)]
     assert tables == sorted(set(tables))  # one heading a table
 

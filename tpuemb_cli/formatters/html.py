@@ -16,6 +16,7 @@ from tpuemb_cli.model.html_page import STATUS_MARKS, attr, figure, page, status,
 from tpuemb_cli.rules import CHANGES, load
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+AS_ABOVE = "\0"  # a help the row before gives
 
 
 def format_report(report: Report, color: bool) -> str:
@@ -59,8 +60,8 @@ def _diff(report: Report) -> list[str]:
     for index, finding in enumerate(changes):
         assert finding.change is not None
         by_table.setdefault(finding.change.table, []).append((index, finding))
-    if by_table:
-        out.append("<h2>Changes by table</h2>")
+    groups = []
+    said = _Said()
     for table, group in sorted(by_table.items(), key=lambda item: (item[0] is None, item[0] or "")):
         first = group[0][0]
         named = (
@@ -68,27 +69,48 @@ def _diff(report: Report) -> list[str]:
             if table is not None
             else "the layout (no one table)"
         )
-        out.append(f'<section class="table"><h3>{named}</h3>')
+        groups.append((named, [(f"changes[{i}]", _change_row(f)) for i, f in said.once(group)]))
+    if groups:
+        out.append("<h2>Changes by table</h2>")
         head = ("rule and kind", "severity", "field", "old", "new", "what", "where")
-        body = [_change_row(index, finding) for index, finding in group]
-        out.append(_table(head, body) + "</section>")
+        out.append(_table(head, groups, css="changes"))
     out += _by_file(list(enumerate(others)), "findings", "Other findings by file")
     out += _rules(report.findings)
     return out
 
 
-def _change_row(index: int, finding: Finding) -> list[str]:
-    at = f"changes[{index}]"
+class _Said:
+    """What the rows before said: a finding's help and file are cleared when the row before it
+    (in its table) says the same -- a report of 10,000 changes would say its one
+    acknowledgement 10,000 times."""
+
+    def __init__(self) -> None:
+        self.help = self.file = ""
+
+    def once(self, group: Sequence[tuple[int, Finding]]) -> list[tuple[int, Finding]]:
+        out = []
+        for index, finding in group:
+            shown = finding._replace(
+                fix=AS_ABOVE if finding.fix and finding.fix == self.help else finding.fix,
+                file="" if finding.file == self.file else finding.file,
+            )
+            self.help, self.file = finding.fix, finding.file
+            out.append((index, shown))
+        return out
+
+
+def _change_row(finding: Finding) -> list[str]:
+    """A change's cells; its figures' paths are under its row's (``changes[i]``)."""
     change = finding.change
     assert change is not None
     return [
-        _rule_cell(at, finding, name="kind"),
-        status(f"{at}.severity", str(finding.severity)),
-        figure(f"{at}.field", finding.field, css="mono"),
-        figure(f"{at}.old", change.old, css="mono"),
-        figure(f"{at}.new", change.new, css="mono"),
-        _said(at, finding, field=False),
-        _place(at, finding),
+        _rule_cell("", finding, name="kind"),
+        status(".severity", str(finding.severity)),
+        figure(".field", finding.field),
+        figure(".old", change.old),
+        figure(".new", change.new),
+        _said("", finding, field=False),
+        _place("", finding),
     ]
 
 
@@ -96,24 +118,27 @@ def _by_file(numbered: Sequence[tuple[int, Finding]], key: str, title: str) -> l
     """Findings (each with its index in the JSON's ``key`` list) grouped by file, in order."""
     if not numbered:
         return []
-    groups: dict[str, list[tuple[int, Finding]]] = {}
+    by_file: dict[str, list[tuple[int, Finding]]] = {}
     for index, finding in numbered:
-        groups.setdefault(finding.file, []).append((index, finding))
-    out = [f"<h2>{title}</h2>"]
-    head = ("where", "severity", "rule", "what")
-    for file, group in groups.items():
+        by_file.setdefault(finding.file, []).append((index, finding))
+    groups = []
+    said = _Said()
+    for file, group in by_file.items():
         named = figure(f"{key}[{group[0][0]}].file", file, css="file")
-        body = [
-            [
-                _place(f"{key}[{index}]", finding, file=False),
-                status(f"{key}[{index}].severity", str(finding.severity)),
-                _rule_cell(f"{key}[{index}]", finding),
-                _said(f"{key}[{index}]", finding),
-            ]
-            for index, finding in group
+        rows = [
+            (
+                f"{key}[{index}]",
+                [
+                    _place("", finding, file=False),
+                    status(".severity", str(finding.severity)),
+                    _rule_cell("", finding),
+                    _said("", finding),
+                ],
+            )
+            for index, finding in said.once(group)
         ]
-        out.append(f'<section class="file"><h3>{named}</h3>{_table(head, body)}</section>')
-    return out
+        groups.append((named, rows))
+    return [f"<h2>{title}</h2>", _table(("where", "severity", "rule", "what"), groups)]
 
 
 def _place(at: str, finding: Finding, file: bool = True) -> str:
@@ -122,24 +147,27 @@ def _place(at: str, finding: Finding, file: bool = True) -> str:
     column = figure(f"{at}.column", position.column if position else None)
     end_line = figure(f"{at}.end_line", position.end_line if position else None)
     end_column = figure(f"{at}.end_column", position.end_column if position else None)
-    where = f'<span class="nowrap">{line}:{column}\u2013{end_line}:{end_column}</span>'
-    return (figure(f"{at}.file", finding.file, css="file") + " " + where) if file else where
+    where = f"{line}:{column}\u2013{end_line}:{end_column}"
+    if not file or not finding.file:  # no file, or the row before's
+        return where
+    return figure(f"{at}.file", finding.file, css="file") + " " + where
 
 
 def _rule_cell(at: str, finding: Finding, name: str = "name") -> str:
     """The rule's code, linked to its documentation below, and its name (a change's kind)."""
-    code = figure(f"{at}.rule", finding.rule)
-    named = figure(f"{at}.{name}", finding.name)
-    return f'<a href="#rule-{attr(finding.rule)}">{code}</a> {named}'
+    code = figure(f"{at}.rule", finding.rule, tag="a", extra=f' href="#rule-{attr(finding.rule)}"')
+    return f"{code} {figure(f'{at}.{name}', finding.name)}"
 
 
 def _said(at: str, finding: Finding, field: bool = True) -> str:
     said = figure(f"{at}.message", finding.message)
     if finding.field and field:
-        said += '<br><span class="muted">field</span> '
+        said += "<br><i>field</i> "
         said += figure(f"{at}.field", finding.field, css="mono")
-    if finding.fix:
-        said += '<br><span class="muted">help</span> ' + figure(f"{at}.help", finding.fix)
+    if finding.fix == AS_ABOVE:
+        said += "<br><i>help: as above</i>"
+    elif finding.fix:
+        said += "<br><i>help</i> " + figure(f"{at}.help", finding.fix)
     return said
 
 
@@ -168,7 +196,21 @@ def _facts(pairs: Sequence[tuple[str, str]]) -> str:
     return '<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in pairs) + "</dl>"
 
 
-def _table(head: Sequence[str], body: Iterable[Sequence[str]]) -> str:
+def _table(
+    head: Sequence[str],
+    groups: Iterable[tuple[str, Sequence[tuple[str, Sequence[str]]]]],
+    css: str = "findings",
+) -> str:
+    """One table of groups: each a heading row then its rows, each row with the JSON path its
+    figures are under (``data-at``)."""
     th = "".join(f"<th>{h}</th>" for h in head)
-    rows = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body)
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{rows}</tbody></table>"
+    body = []
+    for named, rows in groups:
+        body.append(f'<tr class="group"><th colspan="{len(head)}">{named}</th></tr>')
+        body += (
+            f'<tr data-at="{at}">' + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
+            for at, row in rows
+        )
+    return (
+        f'<table class="{css}"><thead><tr>{th}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    )

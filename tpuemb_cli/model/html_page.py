@@ -39,7 +39,13 @@ STATUS_MARKS = {
 # only one); the last is the headroom, left empty.
 PATTERNS = 6
 
-STYLE = """
+# Each status's mark, drawn before its word (not part of the text: the word is the figure).
+_MARKS = "".join(
+    f'.status.st-{name}::before{{content:"{mark} "}}' for name, mark in STATUS_MARKS.items()
+)
+STYLE = (
+    _MARKS
+    + """
 :root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1b;--muted:#5a5a5a;--line:#c8c8c8;
 --panel:#f5f5f5;--ok:#1b6e34;--near:#8a5a00;--bad:#b3261e;--na:#5a5a5a;
 --s0:#3a6ea5;--s1:#c0722a;--s2:#5b8c3a;--s3:#8a4f9e;--s4:#b04a5a;--s5:#4a8f8f}
@@ -55,7 +61,8 @@ code,pre,.mono{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospac
 pre{background:var(--panel);padding:.5rem .7rem;overflow-x:auto;white-space:pre-wrap}
 table{border-collapse:collapse;margin:.4rem 0 1rem;width:100%}
 th,td{border:1px solid var(--line);padding:.2rem .45rem;text-align:left;vertical-align:top}
-th{background:var(--panel)}td.num,th.num{text-align:right;white-space:nowrap}
+th{background:var(--panel)}tr.group th{background:none;font-size:1.05em;padding-top:.8rem}
+td.num,th.num{text-align:right;white-space:nowrap}
 .muted{color:var(--muted)}.lines p{margin:.15rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:.4rem 0}
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
@@ -65,7 +72,10 @@ font-weight:600;white-space:nowrap}
 .st-does-not-fit,.st-error,.st-cannot-run{color:var(--bad)}.st-unknown,.st-no-chip{color:var(--na)}
 .status.st-near,.status.st-warning{border-style:dashed}.status.st-cannot-run{border-style:dotted}
 .status.st-does-not-fit,.status.st-error{border-style:double;border-width:3px}
-.mono,.file,td>span[data-json]{overflow-wrap:anywhere}th{white-space:nowrap}.nowrap{white-space:nowrap}
+.mono,.file,td>span[data-json]{overflow-wrap:anywhere}
+table.changes td:nth-child(n+3):nth-child(-n+5){font-family:ui-monospace,Menlo,Consolas,monospace;
+font-size:.92em}
+td i{font-style:normal;color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
 svg.bar{width:100%;height:44px;display:block;margin:.5rem 0 .2rem}
 svg.bar rect.frame{fill:none;stroke:var(--fg);stroke-width:1}
 svg.bar line.hbm{stroke:var(--fg);stroke-width:3;stroke-dasharray:6 3}
@@ -85,6 +95,7 @@ body{max-width:none;padding:0;font-size:10pt}*{print-color-adjust:exact;-webkit-
 details::details-content{content-visibility:visible;display:block}
 tr,.keep{break-inside:avoid}h2,h3{break-after:avoid}a{color:inherit;text-decoration:none}}
 """
+)
 
 # Nothing but the inline style: no script runs and nothing is fetched, whatever a name holds.
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -93,7 +104,7 @@ POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 def text(value: str) -> str:
     """Text from the input, as HTML: control characters escaped as the terminal reports show
     them (``\\x1b``), then markup escaped."""
-    return html.escape(printable(value), quote=True)
+    return html.escape(printable(value), quote=False)
 
 
 def attr(value: str) -> str:
@@ -110,14 +121,19 @@ def figure(
     css: str = "",
     extra: str = "",
 ) -> str:
-    """One figure of the report: its value shown, with the JSON path it is at and, when the text
-    is not the value as JSON would give it, the exact value. ``kind`` (``bytes``, ``share``,
-    ``count``) says how the text renders the value; ``shown`` overrides the text (escaped);
-    ``extra``: more attributes (a derived figure's ``data-minus`` or ``data-per``)."""
+    """One figure of the report: its value shown, with the JSON path it is at (``.line``: under
+    the ``data-at`` path of the nearest element around it that has one, a finding's row) and,
+    when the text is not the value as JSON would give it, the exact value. ``kind`` (``bytes``,
+    ``share``, ``count``) says how the text renders the value; ``shown`` overrides the text
+    (escaped); ``extra``: more attributes (a derived figure's ``data-minus`` or ``data-per``)."""
     if shown is None:
         shown = _shown(value, kind)
-    # The text is the value when a string is shown as it is (nothing in it escaped).
-    plain = isinstance(value, str) and not kind and shown == value == printable(value)
+    # The text is the value when a string is shown as it is (nothing in it escaped), or an
+    # integer as JSON writes it.
+    if isinstance(value, str):
+        plain = not kind and shown == value == printable(value)
+    else:
+        plain = type(value) is int and not kind and shown == str(value)
     data = f' data-json="{attr(path)}"'
     if not plain:
         # ASCII: no control or bidi character in the page, even in an attribute.
@@ -147,11 +163,8 @@ def _shown(value: object, kind: str) -> str:
 
 
 def status(path: str, value: str) -> str:
-    """A verdict: its mark (hidden from screen readers) and its word, the word the figure."""
-    mark = STATUS_MARKS.get(value, "")
-    word = figure(path, value, css=f"status st-{attr(value)}")
-    marked = f'<span aria-hidden="true" class="st-{attr(value)}">{mark}</span>'
-    return f'<span class="nowrap">{marked} {word}</span>'
+    """A verdict: its word, the figure, with its mark before it (the style sheet's)."""
+    return figure(path, value, css=f"status st-{attr(value)}")
 
 
 def pattern_defs() -> str:
