@@ -14,6 +14,7 @@ PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
 .PHONY: venv-tf venv-jax venv-jax-next venv-keras venv-torchrec oracle-venvs
+.PHONY: chromium test-browser bench-report
 .PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras test-torchrec fuzz fuzz-fix bench bench-venv bench-startup bench-stats examples dist test-wheel corpus-record corpus-compare
 
 install:
@@ -268,6 +269,33 @@ test-torchrec: venv-torchrec
 	@# tree (the venv's editable install may point at another checkout).
 	PYTHONPATH=$(CURDIR) $(TORCHREC_VENV)/bin/python -m pytest -q -rfEsP --show-capture=stdout \
 	  -p no:cacheprovider $(TORCHREC_ORACLE_TESTS)
+
+# The HTML reports (`--format html`) in a real browser: Debian's chromium and chromium-driver,
+# installed with apt-get when /usr/bin/chromium is missing (as root: CI's containers are), and
+# selenium in build/venv-browser (made once; its stamp file says so), which runs tests/browser/:
+# each shipped example's page opened headless, no console error, every figure equal to the JSON
+# report's; screenshots in build/screenshots/. TPUEMB_README_SCREENSHOT=1 also writes the
+# README's picture, docs/images/report-memory.png.
+BROWSER_VENV := build/venv-browser
+$(BROWSER_VENV)/.installed:
+	$(PYTHON) -m venv $(BROWSER_VENV)
+	$(BROWSER_VENV)/bin/python -m pip install -q -e '.[test]' selenium
+	touch $@
+
+chromium:
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
+	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; }
+
+test-browser: chromium $(BROWSER_VENV)/.installed
+	@/usr/bin/chromium --version; $(BROWSER_VENV)/bin/python -c "import selenium; print('selenium', selenium.__version__)"
+	@# tpuemb_cli and tests from this tree (the venv's editable install may point at another checkout).
+	PYTHONPATH=$(CURDIR) PYTHONDONTWRITEBYTECODE= $(BROWSER_VENV)/bin/python -m pytest -q -rfEs \
+	  -p no:cacheprovider tests/browser
+
+# The HTML reports of 10,000 tables (bench/report_html.py): size, `--format html` against
+# `--format json` time, and the render time in Chromium (with build/venv-browser, if made).
+bench-report:
+	PYTHONPATH=$(CURDIR) $(if $(wildcard $(BROWSER_VENV)/.installed),$(BROWSER_VENV)/bin/python,$(PYTHON)) -m bench.report_html
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the

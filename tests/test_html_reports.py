@@ -49,7 +49,8 @@ def same_as_json(
 ) -> list[Figure]:
     """The page of ``args --format html`` shows every figure under ``under`` of ``args --format
     json``'s document, each equal to it; the keys ``shown_once`` are shown for a group (a
-    finding's file, its group's heading; a change's name, which is its kind)."""
+    finding's file, its group's heading; a change's name, which is its kind) or not at all (where
+    a finding ends)."""
     page = invoke(*args, "--format", "html").stdout
     document = json.loads(invoke(*args, "--format", "json").stdout)
     figures = figures_of(page)
@@ -77,7 +78,9 @@ def test_explain_memory_without_a_chip() -> None:
 
 def test_check_groups_findings_by_file_with_the_rules_docs() -> None:
     figures = same_as_json(
-        ["check", "examples/mistakes/"], under=("summary", "findings"), shown_once=("file", "help")
+        ["check", "examples/mistakes/"],
+        under=("summary", "findings"),
+        shown_once=("file", "help", "end_line", "end_column"),
     )
     page = invoke("check", "examples/mistakes/", "--format", "html").stdout
     codes = {f.text for f in figures if f.path.endswith(".rule")}
@@ -90,7 +93,9 @@ def test_check_groups_findings_by_file_with_the_rules_docs() -> None:
 def test_diff_groups_changes_by_table() -> None:
     args = ["diff", "examples/recommender.spec.yaml", "examples/changes/recommender.next.spec.yaml"]
     figures = same_as_json(
-        args, under=("summary", "changes"), shown_once=("name", "table", "file", "help")
+        args,
+        under=("summary", "changes"),
+        shown_once=("name", "table", "file", "help", "end_line", "end_column"),
     )
     tables = [f.text for f in figures if re.fullmatch(r"changes\[\d+\]\.table", f.path)]
     assert tables == sorted(set(tables))  # one heading a table
@@ -146,11 +151,14 @@ def test_memory_breakdown_stacks_and_headroom() -> None:
     assert re.findall(r'fill="url\(#(p\d)\)"', page) == ["p0", "p1", "p0", "p1"]
 
 
-def test_sweep_grid_marks_the_smallest_fit_and_why_a_chip_cannot_run() -> None:
+def sweep_of() -> Sweep:
+    """A sweep of two made-up chips: the first fits from its second slice, the second cannot
+    run the document at all; its name is hostile."""
+
     def verdict(name: str, chips: int, used: int, cannot: str = "") -> SliceVerdict:
         return SliceVerdict(name, chips, chips * 4, _report(used, 100, cannot_run=cannot))
 
-    sweep = Sweep(
+    return Sweep(
         "toy",
         f"t{HOSTILE}.cfg",
         (
@@ -159,6 +167,10 @@ def test_sweep_grid_marks_the_smallest_fit_and_why_a_chip_cannot_run() -> None:
             ChipSweep("x2", (verdict("x2-4", 4, 10, "no cores of the kind the spec needs"),)),
         ),
     )  # fmt: skip
+
+
+def test_sweep_grid_marks_the_smallest_fit_and_why_a_chip_cannot_run() -> None:
+    sweep = sweep_of()
     document = sweep.document()
     page = render_sweep_html(sweep)
     figures = figures_of(page)

@@ -75,7 +75,9 @@ font-weight:600;white-space:nowrap}
 .mono,.file,td>span[data-json]{overflow-wrap:anywhere}
 table.changes td:nth-child(n+3):nth-child(-n+5){font-family:ui-monospace,Menlo,Consolas,monospace;
 font-size:.92em}
-td i{font-style:normal;color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
+.field,.help{display:block}.field{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
+.field::before{content:"field ";color:var(--muted);font-family:system-ui,sans-serif}
+.help::before{content:"help ";color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
 svg.bar{width:100%;height:44px;display:block;margin:.5rem 0 .2rem}
 svg.bar rect.frame{fill:none;stroke:var(--fg);stroke-width:1}
 svg.bar line.hbm{stroke:var(--fg);stroke-width:3;stroke-dasharray:6 3}
@@ -209,7 +211,8 @@ def stacked_bar(segments: Sequence[tuple[str, int]], limit: int | None, label: s
     scale = max(total, limit or 0, 1)
     parts, at = [], 0.0
     for index, (name, n) in enumerate(segments):
-        width = 1000 * max(n, 0) / scale
+        # At least a sliver: 200 KiB of 95 GiB is still drawn, or the bar would look empty.
+        width = max(1000 * max(n, 0) / scale, 3.0 if n > 0 else 0.0)
         parts.append(
             f'<rect x="{at:.2f}" y="4" width="{width:.2f}" height="36" '
             f'fill="url(#p{index % PATTERNS})"><title>{text(name)}: {size(n)}</title></rect>'
