@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from tpuemb_cli import formatters
+from tpuemb_cli.cli.choices import memory_formats
 from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
@@ -150,10 +151,9 @@ def _memory(
 def _render(report: MemoryReport, options: MemoryOptions, streams: Streams) -> int:
     """Writes a model's report (its adapter's record) with the format's one renderer: the
     function ``render_<format>`` of ``views.memory_<format>``, which names no ecosystem."""
-    import importlib
+    from tpuemb_cli.views.memory_formats import render
 
-    module = importlib.import_module(f"tpuemb_cli.views.memory_{options.output_format}")
-    streams.out.write(getattr(module, f"render_{options.output_format}")(report))
+    streams.out.write(render(report, options.output_format))
     return EXIT_OK
 
 
@@ -197,7 +197,7 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
     "--format",
     "--output-format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=memory_formats(),
     default="text",
     show_default=True,
     help="json: the --memory report as a JSON document.",

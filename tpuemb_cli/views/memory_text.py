@@ -64,6 +64,17 @@ def render_text(report: MemoryReport) -> str:
             row.append(f"{bar(share)} {share:6.1%}")
     lines = [report.heading, report.engine_line, "", *grid(rows), "", *report.notes, ""]
     lines += report.verdict
+    lines += verdict_lines(report)
+    return text_of(lines)
+
+
+def verdict_lines(report: MemoryReport) -> list[str]:
+    """The report against the TPU named: why it cannot run there, or the slice it does not
+    match (the figures are the document's), then the figures against the chip's HBM."""
+    if report.cannot_run:
+        chip = report.chip.chip if report.chip is not None else report.accelerator
+        return [f"TPU {chip}: cannot run it: {report.cannot_run}"]
+    lines = [report.mismatch] if report.mismatch else []
     if report.chip is not None:
         lines += chip_lines(report.chip)
-    return text_of(lines)
+    return lines
