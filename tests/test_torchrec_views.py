@@ -269,7 +269,7 @@ def test_too_large_for_the_chip(folder: Path) -> None:
     assert (big.exit_code, big.stderr) == (0, "")
     assert big.stdout.endswith(
         "total: 47.7 GiB a device (51,200,000,004 bytes): weights 23.8 GiB, optimizer state 23.8 "
-        "GiB, learning rates 4 bytes; 47.7 GiB over 1 device\n" + NOT_COUNTED + "\n\n"
+        "GiB, learning rates 4 bytes; 47.7 GiB over 1 device\n" + NOT_COUNTED + "\n"
         "TPU v6e: 32.0 GiB of HBM a device; the stacks take 149.0% of it\n"
         "does not fit: the stacks alone exceed a device's HBM. What would help:\n"
         "  more devices: each holds 1/global_device_count of every stack's rows\n"
