@@ -115,6 +115,9 @@ class MemoryReport:
     # document's, not the slice's (a config's num_tensor_cores, a collection's device count).
     mismatch: str = ""
     stacks: tuple[StackSummary, ...] = ()
+    # Why the model gives no figures for the TPU named, when it gives none (a Keras-RS layer
+    # whose tables all stay on the TensorCores): the status is ``not-sized``.
+    unsized: str = ""
     # The accelerator named (``v5p-16``, ``v5p``), or "" when none was.
     accelerator: str = ""
     # The figure the verdict is about, with or without a chip: bytes on the fullest ``unit``
@@ -132,9 +135,19 @@ class MemoryReport:
         (``ChipVerdict.status``); a report of parts takes its worst part's."""
         if self.cannot_run:
             return "cannot-run"
+        if self.unsized:
+            return "not-sized"
         if self.parts:
             return worst(part.status for _, part in self.parts)
         return self.chip.status if self.chip is not None else "not-sized"
+
+    @property
+    def why_not_sized(self) -> str:
+        """Why the report has no figures for the TPU, its own or its first part's ("" when it
+        has them)."""
+        if self.unsized or not self.parts:
+            return self.unsized
+        return next((part.why_not_sized for _, part in self.parts if part.why_not_sized), "")
 
     def summary(self) -> dict[str, Any]:
         """What every report says the same way, whatever its model: the ``summary`` of the JSON
@@ -160,6 +173,7 @@ class MemoryReport:
             "share": used / hbm if used is not None and hbm else None,
             "cannot_run": self.cannot_run or None,
             "mismatch": self.mismatch or None,
+            "not_sized": self.why_not_sized or None,
             "breakdown": [{"label": label, "bytes": n} for label, n in breakdown.items()],
             "stacks": [
                 {

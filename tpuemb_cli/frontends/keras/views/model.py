@@ -136,7 +136,7 @@ def _said(plan: LayerPlan) -> tuple[str, ...]:
 def _unknown(name: str, plan: LayerPlan) -> MemoryReport:
     """The report of a layer whose memory is not computed: why, in one line."""
     prose = f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
-    return MemoryReport("keras", layer_name(name, plan), prose=prose)
+    return MemoryReport("keras", layer_name(name, plan), prose=prose, unsized=plan.unknown)
 
 
 def _memory_record(
