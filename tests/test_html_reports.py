@@ -135,7 +135,7 @@ def test_memory_summary_figures_without_a_chip_breakdown_or_stacks() -> None:
 
 
 def test_memory_breakdown_stacks_and_headroom() -> None:
-    stack = StackSummary(HOSTILE, ("a", HOSTILE), 1024, 24, 4096, 96)
+    stack = StackSummary(HOSTILE, ("a", HOSTILE), 1024, 4096, 96, 24)
     report = _report(
         120, 100, breakdown=(("parameters", 80), ("optimizer state", 40)), stacks=(stack,)
     )

@@ -29,6 +29,7 @@ STATUS_MARKS = {
     "does-not-fit": "\u2717",  # ballot x
     "cannot-run": "\u2298",  # circled slash
     "unknown": "?",
+    "not-sized": "?",
     "no-chip": "\u2013",  # en dash: nothing to compare with
     "error": "\u2717",
     "warning": "\u25b2",
@@ -69,7 +70,8 @@ dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .status{display:inline-block;padding:0 .4rem;border:2px solid currentColor;border-radius:3px;
 font-weight:600;white-space:nowrap}
 .st-fits,.st-info{color:var(--ok)}.st-near,.st-warning{color:var(--near)}
-.st-does-not-fit,.st-error,.st-cannot-run{color:var(--bad)}.st-unknown,.st-no-chip{color:var(--na)}
+.st-does-not-fit,.st-error,.st-cannot-run{color:var(--bad)}
+.st-unknown,.st-no-chip,.st-not-sized{color:var(--na)}
 .status.st-near,.status.st-warning{border-style:dashed}.status.st-cannot-run{border-style:dotted}
 .status.st-does-not-fit,.status.st-error{border-style:double;border-width:3px}
 .mono,.file,td>span[data-json]{overflow-wrap:anywhere}

@@ -64,6 +64,8 @@ def _verdict(summary: dict[str, Any], path: str) -> list[str]:
     ]
     if summary["cannot_run"] is not None:
         facts.append(("cannot run", figure(f"{path}.cannot_run", summary["cannot_run"])))
+    if summary.get("not_sized") is not None:
+        facts.append(("not sized", figure(f"{path}.not_sized", summary["not_sized"])))
     if summary["mismatch"] is not None:
         facts.append(("not the slice's figures", figure(f"{path}.mismatch", summary["mismatch"])))
     out = ['<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts) + "</dl>"]
@@ -123,7 +125,7 @@ def _stacks(stacks: Sequence[dict[str, Any]], path: str, level: int) -> list[str
                 kind="share",
                 extra=f' data-per="{at}.bytes"',
             )
-            if stack["bytes"]
+            if stack["bytes"] and stack["padding_bytes"] is not None
             else "\u2014"
         )
         cells = [
