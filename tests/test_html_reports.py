@@ -178,7 +178,8 @@ def test_sweep_grid_marks_the_smallest_fit_and_why_a_chip_cannot_run() -> None:
         check(document, figure)
     assert uncovered(document, figures, "sweep") == set()
     statuses = [f.text for f in figures if f.path.endswith(".status")]
-    assert statuses == ["does-not-fit", "near", "fits", "cannot-run"]
+    # In the grid, then in each chip's every-slice table.
+    assert statuses == ["does-not-fit", "near", "fits", "cannot-run"] * 2
     # The smallest fit is marked in words, not by its outline alone.
     assert page.count('<td class="smallest"><span class="badge">\u2605 smallest fit') == 1
     cell = re.search(r'<td class="smallest">(.*?)</td>', page)

@@ -58,13 +58,21 @@ PAGES: dict[str, list[str]] = {
     ],
     "report-memory": ["explain", "--memory", "--tpu", "v5p", "examples/sparsecore/dlrm.spec.yaml"],
 }
+# The sweep: every slice of each chip named, as `--tpu <slice>` alone says it.
+PAGES["sweep-recommender"] = ["explain", "--memory", "--tpu", "v5p,v6e,tpu7x", MEMORY_EXAMPLES[1]]
+PAGES["sweep-dlrm"] = ["explain", "--memory", "--tpu", "v5p,v6e,tpu7x", MEMORY_EXAMPLES[3]]
 for _example in MEMORY_EXAMPLES:
     _name = Path(_example).name.replace(".", "-")
     _folder = Path(_example).parent.name
     PAGES[f"memory-{_folder}-{_name}"] = ["explain", "--memory", _example]
     PAGES[f"memory-{_folder}-{_name}-v5p-8"] = ["explain", "--memory", "--tpu", "v5p-8", _example]
 # What each page must show of its JSON report, all of it.
-SHOWN = {"check-examples": ("summary", "findings"), "diff-recommender": ("summary", "changes")}
+SHOWN = {
+    "check-examples": ("summary", "findings"),
+    "diff-recommender": ("summary", "changes"),
+    "sweep-recommender": ("sweep",),
+    "sweep-dlrm": ("sweep",),
+}
 # A key shown once for the rows that repeat it (a finding's file, its group's heading).
 # Where a finding ends is not shown (only where it starts, as linters say it).
 ONCE = ("file", "help", "name", "table", "end_line", "end_column")

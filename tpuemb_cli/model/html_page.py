@@ -90,6 +90,7 @@ svg.bar line.hbm{stroke:var(--fg);stroke-width:3;stroke-dasharray:6 3}
 .c4{fill:var(--s4);stroke:var(--s4)}.c5{fill:var(--s5);stroke:var(--s5)}
 .pbg{fill:var(--bg)}
 table.legend{width:auto;min-width:24rem}table.grid td{min-width:8rem}
+table.grid th{white-space:normal;width:16rem;font-weight:normal}
 td.smallest{outline:3px solid var(--fg);outline-offset:-3px}
 .badge{font-weight:700}
 details>summary{cursor:pointer}

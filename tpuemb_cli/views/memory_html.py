@@ -170,17 +170,18 @@ def _table(report: MemoryReport, level: int) -> list[str]:
 
 
 def render_sweep_html(sweep: Sweep) -> str:
-    """The sweep as one page: a grid of each chip's slices, smallest first, each with its
-    verdict, the smallest that fits marked, and why a chip cannot run the document."""
+    """The sweep as one page: a grid with a row a chip, its slices smallest first (consecutive
+    slices with the same verdict and figures in one cell), the smallest that fits outlined and
+    marked, and why a chip cannot run the document; then each chip's every slice."""
     document = sweep.document()
     out = [
         f"<h1>Which TPU does {text(sweep.file)} fit?</h1>",
         '<p class="muted">Each cell is the verdict of <code>explain --memory --tpu</code> on '
-        "that slice alone; the smallest slice that fits is outlined and marked "
-        '<span class="badge">\u2605 smallest fit</span>.</p>',
+        "its slices, each alone; the smallest slice that fits (and that the document is laid "
+        'out for) is outlined and marked <span class="badge">\u2605 smallest fit</span>; '
+        "<b>*</b>: not the slices it is laid out for, the figures are the document's.</p>",
     ]
-    widest = max((len(chip["slices"]) for chip in document["sweep"]), default=0)
-    grid = []
+    grid, every = [], []
     for i, chip in enumerate(document["sweep"]):
         at = f"sweep[{i}]"
         named = [
@@ -190,35 +191,96 @@ def render_sweep_html(sweep: Sweep) -> str:
         if chip["cannot_run"] is not None:
             named.append("<br>cannot run: " + figure(f"{at}.cannot_run", chip["cannot_run"]))
         cells = [f"<th>{''.join(named)}</th>"]
-        for j, verdict in enumerate(chip["slices"]):
-            smallest = verdict["accelerator"] == chip["smallest_fit"]
-            cells.append(_slice_cell(verdict, f"{at}.slices[{j}]", smallest))
-        cells += ["<td></td>"] * (widest - len(chip["slices"]))
+        for run in _runs(chip["slices"]):
+            cells.append(_run_cell(chip, at, run))
         grid.append("<tr>" + "".join(cells) + "</tr>")
-    head = "".join(f"<th>slice {n + 1}</th>" for n in range(widest))
-    out.append(
-        f'<table class="grid"><thead><tr><th>chip</th>{head}</tr></thead>'
-        f"<tbody>{''.join(grid)}</tbody></table>"
-    )
+        every.append(_every_slice(chip, at))
+    out.append(f'<table class="grid"><tbody>{"".join(grid)}</tbody></table>')
+    out.append("<h2>Every slice</h2>")
+    out += every
     return page(f"tpuemb memory sweep: {sweep.file}", out)
 
 
-def _slice_cell(verdict: dict[str, Any], at: str, smallest: bool) -> str:
+def _runs(slices: Sequence[dict[str, Any]]) -> list[list[int]]:
+    """The indices of consecutive slices with the same verdict and figures."""
+
+    def key(verdict: dict[str, Any]) -> tuple[object, ...]:
+        return tuple(verdict[k] for k in ("status", "used_bytes", "hbm_bytes", "cannot_run")) + (
+            verdict["mismatch"] is not None,
+        )
+
+    runs: list[list[int]] = []
+    for index, verdict in enumerate(slices):
+        if runs and key(slices[runs[-1][-1]]) == key(verdict):
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
+
+
+def _run_cell(chip: dict[str, Any], at: str, run: list[int]) -> str:
+    """A run of slices: the first and last named, the verdict and figures they share."""
+    slices = chip["slices"]
+    first, last = f"{at}.slices[{run[0]}]", f"{at}.slices[{run[-1]}]"
+    verdict = slices[run[0]]
+    names = figure(f"{first}.accelerator", verdict["accelerator"], css="badge")
+    chips = figure(f"{first}.chips", verdict["chips"], kind="count")
+    if len(run) > 1:
+        names += " .. " + figure(f"{last}.accelerator", slices[run[-1]]["accelerator"], css="badge")
+        chips += "\u2013" + figure(f"{last}.chips", slices[run[-1]]["chips"], kind="count")
+    mark = " <b>*</b>" if verdict["mismatch"] is not None else ""
     lines = [
-        figure(f"{at}.accelerator", verdict["accelerator"], css="badge"),
-        status(f"{at}.status", verdict["status"]),
-        "share: " + figure(f"{at}.share", verdict["share"], kind="share"),
-        "used: " + figure(f"{at}.used_bytes", verdict["used_bytes"], kind="bytes")
-        + " a " + figure(f"{at}.unit", verdict["unit"]),
-        "HBM: " + figure(f"{at}.hbm_bytes", verdict["hbm_bytes"], kind="bytes"),
-        "chips: " + figure(f"{at}.chips", verdict["chips"], kind="count")
-        + ", devices: " + figure(f"{at}.devices", verdict["devices"], kind="count"),
+        names,
+        status(f"{first}.status", verdict["status"]) + mark,
+        "chips: " + chips,
+        "used: " + figure(f"{first}.used_bytes", verdict["used_bytes"], kind="bytes")
+        + " a " + figure(f"{first}.unit", verdict["unit"]),
+        "HBM: " + figure(f"{first}.hbm_bytes", verdict["hbm_bytes"], kind="bytes")
+        + " (" + figure(f"{first}.share", verdict["share"], kind="share") + ")",
     ]  # fmt: skip
-    if verdict["cannot_run"] is not None:
-        lines.append("cannot run: " + figure(f"{at}.cannot_run", verdict["cannot_run"]))
-    if verdict["mismatch"] is not None:
-        lines.append("not this slice's figures: " + figure(f"{at}.mismatch", verdict["mismatch"]))
+    if verdict["cannot_run"] is not None and chip["cannot_run"] is None:
+        lines.append("cannot run: " + figure(f"{first}.cannot_run", verdict["cannot_run"]))
+    smallest = chip["smallest_fit"] in [slices[i]["accelerator"] for i in run]
     if smallest:
         lines.insert(0, '<span class="badge">\u2605 smallest fit</span>')
     css = ' class="smallest"' if smallest else ""
     return f"<td{css}>{'<br>'.join(lines)}</td>"
+
+
+# The columns of a chip's every-slice table: a slice's keys, and how each is shown.
+_SLICE_COLUMNS = (
+    ("accelerator", ""),
+    ("chips", "count"),
+    ("devices", "count"),
+    ("status", "status"),
+    ("unit", ""),
+    ("used_bytes", "bytes"),
+    ("hbm_bytes", "bytes"),
+    ("share", "share"),
+    ("cannot_run", ""),
+    ("mismatch", ""),
+    ("not_sized", ""),
+)
+
+
+def _every_slice(chip: dict[str, Any], at: str) -> str:
+    """Every slice of a chip, a row each (folded: the grid says the same, run by run)."""
+    head = "".join(f"<th>{key.replace('_', ' ')}</th>" for key, _ in _SLICE_COLUMNS)
+    rows = []
+    for j, verdict in enumerate(chip["slices"]):
+        cells = []
+        for key, kind in _SLICE_COLUMNS:
+            path = f"{at}.slices[{j}].{key}"
+            if key not in verdict:
+                cells.append("")
+            elif kind == "status":
+                cells.append(status(path, verdict[key]))
+            else:
+                cells.append(figure(path, verdict[key], kind=kind))
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return (
+        f"<details><summary>{text(chip['chip'])}: "
+        f"{figure(f'{at}.slices', len(chip['slices']), kind='length')} slices</summary>"
+        f'<table class="slices"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody>'
+        "</table></details>"
+    )
