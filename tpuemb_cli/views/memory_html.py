@@ -101,15 +101,16 @@ def size_words(count: int | None) -> str:
     return "unknown" if count is None else size(count)
 
 
+# A stack's bytes are the whole slice's (every array on every unit), as its padding's.
+STACK_COLUMNS = ("stack", "tables", "rows", "padding rows", "bytes (slice)", "padding", "share")
+
+
 def _stacks(stacks: Sequence[dict[str, Any]], path: str, level: int) -> list[str]:
     """The stacks (or tables) with their members, rows and padding."""
     if not stacks:
         return []
     head = "".join(
-        f'<th class="{"num" if n else ""}">{name}</th>'
-        for n, name in enumerate(
-            ("stack", "tables", "rows", "padding rows", "bytes", "padding", "padding share")
-        )
+        f'<th class="{"num" if n else ""}">{name}</th>' for n, name in enumerate(STACK_COLUMNS)
     )
     body = []
     for i, stack in enumerate(stacks):
