@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from tpuemb_cli.formatters import Report
 from tpuemb_cli.formatters.html_docs import to_html
 from tpuemb_cli.model.findings import Finding, Severity
-from tpuemb_cli.model.html_page import STATUS_MARKS, attr, figure, page, status, text
+from tpuemb_cli.model.html_page import STATUS_MARKS, attr, figure, long_table, page, status, text
 from tpuemb_cli.rules import CHANGES, load
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
@@ -72,8 +72,7 @@ def _diff(report: Report) -> list[str]:
         groups.append((named, [(f"changes[{i}]", _change_row(f)) for i, f in said.once(group)]))
     if groups:
         out.append("<h2>Changes by table</h2>")
-        head = ("rule and kind", "severity", "field", "old", "new", "what", "where")
-        out.append(_table(head, groups, css="changes"))
+        out.append(_table(CHANGE_COLUMNS, groups, css="changes"))
     out += _by_file(list(enumerate(others)), "findings", "Other findings by file")
     out += _rules(report.findings)
     return out
@@ -138,7 +137,7 @@ def _by_file(numbered: Sequence[tuple[int, Finding]], key: str, title: str) -> l
             for index, finding in said.once(group)
         ]
         groups.append((named, rows))
-    return [f"<h2>{title}</h2>", _table(("where", "severity", "rule", "what"), groups)]
+    return [f"<h2>{title}</h2>", _table(FINDING_COLUMNS, groups)]
 
 
 def _place(at: str, finding: Finding, file: bool = True) -> str:
@@ -195,21 +194,31 @@ def _facts(pairs: Sequence[tuple[str, str]]) -> str:
     return '<dl class="facts">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in pairs) + "</dl>"
 
 
+# Each table's columns, and their widths once it is long (model/html_page.long_table).
+FINDING_COLUMNS = (("where", "6rem"), ("severity", "8rem"), ("rule", "15rem"), ("what", ""))
+CHANGE_COLUMNS = (
+    ("rule and kind", "13rem"),
+    ("severity", "8rem"),
+    ("field", "12rem"),
+    ("old", "6rem"),
+    ("new", "6rem"),
+    ("what", ""),
+    ("where", "12rem"),
+)
+
+
 def _table(
-    head: Sequence[str],
+    columns: Sequence[tuple[str, str]],
     groups: Iterable[tuple[str, Sequence[tuple[str, Sequence[str]]]]],
     css: str = "findings",
 ) -> str:
     """One table of groups: each a heading row then its rows, each row with the JSON path its
     figures are under (``data-at``)."""
-    th = "".join(f"<th>{h}</th>" for h in head)
     body = []
     for named, rows in groups:
-        body.append(f'<tr class="group"><th colspan="{len(head)}">{named}</th></tr>')
+        body.append(f'<tr class="group"><th colspan="{len(columns)}">{named}</th></tr>')
         body += (
             f'<tr data-at="{at}">' + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
             for at, row in rows
         )
-    return (
-        f'<table class="{css}"><thead><tr>{th}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-    )
+    return long_table(css, [h for h, _ in columns], [w for _, w in columns], body)

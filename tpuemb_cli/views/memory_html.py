@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tpuemb_cli.model.html_page import figure, page, rows, stacked_bar, status, swatch, text
+from tpuemb_cli.model.html_page import (
+    figure,
+    long_table,
+    page,
+    rows,
+    stacked_bar,
+    status,
+    swatch,
+    text,
+)
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.memory_report import MemoryReport
 from tpuemb_cli.model.memory_sweep import Sweep
@@ -155,7 +164,6 @@ def _table(report: MemoryReport, level: int) -> list[str]:
     if not report.columns:
         return []
     columns = list(report.columns) + (["share"] if report.shares is not None else [])
-    head = "".join(f"<th>{text(c)}</th>" for c in columns)
     body = []
     for index, row in enumerate(report.rows):
         cells = [text(cell) for cell in row]
@@ -163,11 +171,9 @@ def _table(report: MemoryReport, level: int) -> list[str]:
             share = report.shares[index]
             cells.append(f'<span class="mono">{bar(share)} {share:6.1%}</span>')
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return [
-        f"<h{level}>The report's table</h{level}>",
-        f'<table class="model" data-text-table=""><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table>",
-    ]
+    widths = ["30%"] + [""] * (len(columns) - 1)  # the names, then the figures
+    table = long_table("model", [text(c) for c in columns], widths, body, ' data-text-table=""')
+    return [f"<h{level}>The report's table</h{level}>", table]
 
 
 def render_sweep_html(sweep: Sweep) -> str:
