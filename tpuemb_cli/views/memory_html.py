@@ -111,7 +111,10 @@ def size_words(count: int | None) -> str:
 
 
 # A stack's bytes are the whole slice's (every array on every unit), as its padding's.
-STACK_COLUMNS = ("stack", "tables", "rows", "padding rows", "bytes (slice)", "padding", "share")
+STACK_COLUMNS = (
+    *("stack", "tables", "rows", "padding rows"),
+    *("bytes (slice)", "padding", "padding share"),
+)
 
 
 def _stacks(stacks: Sequence[dict[str, Any]], path: str, level: int) -> list[str]:
