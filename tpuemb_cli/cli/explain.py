@@ -197,7 +197,7 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
     "--format",
     "--output-format",
     "output_format",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(["text", "json", "markdown"]),
     default="text",
     show_default=True,
     help="json: the --memory report as a JSON document.",
