@@ -16,7 +16,7 @@ import re
 
 from tpuemb_cli.formatters import Report, summary, transition
 from tpuemb_cli.model.findings import Finding
-from tpuemb_cli.model.markdown import Rows, header, inline, page, row
+from tpuemb_cli.model.markdown import Lazy, Rows, header, inline, page, row
 from tpuemb_cli.rules import all_rules
 from tpuemb_cli.rules.base import Rule
 
@@ -71,11 +71,11 @@ def _file_tables(file: str, findings: list[Finding]) -> list[Rows]:
     tables = []
     if changes:
         head = [*heading, *header(CHANGE_COLUMNS)]
-        tables.append(Rows("change", head, [_change_row(f) for f in changes]))
+        tables.append(Rows("change", head, Lazy(changes, _change_row)))
         heading = ["Not changes:", ""]
     if others:
         head = [*heading, *header(FINDING_COLUMNS)]
-        tables.append(Rows("finding", head, [_finding_row(f) for f in others]))
+        tables.append(Rows("finding", head, Lazy(others, _finding_row)))
     return tables
 
 
@@ -109,7 +109,7 @@ def format_report(report: Report, color: bool) -> str:
     rules = [rule for rule in all_rules() if rule.code in reported]
     if rules:
         head = ["### Rules", ""]
-        docs = [documentation(rule) for rule in rules]
+        docs = Lazy(rules, documentation)
         parts.append(Rows("rule's documentation", head, docs, many="rules' documentation"))
     see_all = (
         f"`tpuemb {report.command} --format json` lists them all; `tpuemb rule CODE` prints "

@@ -12,11 +12,13 @@ it sits below them, with the other words every layer writes (``words``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, overload
 
 from tpuemb_cli.model.words import count, plural, printable
 
+T = TypeVar("T")
 LIMIT = 65_536  # bytes of a page: GitHub's largest comment body, in characters
 MOST = 1_000  # characters of one string from the input shown in a cell or line, then "..."
 # Room kept for the line that says what was left out (its nouns are few and short).
@@ -80,6 +82,27 @@ def header(columns: Sequence[str], right: Sequence[int] = ()) -> list[str]:
     return [row(columns), "|" + "|".join(marks) + "|"]
 
 
+class Lazy(Sequence[str]):
+    """Rows written when the page reads them: a report of 20,000 findings shows a few hundred,
+    and writes no more."""
+
+    def __init__(self, items: Sequence[T], write: Callable[[T], str]) -> None:
+        self._items: Sequence[Any] = items
+        self._write: Callable[[Any], str] = write
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [self._write(item) for item in self._items[index]]
+        return self._write(self._items[index])
+
+
 @dataclass
 class Rows:
     """A table that the page may cut: ``head`` (its heading and header lines) is written when
@@ -88,7 +111,7 @@ class Rows:
 
     noun: str
     head: list[str]
-    rows: list[str]
+    rows: Sequence[str]
     tail: list[str] = field(default_factory=lambda: [""])
     many: str | None = None  # the noun's plural, when it is not noun + s
 
@@ -110,18 +133,20 @@ def page(parts: Sequence[str | Rows], see_all: str, limit: int = LIMIT) -> str:
         if isinstance(part, str):
             out.append(part)
             continue
-        shown = 0
+        rows: list[str] = []
         if not full:
             cost = sum(map(_size, part.head)) + sum(map(_size, part.tail))
-            for line in part.rows:
-                cost += _size(line)
-                if cost > room:
+            for index in range(len(part.rows)):
+                line = part.rows[index]
+                if cost + _size(line) > room:
                     full = True
                     break
-                shown += 1
-            if shown:
-                room -= sum(map(_size, [*part.head, *part.tail, *part.rows[:shown]]))
-                out += [*part.head, *part.rows[:shown], *part.tail]
+                cost += _size(line)
+                rows.append(line)
+            if rows:
+                room -= cost
+                out += [*part.head, *rows, *part.tail]
+        shown = len(rows)
         if len(part.rows) > shown:
             key = (part.noun, part.many)
             left[key] = left.get(key, 0) + len(part.rows) - shown

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tpuemb_cli.model.markdown import Rows, header, inline, page, paragraph, row
+from tpuemb_cli.model.markdown import Lazy, Rows, header, inline, page, paragraph, row
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.memory_report import MemoryReport
 from tpuemb_cli.model.memory_sweep import ChipSweep, SliceVerdict, Sweep
@@ -135,10 +135,12 @@ def _report(report: MemoryReport, level: str) -> list[str | Rows]:
         shares = report.shares
         if shares is not None:
             columns.append("share")
-        rows = [
-            row([*map(inline, cells), *([share(shares[index])] if shares is not None else [])])
-            for index, cells in enumerate(report.rows)
-        ]
+
+        def written(index: int) -> str:
+            shown = [share(shares[index])] if shares is not None else []
+            return row([*map(inline, report.rows[index]), *shown])
+
+        rows = Lazy(range(len(report.rows)), written)
         head = [f"{level}# {inline(report.columns[0]).capitalize()}s", "", *header(columns)]
         parts.append(Rows(report.columns[0], head, rows))
     words = [*report.notes, *report.verdict]
