@@ -124,7 +124,7 @@ def _report(report: MemoryReport, level: str) -> list[str | Rows]:
             # The part's first line names it (``layer x``): its heading.
             named = [line for line in said if line] or [part.file]
             parts += [f"{level}# {inline(named[0])}", ""]
-            parts += [*(paragraph(line) for line in named[1:]), ""]
+            parts += [line for said in named[1:] for line in (paragraph(said), "")]
             parts += _report(part, level + "#")
         return parts
     if report.engine_line:
