@@ -18,14 +18,14 @@ MENTION = re.compile(r"(?<![\w`&])[@#][A-Za-z0-9]")
 def split(line: str) -> list[str]:
     """A table row's cells, split as GFM splits them: at each `|` not escaped."""
     cells, cell, escaped = [], "", False
-    for char in line.strip()[1:-1]:
+    for char in line.strip(" ")[1:-1]:
         if char == "|" and not escaped:
-            cells.append(cell.strip())
+            cells.append(cell.strip(" "))
             cell = ""
             continue
         cell += char
         escaped = char == "\\" and not escaped
-    return [*cells, cell.strip()]
+    return [*cells, cell.strip(" ")]
 
 
 def shown(cell: str) -> str:

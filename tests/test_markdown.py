@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tpuemb_cli.cli import main
 from tpuemb_cli.formatters import Report, get, summary, transition
@@ -184,3 +186,15 @@ def test_a_huge_name_is_cut_within_its_cell() -> None:
     within_limits(page)
     [[row]] = tables(page)
     assert row["help"] == "x" * 997 + "..." and row["message"].endswith("x...")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+def test_any_string_is_one_cell_shown_as_written(text: str) -> None:
+    cell = inline(text)
+    line = f"| {cell} | x |"
+    assert "\n" not in line and "\r" not in line
+    assert split(line) == [cell.strip(" "), "x"]
+    # GitHub trims a cell's spaces, as it trims a paragraph's.
+    assert shown(split(line)[0]) == printable(text).strip(" ")
+    within_limits(line)
