@@ -8,6 +8,19 @@ import re
 
 from tpuemb_cli.model.markdown import LIMIT
 
+# Names that would break a table, run HTML, format text or notify someone, were they not escaped.
+HOSTILE = [
+    "a|b",
+    "`code` and ``two``",
+    "<script>alert(1)</script>",
+    "line\nbreak\r\n| forged | row |",
+    "@octocat and @org/team",
+    "#1 and owner/repo#2",
+    "\x1b[31mred\x07\u202eevil",
+    "*em* _em_ ~~s~~ [link](javascript:alert(1)) ![img](x) $x^2$",
+    "&lt; &#64;user \\| \\",
+    "<!-- comment --> <details>",
+]
 DELIMITER = re.compile(r"^\|(?:\s*:?-+:?\s*\|)+$")
 # What a page may hold that GitHub would act on: raw HTML but the <details> tpuemb writes, a
 # mention or issue reference, an unescaped code span.

@@ -17,22 +17,10 @@ from tpuemb_cli.model.findings import Finding, Position, Severity, Transition
 from tpuemb_cli.model.markdown import LIMIT, inline, paragraph
 from tpuemb_cli.model.words import printable
 
-from .markdown_tables import shown, split, tables, within_limits
+from .markdown_tables import HOSTILE, shown, split, tables, within_limits
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-HOSTILE = [
-    "a|b",
-    "`code` and ``two``",
-    "<script>alert(1)</script>",
-    "line\nbreak\r\n| forged | row |",
-    "@octocat and @org/team",
-    "#1 and owner/repo#2",
-    "\x1b[31mred\x07\u202eevil",
-    "*em* _em_ ~~s~~ [link](javascript:alert(1)) ![img](x) $x^2$",
-    "&lt; &#64;user \\| \\",
-    "<!-- comment --> <details>",
-]
 
 
 def invoke(*args: str) -> Result:

@@ -22,8 +22,7 @@ from tpuemb_cli.model.words import count, printable
 from tpuemb_cli.views.memory_markdown import MARKS, render_markdown, render_sweep_markdown
 from tpuemb_cli.workspace import Workspace
 
-from .markdown_tables import tables, within_limits
-from .test_markdown import HOSTILE
+from .markdown_tables import HOSTILE, tables, within_limits
 from .test_memory_renderers import ECOSYSTEMS, VIEWS
 
 ROOT = Path(__file__).resolve().parent.parent
