@@ -173,6 +173,10 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
         "FORMATS: each output format's module is a literal string in its row (or registered "
         "by name), imported when the format is asked for"
     ),
+    ("tpuemb_cli.views.memory_formats", "RENDERERS[name]"): (
+        "RENDERERS: each `explain --memory` format's module is a literal string in its row, "
+        "imported when the format is asked for"
+    ),
     ("tpuemb_cli.rules", "entry.module"): (
         "CATALOG: each rule's module is a literal string in its catalog row, imported when "
         "the rule runs"

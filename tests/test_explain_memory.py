@@ -102,17 +102,11 @@ def test_near_the_hbm_and_fits(config: Path) -> None:
         "TPU v5p: 95.0 GiB of HBM a core (1 core a chip); the tables take 75.3% of it\nfits\n"
     )
     config.write_text(CONFIG.replace("num_tensor_cores: 4", "num_tensor_cores: 1"))
+    # TensorFlow does not run on TPU7x: no figure against its HBM is a verdict.
     result = invoke("explain", "--memory", "--tpu", "tpu7x", "t.pbtxt")
     assert result.stdout.split("\n\n")[-1] == (
-        "TPU tpu7x: 96.0 GiB of HBM a core (2 cores a chip); the tables take 149.0% of it\n"
-        "does not fit: the tables alone exceed a core's HBM. What would fit:\n"
-        "  more cores: tpuemb knows no tpu7x slice sizes to suggest\n"
-        "  cheaper optimizer state: gradient accumulation off everywhere: 95.4 GiB a core "
-        "(enough)\n"
-        "  cheaper optimizer state: SGD without accumulation on every table: 47.7 GiB a core "
-        "(enough)\n"
-        "  lower precision is not an option: TensorFlow's load and retrieve ops hold every state "
-        "array as float32, and the config has no field for a narrower type\n"
+        "TPU tpu7x: cannot run it: TensorFlow does not run on TPU7x (its Cloud TPU page: "
+        '"TensorFlow is not supported"; JAX is)\n'
     )
 
 

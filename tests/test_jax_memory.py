@@ -136,8 +136,8 @@ def test_explain_memory_without_a_tpu_or_on_a_chip_without_sparsecores(tmp_path:
     assert "variables a device" not in stdout
     _, stdout, _ = _explain(tmp_path, STACKED, "--tpu", "v5e")
     assert stdout.splitlines()[-1] == (
-        "per device: TPU v5e has no SparseCores per device known to jax-tpu-embedding "
-        "(NUM_SC_PER_DEVICE_MAP); JAX SparseCore does not run on it"
+        "TPU v5e: cannot run it: TPU v5e has no SparseCores per device known to "
+        "jax-tpu-embedding (NUM_SC_PER_DEVICE_MAP); JAX SparseCore does not run on it"
     )
     # 8 SparseCores are no whole number of devices of 3: a spec made for another chip.
     text = STACKED.replace("num_sparsecores: 8", "num_sparsecores: 6")

@@ -241,13 +241,21 @@ def test_a_spec_that_cannot_be_laid_out_says_why(here: Path) -> None:
 
 def test_another_chip_than_the_layouts_is_said(here: Path) -> None:
     (here / "spec.yaml").write_text(SPEC)
-    result = invoke("explain", "--memory", "--tpu", "v5e", "spec.yaml")
+    result = invoke("explain", "--memory", "--tpu", "v6e", "spec.yaml")
     assert result.stdout.split("\n\n")[-1] == (
-        "TPU v5e: 14.9 GiB of HBM a chip; the tables take 0.0% of it\n"
-        "note: the layout counts 4 SparseCores a chip (the spec's topology); TPU v5e has a number "
-        "of SparseCores not known (docs/memory.md)\n"
+        "the TPU does not match the spec: TPU v6e has 2 SparseCores a chip, the layout counts 4; "
+        "the figures are the spec's\n"
+        "TPU v6e: 32.0 GiB of HBM a chip; the tables take 0.0% of it\n"
         "fits\n"
     )
+    # v5e: no SparseCores known; TPU7x: no TensorFlow.
+    result = invoke("explain", "--memory", "--tpu", "v5e", "spec.yaml")
+    assert result.stdout.split("\n\n")[-1] == (
+        "TPU v5e: cannot run it: TPU v5e has no SparseCores tpuemb knows of (docs/memory.md): "
+        "TPUEmbeddingV2 puts the stacks on SparseCores\n"
+    )
+    result = invoke("explain", "--memory", "--tpu", "tpu7x", "--format", "json", "spec.yaml")
+    assert json.loads(result.stdout)["summary"]["status"] == "cannot-run"
 
 
 def test_does_not_fit_says_what_would_help(here: Path) -> None:

@@ -224,18 +224,13 @@ CHIP_LINES = {
     "tpu7x": "TPU tpu7x: 96.0 GiB of HBM a device; the stacks take 0.0% of it\nfits\n",
     # v5e: no SparseCores known.
     "v5e": (
-        "TPU v5e has no SparseCores tpuemb knows of (not in NUM_SC_PER_DEVICE_MAP): torchrec's "
-        "fused collection runs its lookups on SparseCores, and the figures are what it would "
-        "allocate\n"
-        "TPU v5e: 14.9 GiB of HBM a device; the stacks take 0.0% of it\n"
-        "fits\n"
+        "TPU v5e: cannot run it: TPU v5e has no SparseCores tpuemb knows of (not in "
+        "NUM_SC_PER_DEVICE_MAP): torchrec's fused collection runs its lookups on SparseCores\n"
     ),
     # v2: neither its HBM nor its SparseCores are known.
     "v2": (
-        "TPU v2 has no SparseCores tpuemb knows of (not in NUM_SC_PER_DEVICE_MAP): torchrec's "
-        "fused collection runs its lookups on SparseCores, and the figures are what it would "
-        "allocate\n"
-        "TPU v2: its HBM is not known (docs/memory.md); nothing to compare with\n"
+        "TPU v2: cannot run it: TPU v2 has no SparseCores tpuemb knows of (not in "
+        "NUM_SC_PER_DEVICE_MAP): torchrec's fused collection runs its lookups on SparseCores\n"
     ),
 }
 
@@ -267,27 +262,26 @@ def test_the_chip_in_json(folder: Path) -> None:
 def test_too_large_for_the_chip(folder: Path) -> None:
     (folder / "big.pbtxt").write_text(BIG % 200_000_000, encoding="utf-8")
     (folder / "near.pbtxt").write_text(BIG % 112_500_000, encoding="utf-8")
-    big = invoke("explain", "--memory", "--tpu", "v5e", "big.pbtxt")
+    # On v6e (2 SparseCores a device, as the collection is laid out): twice the rows.
+    (folder / "big6.pbtxt").write_text(BIG % 400_000_000, encoding="utf-8")
+    (folder / "near6.pbtxt").write_text(BIG % 241_600_000, encoding="utf-8")
+    big = invoke("explain", "--memory", "--tpu", "v6e", "big6.pbtxt")
     assert (big.exit_code, big.stderr) == (0, "")
     assert big.stdout.endswith(
-        "total: 23.8 GiB a device (25,600,000,004 bytes): weights 11.9 GiB, optimizer state 11.9 "
-        "GiB, learning rates 4 bytes; 23.8 GiB over 1 device\n"
-        + NOT_COUNTED
-        + "\n"
-        + CHIP_LINES["v5e"].split("\n")[0]
-        + "\n"
-        "TPU v5e: 14.9 GiB of HBM a device; the stacks take 160.0% of it\n"
+        "total: 47.7 GiB a device (51,200,000,004 bytes): weights 23.8 GiB, optimizer state 23.8 "
+        "GiB, learning rates 4 bytes; 47.7 GiB over 1 device\n" + NOT_COUNTED + "\n"
+        "TPU v6e: 32.0 GiB of HBM a device; the stacks take 149.0% of it\n"
         "does not fit: the stacks alone exceed a device's HBM. What would help:\n"
         "  more devices: each holds 1/global_device_count of every stack's rows\n"
-        "  cheaper optimizer state: SGD (no state): 11.9 GiB a device (enough)\n"
+        "  cheaper optimizer state: SGD (no state): 23.8 GiB a device (enough)\n"
         "  smaller or fewer tables\n"
     )
-    near = invoke("explain", "--memory", "--tpu", "v5e", "near.pbtxt")
+    near = invoke("explain", "--memory", "--tpu", "v6e", "near6.pbtxt")
     assert near.stdout.endswith(
-        "TPU v5e: 14.9 GiB of HBM a device; the stacks take 90.0% of it\n"
+        "TPU v6e: 32.0 GiB of HBM a device; the stacks take 90.0% of it\n"
         "fits, with less than 20% left for the rest of the program. What would leave 20%:\n"
         "  more devices: each holds 1/global_device_count of every stack's rows\n"
-        "  cheaper optimizer state: SGD (no state): 6.7 GiB a device (enough)\n"
+        "  cheaper optimizer state: SGD (no state): 14.4 GiB a device (enough)\n"
         "  smaller or fewer tables\n"
     )
     # The memory rules say the same of the same figures.

@@ -39,3 +39,9 @@ def formats() -> RegistryChoice:
     from tpuemb_cli import formatters
 
     return RegistryChoice(formatters.names)
+
+
+def memory_formats() -> RegistryChoice:
+    from tpuemb_cli.views import memory_formats as registry
+
+    return RegistryChoice(registry.names)

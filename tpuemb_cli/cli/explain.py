@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import click
 
 from tpuemb_cli import formatters
+from tpuemb_cli.cli.choices import memory_formats
 from tpuemb_cli.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
@@ -23,7 +24,6 @@ from tpuemb_cli.cli.common import (
     read_input,
     run,
     stats_options,
-    tpu_option,
     type_option,
 )
 from tpuemb_cli.model.findings import Severity
@@ -31,6 +31,7 @@ from tpuemb_cli.model.findings import Severity
 if TYPE_CHECKING:
     from tpuemb_cli.engine import Engine
     from tpuemb_cli.load import Document
+    from tpuemb_cli.model.accelerators import Accelerator
     from tpuemb_cli.model.findings import Finding
     from tpuemb_cli.model.memory_report import MemoryReport
     from tpuemb_cli.spec.facts import SpecFacts
@@ -44,6 +45,7 @@ class MemoryOptions(NamedTuple):
     output_format: str = "text"
     front_end_options: FrontEndOptions = ()  # --keras-backend, for a Keras-RS model
     stats: StatsOptions | None = None  # --stats: the buffers at the measured sizes too
+    sweep: tuple[Accelerator, ...] = ()  # --tpu v5p,v6e: each TPU's report, gathered
 
 
 def execute(
@@ -62,6 +64,9 @@ def execute(
     options = options or MemoryOptions()
     if options.output_format != "text" and not options.memory:
         error(streams, f"--format {options.output_format} is for --memory; explain prints text")
+        return EXIT_ERROR
+    if options.sweep and not options.memory:
+        error(streams, "a list of TPUs (--tpu v5p,v6e) is for --memory: which of them it fits")
         return EXIT_ERROR
 
     read = read_input(path, max_bytes, streams)
@@ -118,7 +123,8 @@ def execute(
     # What the settings decide of how it is read (a Keras-RS model's layers convert for the
     # settings' backend and --tpu, as `check` resolves them): the views read it from the model.
     assert linted.engine is not None
-    linted.engine.settle(document.message)
+    if not options.sweep:  # the sweep settles a copy for each TPU
+        linted.engine.settle(document.message)
     if options.memory:
         assert linted.engine is not None
         status = _memory(document, options, linted.engine, linted.facts, streams)
@@ -144,16 +150,22 @@ def _memory(
     assert document.message is not None
     memory = memory_of(kind_of(document.message))
     assert memory is not None  # a kind without a memory report has a `memory_refusal` row
+    if options.sweep:
+        from tpuemb_cli.views.memory_formats import render_sweep
+        from tpuemb_cli.views.memory_sweep import sweep
+
+        found = sweep(document, facts, engine, memory, options.sweep)
+        streams.out.write(render_sweep(found, options.output_format))
+        return EXIT_OK
     return _render(memory(document, facts, engine), options, streams)
 
 
 def _render(report: MemoryReport, options: MemoryOptions, streams: Streams) -> int:
     """Writes a model's report (its adapter's record) with the format's one renderer: the
     function ``render_<format>`` of ``views.memory_<format>``, which names no ecosystem."""
-    import importlib
+    from tpuemb_cli.views.memory_formats import render
 
-    module = importlib.import_module(f"tpuemb_cli.views.memory_{options.output_format}")
-    streams.out.write(getattr(module, f"render_{options.output_format}")(report))
+    streams.out.write(render(report, options.output_format))
     return EXIT_OK
 
 
@@ -180,6 +192,23 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
     return not errors
 
 
+def _tpus(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> str | tuple[Accelerator, ...] | None:
+    """One TPU (its name, as ``--tpu`` reads it), or the TPUs a list or ``all`` names: the
+    slices to sweep. An unknown one is a usage error (exit 2)."""
+    from tpuemb_cli.model.accelerators import UnknownTpu, parse, sweep
+
+    if value is None:
+        return None
+    try:
+        if "," in value or value.strip().lower() == "all":
+            return sweep(value)
+        return parse(value).name
+    except UnknownTpu as error:
+        raise click.BadParameter(str(error)) from None
+
+
 @click.command("explain")
 @click.argument("path")
 @type_option
@@ -190,14 +219,23 @@ def _compiles(findings: list[Finding], streams: Streams) -> bool:
     help="Show what each table takes on a core (TensorFlow's shard shapes, parameters and "
     "optimizer state), largest first, and with --tpu whether it fits and what would.",
 )
-@tpu_option
+@click.option(
+    "--tpu",
+    metavar="TPU[,TPU...]",
+    callback=_tpus,
+    help="The TPU the config runs on: a chip (v2, v3, v4, v5e, v5p, v6e, tpu7x) or an "
+    "accelerator type (v4-32, v5p-128, v5litepod-16, v6e-256). With --memory, a list "
+    "(v5p,v6e,tpu7x; `all` for every chip) sweeps every slice size of each chip named, and "
+    "says which fits and the smallest that does. Overrides `tpu` in the settings and a spec's "
+    "accelerator.",
+)
 @front_end_options
 @stats_options
 @click.option(
     "--format",
     "--output-format",
     "output_format",
-    type=click.Choice(["text", "json", "markdown"]),
+    type=memory_formats(),
     default="text",
     show_default=True,
     help="json: the --memory report as a JSON document.",
@@ -207,7 +245,7 @@ def command(
     message_type: str | None,
     max_bytes: int,
     memory: bool,
-    tpu: str | None,
+    tpu: str | tuple[Accelerator, ...] | None,
     front_end_options: FrontEndOptions,
     stats: StatsOptions,
     output_format: str,
@@ -215,5 +253,6 @@ def command(
     """Show what TensorFlow will do with each table of a spec or config, or with an optimizer,
     or what a Keras-RS model's layers put on SparseCores; with --memory, what the tables take on
     each core."""
-    options = MemoryOptions(memory, tpu, output_format, front_end_options, stats)
+    single, swept = (None, tpu) if isinstance(tpu, tuple) else (tpu, ())
+    options = MemoryOptions(memory, single, output_format, front_end_options, stats, swept)
     run(execute, path, message_type, max_bytes, Streams.standard(), options)

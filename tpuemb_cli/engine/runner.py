@@ -454,6 +454,15 @@ class Engine:
             )
         return found
 
+    def for_tpu(self, name: str) -> Engine:
+        """This engine as ``--tpu name`` would make it: the same rules and settings, the TPU
+        forced (the sweep asks the memory model of each slice through one)."""
+        import copy
+
+        engine = copy.copy(self)
+        engine.settings = self.settings._replace(tpu=name, tpu_forced=True)
+        return engine
+
     def chip(self, accelerator: str = "") -> Chip | None:
         """The chip a config runs on (``accelerator``'s)."""
         found = self.accelerator(accelerator)

@@ -244,3 +244,25 @@ def _malformed(name: str) -> UnknownTpu:
     return UnknownTpu(
         f"TPU {name!r} is not written as a TPU is named: {FORMS}" + (did_you_mean(close) or "")
     )
+
+
+def sweep(text: str) -> tuple[Accelerator, ...]:
+    """The TPUs a list names, for ``explain --memory``'s sweep: comma-separated chips (each
+    every slice size it comes in, or the chip alone when tpuemb knows none: v2, TPU7x) and
+    accelerator types (each itself); ``all`` for every chip. In the order named, each once.
+    Raises UnknownTpu naming the first item that is no TPU."""
+    names = [name.strip() for name in text.split(",")]
+    if any(not name for name in names):
+        raise UnknownTpu(f"{text!r}: an empty name in the list (TPUs are separated by commas)")
+    found: list[Accelerator] = []
+    for name in names:
+        if name.lower() == "all":
+            chips: list[Accelerator] = [Accelerator(chip) for chip in CHIPS]
+        else:
+            chips = [parse(name)]
+        for named in chips:
+            expanded = slices(named.chip) if named.size is None else ()
+            for accelerator in expanded or (named,):
+                if accelerator not in found:
+                    found.append(accelerator)
+    return tuple(found)

@@ -57,6 +57,8 @@ class Chip(NamedTuple):
     megacore: Figure  # 1 when TensorFlow sees the chip as one device (both TensorCores)
     sparse_cores_per_device: Figure = Figure(None, "not in NUM_SC_PER_DEVICE_MAP")
     note: str = ""
+    # Why TensorFlow's TPU embedding does not run on the chip at all ("" when it does).
+    tensorflow_refusal: str = ""
 
     @property
     def devices_per_chip(self) -> int | None:
@@ -132,6 +134,8 @@ CHIPS: tuple[Chip, ...] = (
         Figure(0, JAX_CHIPS),
         Figure(2, JAX_SC_PER_DEVICE, "'TPU7x': 2, megacore is disabled"),
         note="the TPU7x page says TensorFlow is not supported on it",
+        tensorflow_refusal='TensorFlow does not run on TPU7x (its Cloud TPU page: "TensorFlow '
+        'is not supported"; JAX is)',
     ),
 )
 BY_NAME: dict[str, Chip] = {chip.name: chip for chip in CHIPS}

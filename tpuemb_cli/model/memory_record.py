@@ -144,6 +144,23 @@ def _notes(config: TPUEmbeddingConfiguration, memory: Memory) -> list[str]:
     return [*lines, NOT_COUNTED, PADDING]
 
 
+def _named(chip: Chip | None, tpu: Accelerator | None) -> str:
+    """The accelerator named, as tpuemb writes it ("" when none was)."""
+    return tpu.name if tpu is not None else chip.name if chip is not None else ""
+
+
+def breakdown(memory: Memory) -> tuple[tuple[str, int], ...]:
+    """What the fullest core holds: the tables' parameters, then their optimizer state (every
+    other state array: slots and gradient accumulators), each array a shard's rows x dimension
+    float32 values."""
+    parameters = state = 0
+    for table in memory.tables:
+        each = table.shard_bytes // len(table.arrays) if table.arrays else 0
+        parameters += each
+        state += table.shard_bytes - each
+    return (("parameters", parameters), ("optimizer state", state))
+
+
 def memory_report(
     name: str,
     config: TPUEmbeddingConfiguration,
@@ -211,13 +228,19 @@ def memory_report(
             f"{printable(name)}{header}\n\nnum_tensor_cores is {config.num_tensor_cores}: no cores "
             "to put the tables on (`tpuemb check` reports it)\n"
         )
-        return MemoryReport("tensorcore", name, fields, prose=prose)
+        return MemoryReport("tensorcore", name, fields, prose=prose, accelerator=_named(chip, tpu))
     tables = largest_first(memory)
     mismatch = slice_mismatch(config, tpu)
     return MemoryReport(
         "tensorcore",
         name,
         fields,
+        accelerator=_named(chip, tpu),
+        cannot_run=chip.tensorflow_refusal if chip is not None else "",
+        mismatch=mismatch or "",
+        unit="core",
+        used=total,
+        breakdown=breakdown(memory),
         heading=f"{printable(name)}{header}: the embedding tables on each of "
         f"{plural(memory.shards, 'core')} (one shard of every table a core; the first core "
         "holds the largest shards)",
@@ -234,6 +257,6 @@ def memory_report(
         ),
         shares=tuple(table.shard_bytes / total if total else 0.0 for table in tables),
         notes=tuple(_notes(config, memory)),
-        verdict=(*([mismatch] if mismatch else []), *([] if chip else [NO_TPU])),
+        verdict=() if chip else (NO_TPU,),
         chip=_chip_verdict(config, memory, chip) if chip is not None else None,
     )

@@ -9,6 +9,7 @@ text's heading, engine line, table, notes and verdict words -- the renderers add
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,15 +70,17 @@ class ChipVerdict:
 
 @dataclass(frozen=True)
 class StackSummary:
-    """One stack (or table) of a layout, as the reports draw it: its member tables, its rows
-    with the padding rows among them, its bytes in all (every unit) and the padding's."""
+    """One stack of a layout, as the reports draw it: its member tables, its rows (padded), its
+    bytes over the whole slice (every array, every unit) and the part of them padding adds;
+    ``padding_rows`` when the model counts them apart (None: padding is rows and widths);
+    ``padding_bytes`` None when the model does not tell padding apart."""
 
     name: str
     tables: tuple[str, ...]
     rows: int
-    padding_rows: int
     bytes: int
-    padding_bytes: int
+    padding_bytes: int | None
+    padding_rows: int | None = None
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,9 @@ class MemoryReport:
     # document's, not the slice's (a config's num_tensor_cores, a collection's device count).
     mismatch: str = ""
     stacks: tuple[StackSummary, ...] = ()
+    # Why the model gives no figures for the TPU named, when it gives none (a Keras-RS layer
+    # whose tables all stay on the TensorCores): the status is ``not-sized``.
+    unsized: str = ""
     # The accelerator named (``v5p-16``, ``v5p``), or "" when none was.
     accelerator: str = ""
     # The figure the verdict is about, with or without a chip: bytes on the fullest ``unit``
@@ -124,23 +130,39 @@ class MemoryReport:
 
     @property
     def status(self) -> str:
-        """The verdict against the named TPU: ``cannot-run``, ``no-chip`` (none named, or the
-        model could not size the document), else its chip verdict's (``ChipVerdict.status``);
-        a report of parts takes its worst part's."""
+        """The verdict against the named TPU: ``cannot-run``, ``not-sized`` (no TPU named, or
+        the model could not size the document for it), else its chip verdict's
+        (``ChipVerdict.status``); a report of parts takes its worst part's."""
         if self.cannot_run:
             return "cannot-run"
+        if self.unsized:
+            return "not-sized"
         if self.parts:
-            statuses = [part.status for _, part in self.parts]
-            return max(statuses, key=STATUSES.index)
-        return self.chip.status if self.chip is not None else "no-chip"
+            return worst(part.status for _, part in self.parts)
+        return self.chip.status if self.chip is not None else "not-sized"
+
+    @property
+    def why_not_sized(self) -> str:
+        """Why the report has no figures for the TPU, its own or its first part's ("" when it
+        has them)."""
+        if self.unsized or not self.parts:
+            return self.unsized
+        return next((part.why_not_sized for _, part in self.parts if part.why_not_sized), "")
 
     def summary(self) -> dict[str, Any]:
         """What every report says the same way, whatever its model: the ``summary`` of the JSON
-        document, which the HTML and Markdown reports and the sweep read."""
-        chip = self.chip
-        used = self.used if self.used is not None else chip.used if chip is not None else None
+        document, which the HTML and Markdown reports and the sweep read. A report of parts
+        (a Keras-RS model's layers) sums its parts' figures, breakdowns and stacks."""
+        layers = [{"file": part.file, **part.summary()} for _, part in self.parts]
+        chip = self.chip or next((part.chip for _, part in self.parts if part.chip), None)
+        used = self.used if self.used is not None else self.chip.used if self.chip else None
         hbm = chip.hbm if chip is not None else None
         unit = self.unit or (chip.unit if chip is not None else "")
+        breakdown: dict[str, int] = {}
+        for label, n in self.breakdown or [
+            (part["label"], part["bytes"]) for layer in layers for part in layer["breakdown"]
+        ]:
+            breakdown[label] = breakdown.get(label, 0) + n
         return {
             "accelerator": self.accelerator or None,
             "chip": chip.chip if chip is not None else None,
@@ -151,7 +173,8 @@ class MemoryReport:
             "share": used / hbm if used is not None and hbm else None,
             "cannot_run": self.cannot_run or None,
             "mismatch": self.mismatch or None,
-            "breakdown": [{"label": label, "bytes": n} for label, n in self.breakdown],
+            "not_sized": self.why_not_sized or None,
+            "breakdown": [{"label": label, "bytes": n} for label, n in breakdown.items()],
             "stacks": [
                 {
                     "name": stack.name,
@@ -162,8 +185,9 @@ class MemoryReport:
                     "padding_bytes": stack.padding_bytes,
                 }
                 for stack in self.stacks
-            ],
-            "layers": [{"file": part.file, **part.summary()} for _, part in self.parts],
+            ]
+            + [stack for layer in layers for stack in layer["stacks"]],
+            "layers": layers,
         }
 
     def document(self) -> dict[str, Any]:
@@ -179,4 +203,9 @@ class MemoryReport:
 
 
 # The statuses, best first: a report of parts is as good as its worst.
-STATUSES = ("fits", "near", "unknown", "no-chip", "does-not-fit", "cannot-run")
+STATUSES = ("fits", "near", "unknown", "not-sized", "does-not-fit", "cannot-run")
+
+
+def worst(statuses: Iterable[str]) -> str:
+    """The worst of ``statuses`` (``fits`` when there are none)."""
+    return max(statuses, key=STATUSES.index, default="fits")

@@ -35,7 +35,9 @@ class SliceVerdict:
 
 
 # What a slice's row of the sweep's JSON says of its report's summary.
-_SLICE_KEYS = ("status", "unit", "used_bytes", "hbm_bytes", "share", "cannot_run", "mismatch")
+_SLICE_KEYS = (
+    "status", "unit", "used_bytes", "hbm_bytes", "share", "cannot_run", "mismatch", "not_sized"
+)  # fmt: skip
 # The verdicts that count as the document fitting the slice.
 FITTING = ("fits", "near")
 

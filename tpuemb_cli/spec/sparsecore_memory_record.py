@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tpuemb_cli.model.accelerators import Accelerator
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
-from tpuemb_cli.model.memory_report import ChipVerdict, MemoryReport, budget_for, cut
+from tpuemb_cli.model.memory_report import (
+    ChipVerdict,
+    MemoryReport,
+    StackSummary,
+    budget_for,
+    cut,
+)
+from tpuemb_cli.model.optimizers import FLOAT_BYTES
 from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.spec.sparsecore_memory import ENGINE, SparseCoreMemory
 
@@ -46,18 +54,6 @@ def _padding(memory: SparseCoreMemory) -> str:
     )
 
 
-def _chip_note(memory: SparseCoreMemory, chip: Chip) -> list[str]:
-    """When the chip compared with is not the one the layout counted SparseCores for."""
-    known = chip.sparse_cores.value
-    if known == memory.sparse_cores_per_chip:
-        return []
-    has = f"has {known}" if known else "has a number of SparseCores not known (docs/memory.md)"
-    return [
-        f"note: the layout counts {memory.sparse_cores_per_chip} SparseCores a chip (the "
-        f"spec's topology); TPU {chip.name} {has}"
-    ]
-
-
 def _chip_verdict(memory: SparseCoreMemory, chip: Chip) -> ChipVerdict:
     hbm = chip.hbm_bytes.value
     if hbm is None:
@@ -84,19 +80,68 @@ def _chip_verdict(memory: SparseCoreMemory, chip: Chip) -> ChipVerdict:
         per_chip,
         unit="chip",
         what="tables",
-        notes=tuple(_chip_note(memory, chip)),
         exceeded="the tables alone exceed a chip's HBM",
         ask="help",
         advice=advice,
     )
 
 
+def cannot_run(chip: Chip | None) -> str:
+    """Why TPUEmbeddingV2 cannot run on ``chip`` at all: TensorFlow's refusal of the chip, or
+    no SparseCores ("" when it can, or no chip is named)."""
+    if chip is None:
+        return ""
+    if chip.tensorflow_refusal:
+        return chip.tensorflow_refusal
+    if not chip.sparse_cores.value:
+        return (
+            f"TPU {chip.name} has no SparseCores tpuemb knows of (docs/memory.md): "
+            "TPUEmbeddingV2 puts the stacks on SparseCores"
+        )
+    return ""
+
+
+def _mismatch(memory: SparseCoreMemory, chip: Chip | None, tpu: Accelerator | None) -> str:
+    """When the slice named is not the one the spec's topology lays out: other chips, or
+    another number of SparseCores a chip."""
+    said = []
+    if tpu is not None and tpu.chips is not None and tpu.chips != memory.num_partitions:
+        said.append(
+            f"a {tpu.describe()}, but the spec's topology has "
+            f"{plural(memory.num_partitions, 'chip')}"
+        )
+    known = chip.sparse_cores.value if chip is not None else None
+    if chip is not None and known and known != memory.sparse_cores_per_chip:
+        said.append(
+            f"TPU {chip.name} has {known} SparseCores a chip, the layout counts "
+            f"{memory.sparse_cores_per_chip}"
+        )
+    if not said:
+        return ""
+    return f"the TPU does not match the spec: {'; '.join(said)}; the figures are the spec's"
+
+
+def _stacks(memory: SparseCoreMemory) -> tuple[StackSummary, ...]:
+    return tuple(
+        StackSummary(
+            stack.name,
+            stack.tables,
+            stack.rows,
+            stack.array_bytes * len(stack.arrays),
+            stack.padding_values * FLOAT_BYTES * len(stack.arrays),
+        )
+        for stack in memory.stacks
+    )
+
+
 def memory_report(
     name: str, layout: Plan | SparseCoreError | None, memory: SparseCoreMemory | None,
-    chip: Chip | None,
+    chip: Chip | None, tpu: Accelerator | None = None,
 ) -> MemoryReport:  # fmt: skip
     """A SparseCore spec's memory (``memory``: the model of ``layout``, or None when the spec
-    cannot be laid out, ``layout`` saying why) as a ``MemoryReport``."""
+    cannot be laid out, ``layout`` saying why) as a ``MemoryReport``; ``tpu``: the slice
+    named, if one was."""
+    named = tpu.name if tpu is not None else chip.name if chip is not None else ""
     if memory is None:
         header = f"{printable(name)} (TPUEmbeddingV2 on SparseCores)"
         prose = (
@@ -104,7 +149,9 @@ def memory_report(
             "(`tpuemb compile --target sparsecore` says the same)\n"
         )
         refusal = {"laid_out": False, "reason": str(layout), "tpu": None}
-        return MemoryReport("sparsecore", name, refusal, prose=prose)
+        return MemoryReport(
+            "sparsecore", name, refusal, prose=prose, accelerator=named, cannot_run=cannot_run(chip)
+        )
     total = memory.per_sparse_core
     fields: dict[str, Any] = {
         "laid_out": True,
@@ -133,19 +180,27 @@ def memory_report(
     }
     if chip is not None:
         hbm = chip.hbm_bytes.value
-        tpu: dict[str, Any] = {"chip": chip.name, "hbm_per_chip_bytes": hbm}
+        found: dict[str, Any] = {"chip": chip.name, "hbm_per_chip_bytes": hbm}
         if hbm is not None:
-            tpu |= {
+            found |= {
                 "fits": memory.per_chip <= hbm,
                 "share": memory.per_chip / hbm,
                 "warning_percent": WARNING_PERCENT,
                 "per_chip_bytes_with_sgd": memory.parameters_per_chip,
             }
-        fields["tpu"] = tpu
+        fields["tpu"] = found
+    parameters = memory.parameters_per_chip
     return MemoryReport(
         "sparsecore",
         name,
         fields,
+        accelerator=named,
+        cannot_run=cannot_run(chip),
+        mismatch=_mismatch(memory, chip, tpu),
+        stacks=_stacks(memory),
+        unit="chip",
+        used=memory.per_chip,
+        breakdown=(("parameters", parameters), ("optimizer state", memory.per_chip - parameters)),
         heading=f"{printable(name)} (TPUEmbeddingV2 on SparseCores): the stacked tables' "
         f"variables on each of {plural(memory.num_sparse_cores, 'SparseCore')} "
         f"({plural(memory.num_partitions, 'chip')} x {memory.sparse_cores_per_chip}; rows x "

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
 from tpuemb_cli.model.memory_report import ChipVerdict, MemoryReport
+from tpuemb_cli.model.memory_sweep import FITTING, ChipSweep, SliceVerdict, Sweep
+from tpuemb_cli.model.words import plural, printable
 from tpuemb_cli.views.memory_parts import bar
 from tpuemb_cli.views.text import text_of
 
@@ -64,6 +66,124 @@ def render_text(report: MemoryReport) -> str:
             row.append(f"{bar(share)} {share:6.1%}")
     lines = [report.heading, report.engine_line, "", *grid(rows), "", *report.notes, ""]
     lines += report.verdict
+    lines += verdict_lines(report)
+    return text_of(lines)
+
+
+def verdict_lines(report: MemoryReport) -> list[str]:
+    """The report against the TPU named: why it cannot run there, or the slice it does not
+    match (the figures are the document's), then the figures against the chip's HBM."""
+    if report.cannot_run:
+        chip = report.chip.chip if report.chip is not None else report.accelerator
+        return [f"TPU {chip}: cannot run it: {report.cannot_run}"]
+    lines = [report.mismatch] if report.mismatch else []
     if report.chip is not None:
         lines += chip_lines(report.chip)
+    return lines
+
+
+# How the sweep's text says each status.
+VERDICT_WORDS = {
+    "fits": "fits",
+    "near": f"fits, under {100 - WARNING_PERCENT}% left",
+    "does-not-fit": "does not fit",
+    "unknown": "HBM not known",
+    "not-sized": "not sized",
+    "cannot-run": "cannot run",
+}
+
+
+def _run_key(verdict: SliceVerdict) -> tuple[object, ...]:
+    """What consecutive slices must share to be one row of the sweep's table."""
+    report = verdict.report
+    summary = report.summary()
+    return (verdict.status, summary["used_bytes"], summary["hbm_bytes"], bool(report.mismatch))
+
+
+def _runs(verdicts: tuple[SliceVerdict, ...]) -> list[list[SliceVerdict]]:
+    runs: list[list[SliceVerdict]] = []
+    for verdict in verdicts:
+        if runs and _run_key(runs[-1][-1]) == _run_key(verdict):
+            runs[-1].append(verdict)
+        else:
+            runs.append([verdict])
+    return runs
+
+
+def _span(run: list[SliceVerdict]) -> tuple[str, str]:
+    """A run's slices and chips: ``v5p-8 .. v5p-24 (3 slices)``, ``4-12``."""
+    first, last = run[0], run[-1]
+    if len(run) == 1:
+        name = printable(first.accelerator)
+    else:
+        name = (
+            f"{printable(first.accelerator)} .. {printable(last.accelerator)} ({len(run)} slices)"
+        )
+    if first.chips is None:
+        chips = "-"
+    elif first.chips == last.chips:
+        chips = f"{first.chips:,}"
+    else:
+        chips = f"{first.chips:,}-{last.chips or 0:,}"
+    return name, chips
+
+
+def _chip_heading(chip: ChipSweep) -> str:
+    if chip.cannot_run:
+        return f"TPU {chip.chip}: cannot run it: {chip.cannot_run}"
+    smallest = chip.smallest_fit
+    if smallest is not None:
+        what = "slice" if smallest.chips is not None else "chip"
+        chips = f" ({plural(smallest.chips, 'chip')})" if smallest.chips is not None else ""
+        return f"TPU {chip.chip}: the smallest {what} that fits: {smallest.accelerator}{chips}"
+    unsized = {verdict.report.why_not_sized for verdict in chip.slices}
+    if len(unsized) == 1 and "" not in unsized:
+        return f"TPU {chip.chip}: not sized: {unsized.pop()}"
+    if any(v.status in FITTING for v in chip.slices):
+        return (
+            f"TPU {chip.chip}: fits only slices the document is not laid out for (*): lay it "
+            "out for one of them"
+        )
+    return f"TPU {chip.chip}: no slice named fits"
+
+
+def render_sweep_text(sweep: Sweep) -> str:
+    """The sweep as ``explain --memory --tpu v5p,v6e,...`` writes it: for each chip the
+    smallest slice that fits, then its slices (consecutive ones with the same figures and
+    verdict in one row), with the unit each figure is per."""
+    lines = [
+        f"{printable(sweep.file)}: which TPU it fits (each slice as `tpuemb explain --memory "
+        "--tpu <slice>` says alone; `--format json` lists every slice)",
+    ]
+    for chip in sweep.chips:
+        heading = _chip_heading(chip)
+        lines += ["", heading]
+        if chip.cannot_run or heading.startswith(f"TPU {chip.chip}: not sized"):
+            continue
+        rows = [["slice", "chips", "used a unit", "HBM a unit", "share", "verdict"]]
+        mismatch = ""
+        for run in _runs(chip.slices):
+            summary = run[0].report.summary()
+            name, chips = _span(run)
+            used, hbm, unit = summary["used_bytes"], summary["hbm_bytes"], summary["unit"]
+            per = f" a {unit}" if unit else ""
+            words = VERDICT_WORDS[run[0].status]
+            if run[0].status == "cannot-run":
+                words += f": {run[0].report.cannot_run}"
+            if run[0].report.mismatch:
+                mismatch = mismatch or run[0].report.mismatch
+                words += " *"
+            rows.append(
+                [
+                    name,
+                    chips,
+                    f"{size(used)}{per}" if used is not None else "-",
+                    f"{size(hbm)}{per}" if hbm is not None else "-",
+                    f"{summary['share']:.1%}" if summary["share"] is not None else "-",
+                    printable(words),
+                ]
+            )
+        lines += ["  " + line for line in grid(rows)]
+        if mismatch:
+            lines.append(f"  * not the slice it is laid out for, e.g.: {printable(mismatch)}")
     return text_of(lines)

@@ -41,8 +41,9 @@ def memory_spec(document: Document, facts: SpecFacts | None, engine: Engine) -> 
     if facts.sparsecore:  # TPUEmbeddingV2: the SparseCore model
         from tpuemb_cli.spec.sparsecore_memory_record import memory_report as sparsecore
 
-        chip = engine.chip(facts.spec.topology.accelerator)
-        return sparsecore(document.name, facts.layout, facts.sparsecore_memory, chip)
+        tpu = engine.accelerator(facts.spec.topology.accelerator)
+        chip = tpu.chip if tpu is not None else None
+        return sparsecore(document.name, facts.layout, facts.sparsecore_memory, chip, tpu)
     from tpuemb_cli.model.memory import model
     from tpuemb_cli.model.memory_record import memory_report
 

@@ -8,9 +8,16 @@ from typing import Any
 
 from tpuemb_cli.frontends.jax.spec.memory import COO_ARRAYS, INT_MAX, SLOTS, JaxMemory
 from tpuemb_cli.load.limits import shown
+from tpuemb_cli.model.accelerators import Accelerator
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import WARNING_PERCENT, size
-from tpuemb_cli.model.memory_report import ChipVerdict, MemoryReport, budget_for, cut
+from tpuemb_cli.model.memory_report import (
+    ChipVerdict,
+    MemoryReport,
+    StackSummary,
+    budget_for,
+    cut,
+)
 from tpuemb_cli.model.words import plural, printable
 
 ENGINE_LINE = (
@@ -158,8 +165,35 @@ def _notes(memory: JaxMemory, problem: str, per_device: int | None) -> list[str]
     return [*lines, NOT_COUNTED]
 
 
-def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryReport:
-    """An EmbeddingSpecProto's memory as a ``MemoryReport``."""
+def _breakdown(memory: JaxMemory) -> tuple[tuple[str, int], ...]:
+    """A device's bytes: the stacks' parameters, their slot variables, the input buffers."""
+    buffers = memory.buffers_per_device
+    parameters = memory.parameters_per_device - buffers  # what SGD everywhere would take
+    variables = memory.variables_per_device
+    return (
+        ("parameters", parameters),
+        ("optimizer state", variables - parameters),
+        ("input buffers", buffers),
+    )
+
+
+def _mismatch(memory: JaxMemory, tpu: Accelerator | None) -> str:
+    """When the slice named has another number of devices than the stacks are laid out for."""
+    if tpu is None or tpu.devices is None or memory.devices is None:
+        return ""
+    if tpu.devices == memory.devices:
+        return ""
+    return (
+        f"the slice does not match the spec: a {tpu.describe()}, but the stacks are laid out "
+        f"for {plural(memory.devices, 'device')}; the figures are the spec's"
+    )
+
+
+def memory_report(
+    name: str, memory: JaxMemory, chip: Chip | None, tpu: Accelerator | None = None
+) -> MemoryReport:
+    """An EmbeddingSpecProto's memory as a ``MemoryReport``; ``tpu``: the slice named, if
+    one was."""
     problem = device_problem(memory, chip)
     per_device = None if problem else memory.per_device
     stacks = []
@@ -205,15 +239,15 @@ def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryRepo
     }
     if chip is not None:
         hbm = chip.hbm_per_core
-        tpu: dict[str, Any] = {"chip": chip.name, "hbm_per_device_bytes": hbm}
+        found: dict[str, Any] = {"chip": chip.name, "hbm_per_device_bytes": hbm}
         if hbm is not None and per_device:
-            tpu |= {
+            found |= {
                 "fits": memory.per_device_bytes <= hbm,
                 "share": memory.per_device_bytes / hbm,
                 "warning_percent": WARNING_PERCENT,
                 "per_device_bytes_with_sgd": memory.parameters_per_device,
             }
-        fields["tpu"] = tpu
+        fields["tpu"] = found
     columns = ["stack", "tables", "rows x dim", "arrays", "variables a SC", "COO a SC"]
     if memory.measured:
         columns.append("measured ids")
@@ -221,10 +255,29 @@ def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryRepo
         columns += ["variables a device", "buffers a device"]
         if memory.measured:
             columns.append("measured buffers")
+    sized = bool(per_device)
+    # JAX SparseCore does not run on a chip without SparseCores a device it knows.
+    refused = chip is not None and memory.per_device is None
     return MemoryReport(
         "jax",
         name,
         fields,
+        accelerator=tpu.name if tpu is not None else chip.name if chip is not None else "",
+        cannot_run=problem.removeprefix("per device: ") if refused else "",
+        mismatch=_mismatch(memory, tpu) if sized else "",
+        stacks=tuple(
+            StackSummary(
+                stack.name,
+                stack.tables,
+                stack.rows,
+                stack.variables_per_sparse_core * stack.num_sparsecores,
+                None,
+            )
+            for stack in memory.stacks
+        ),
+        unit="device" if sized else "",
+        used=memory.per_device_bytes if sized else None,
+        breakdown=_breakdown(memory) if sized else (),
         heading=f"{printable(name)} (jax-tpu-embedding on SparseCores): each stack on each of "
         f"{plural(memory.num_sparsecores, 'SparseCore')} (rows x dim: a SparseCore's rows of the "
         "stack)",
@@ -232,6 +285,6 @@ def memory_report(name: str, memory: JaxMemory, chip: Chip | None) -> MemoryRepo
         columns=tuple(columns),
         rows=tuple(_rows(memory, per_device)),
         notes=tuple(_notes(memory, problem, per_device)),
-        verdict=(problem,) if problem else (),
+        verdict=(problem,) if problem and not refused else (),
         chip=_chip_verdict(memory, chip) if chip is not None and not problem else None,
     )

@@ -23,7 +23,8 @@ def memory_jax(document: Document, facts: SpecFacts | None, engine: Engine) -> M
     from tpuemb_cli.frontends.jax.spec.memory import model
     from tpuemb_cli.frontends.jax.spec.memory_record import memory_report
 
-    chip = engine.chip()
+    tpu = engine.accelerator()
+    chip = tpu.chip if tpu is not None else None
     per_device = chip.sparse_cores_per_device.value if chip else None
     memory = model(document.message, per_device, engine.settings.stats)
-    return memory_report(document.name, memory, chip)
+    return memory_report(document.name, memory, chip, tpu)

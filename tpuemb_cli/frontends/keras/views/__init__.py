@@ -29,5 +29,9 @@ def memory_keras(document: Document, facts: SpecFacts | None, engine: Engine) ->
 
     model: Any = document.message
     topology = topology_of(model)
-    chip = engine.chip(topology.accelerator)
-    return memory_report(document.name, plan_model(model), topology, chip, engine.settings.stats)
+    tpu = engine.accelerator(topology.accelerator)
+    chip = tpu.chip if tpu is not None else None
+    named = tpu.name if tpu is not None else ""
+    return memory_report(
+        document.name, plan_model(model), topology, chip, engine.settings.stats, named
+    )

@@ -136,7 +136,7 @@ def _said(plan: LayerPlan) -> tuple[str, ...]:
 def _unknown(name: str, plan: LayerPlan) -> MemoryReport:
     """The report of a layer whose memory is not computed: why, in one line."""
     prose = f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
-    return MemoryReport("keras", layer_name(name, plan), prose=prose)
+    return MemoryReport("keras", layer_name(name, plan), prose=prose, unsized=plan.unknown)
 
 
 def _memory_record(
@@ -167,7 +167,12 @@ def _memory_record(
 
 
 def memory_report(
-    name: str, plans: list[LayerPlan], topology: Topology, chip: Chip | None, stats: Any = None
+    name: str,
+    plans: list[LayerPlan],
+    topology: Topology,
+    chip: Chip | None,
+    stats: Any = None,
+    accelerator: str = "",
 ) -> MemoryReport:
     """The Keras-RS adapter: each layer's tables and placements, and the memory document of its
     library's report (what ``explain --memory --format json`` of a spec writes), or null with
@@ -203,10 +208,17 @@ def memory_report(
             for index, plan in enumerate(plans)
         ],
     }
+    sized = [record for record in records if record is not None and record.used is not None]
+    units = {record.unit for record in sized}
     return MemoryReport(
         "keras",
         name,
         fields,
+        accelerator=accelerator,
+        # The layers' figures add up when they are of one unit (each layer's tables are on
+        # every device): the model's own.
+        unit=units.pop() if len(units) == 1 else "",
+        used=sum(record.used or 0 for record in sized) if len(sized) and len(units) <= 1 else None,
         heading=printable(f"{name} (Keras-RS model; {_target(topology)})"),
         parts=tuple(
             (_said(plan), records[index] or _unknown(name, plan))

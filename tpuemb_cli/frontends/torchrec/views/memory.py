@@ -16,7 +16,14 @@ from tpuemb_cli.frontends.torchrec.spec.stacking import BAG_COLLECTION, Stacking
 from tpuemb_cli.model.accelerators import Accelerator
 from tpuemb_cli.model.chips import Chip
 from tpuemb_cli.model.memory import size
-from tpuemb_cli.model.memory_report import ChipVerdict, MemoryReport, budget_for, cut
+from tpuemb_cli.model.memory_report import (
+    ChipVerdict,
+    MemoryReport,
+    StackSummary,
+    budget_for,
+    cut,
+)
+from tpuemb_cli.model.optimizers import FLOAT_BYTES
 from tpuemb_cli.model.words import plural, printable
 
 ENGINE_LINE = (
@@ -114,9 +121,12 @@ def memory_report(name: str, spec: Any, tpu: Accelerator | None) -> MemoryReport
         fields["initial_accumulator_value"] = memory.initial_accumulator
     verdict: ChipVerdict | None = None
     said: tuple[str, ...] = ()
+    refusal = mismatch = ""
     if tpu is not None:
         chip = tpu.chip
-        said = _topology(memory, tpu)
+        refusal, mismatches = _topology(memory, tpu)
+        said = (refusal,) if refusal else mismatches
+        mismatch = "; ".join(mismatches)
         verdict = _chip_verdict(memory, chip)
         fields["tpu"] = {
             "name": tpu.name,
@@ -133,6 +143,26 @@ def memory_report(name: str, spec: Any, tpu: Accelerator | None) -> MemoryReport
         "torchrec",
         name,
         fields,
+        accelerator=tpu.name if tpu is not None else "",
+        cannot_run=refusal,
+        mismatch=mismatch,
+        stacks=tuple(
+            StackSummary(
+                held.name,
+                tuple(place.name for place in made[held.name].tables),
+                held.rows_per_device * memory.devices,
+                held.bytes_per_device * memory.devices,
+                held.padding_rows * held.width * FLOAT_BYTES * (1 + len(held.slots)),
+                held.padding_rows,
+            )
+            for held in memory.stacks
+        ),
+        unit="device",
+        used=total,
+        breakdown=(
+            ("parameters", memory.weights_per_device),
+            ("optimizer state", memory.state_per_device + memory.learning_rates_bytes),
+        ),
         heading=f"{header}: what "
         + (
             "the fused collection allocates"
@@ -152,7 +182,7 @@ def memory_report(name: str, spec: Any, tpu: Accelerator | None) -> MemoryReport
         rows=tuple(rows),
         shares=shares,
         notes=_notes(spec, memory, stacking),
-        verdict=said,
+        verdict=() if tpu is not None else said,
         chip=verdict,
     )
 
@@ -236,18 +266,18 @@ def _notes(spec: Any, memory: TorchRecMemory, stacking: Stacking) -> tuple[str, 
     return tuple(notes)
 
 
-def _topology(memory: TorchRecMemory, tpu: Accelerator) -> tuple[str, ...]:
-    """What the chip (and the slice, when its size is named) says of the spec's topology."""
+def _topology(memory: TorchRecMemory, tpu: Accelerator) -> tuple[str, tuple[str, ...]]:
+    """What the chip (and the slice, when its size is named) says of the spec's topology: why
+    the collection cannot run on it at all ("" when it can), and what does not match."""
     chip = tpu.chip
     said = []
     per_device = chip.sparse_cores_per_device
     if per_device.value is None:
-        said.append(
+        return (
             f"TPU {chip.name} has no SparseCores tpuemb knows of ({per_device.source}): "
-            "torchrec's fused collection runs its lookups on SparseCores, and the figures are "
-            "what it would allocate"
-        )
-    elif per_device.value != memory.per_device:
+            "torchrec's fused collection runs its lookups on SparseCores"
+        ), ()
+    if per_device.value != memory.per_device:
         said.append(
             f"TPU {chip.name} has {per_device.value} SparseCores a device; the stacks are laid "
             f"out for {memory.per_device} (num_sc_per_device): set it to {per_device.value} to "
@@ -259,7 +289,7 @@ def _topology(memory: TorchRecMemory, tpu: Accelerator) -> tuple[str, ...]:
             f"{memory.devices} (global_device_count): the figures are for "
             f"{plural(memory.devices, 'device')}"
         )
-    return tuple(said)
+    return "", tuple(said)
 
 
 def _chip_verdict(memory: TorchRecMemory, chip: Chip) -> ChipVerdict:
