@@ -5,7 +5,9 @@ document's, the input's strings escaped, within GitHub's limits."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -15,11 +17,12 @@ from tpuemb_cli.engine.settings import Selection
 from tpuemb_cli.frontends import memory_of
 from tpuemb_cli.model import accelerators
 from tpuemb_cli.model.memory import size
-from tpuemb_cli.model.memory_report import ChipVerdict, MemoryReport, StackSummary
+from tpuemb_cli.model.memory_report import STATUSES, ChipVerdict, MemoryReport, StackSummary
 from tpuemb_cli.model.memory_sweep import ChipSweep, SliceVerdict, Sweep
 from tpuemb_cli.model.schema import kind_of
 from tpuemb_cli.model.words import count, printable
 from tpuemb_cli.views.memory_markdown import MARKS, render_markdown, render_sweep_markdown
+from tpuemb_cli.views.memory_text import chip_heading
 from tpuemb_cli.workspace import Workspace
 
 from .markdown_tables import HOSTILE, tables, within_limits
@@ -64,8 +67,29 @@ def summary_row(summary: dict[str, object]) -> dict[str, str]:
     }
 
 
-def test_the_renderer_names_no_ecosystem() -> None:
+def stack_row(stack: dict[str, Any]) -> dict[str, str]:
+    """A stack of the summary as its row must show it (a figure the model leaves out: empty)."""
+
+    def shown(value: int | None, write: Callable[[int], str]) -> str:
+        return "" if value is None else write(value)
+
+    padding, whole = stack["padding_bytes"], stack["bytes"]
+    return {
+        "stack": printable(stack["name"]),
+        "tables": printable(", ".join(stack["tables"]))[:997] + "..."
+        if len(printable(", ".join(stack["tables"]))) > 1000
+        else printable(", ".join(stack["tables"])),
+        "rows": shown(stack["rows"], count),
+        "padding rows": shown(stack["padding_rows"], count),
+        "size": shown(whole, size),
+        "padding": shown(padding, size),
+        "padding share": f"{padding / whole:.1%}" if padding is not None and whole else "",
+    }
+
+
+def test_the_renderer_names_no_ecosystem_and_marks_every_status() -> None:
     assert not ECOSYSTEMS.search((VIEWS / "memory_markdown.py").read_text())
+    assert set(MARKS) == set(STATUSES)
 
 
 @pytest.mark.parametrize("path", EXAMPLES)
@@ -80,21 +104,29 @@ def test_every_models_report_has_the_json_figures(
     within_limits(page)
     report = memory_report(path, EXAMPLES[path])
     assert report.document() == document
-    found = tables(page)
-    # A report of parts (a model's layers) has each part's summary and table in turn.
+    # A report of parts (a model's layers) has each part's tables in turn: its summary, what
+    # the figure is made of and its stacks when the model says them, then the model's own.
     reports = [part for _, part in report.parts] or [report]
     summaries = document["summary"]["layers"] or [document["summary"]]
-    assert len(found) == 2 * len(reports)
-    for (summary, table), part, said in zip(
-        zip(found[::2], found[1::2], strict=True), reports, summaries, strict=True
-    ):
-        assert summary == [summary_row(said)]
+    found = iter(tables(page))
+    for part, said in zip(reports, summaries, strict=True):
+        assert next(found) == [summary_row(said)]
+        used = said["used_bytes"]
+        if said["breakdown"]:
+            assert next(found) == [
+                {"part": b["label"], "size": size(b["bytes"]), "share": f"{b['bytes'] / used:.1%}"}
+                for b in said["breakdown"]
+            ]
+        if said["stacks"]:
+            assert next(found) == [stack_row(stack) for stack in said["stacks"]]
+        table = next(found)
         columns = [*part.columns, *(["share"] if part.shares is not None else [])]
         assert [list(row) for row in table] == [columns] * len(part.rows)
         cells = [[printable(cell) for cell in row] for row in part.rows]
         assert [list(row.values())[: len(part.columns)] for row in table] == cells
         if part.shares is not None:
             assert [row["share"] for row in table] == [f"{s:.1%}" for s in part.shares]
+    assert next(found, None) is None
     # The verdict in the text view's words.
     assert "- fits\n" in page
 
@@ -115,7 +147,7 @@ def hand_made(rows: int, name: str = "table") -> MemoryReport:
         shares=tuple(1 / rows for _ in range(rows)),
         notes=(f"total: 900,000 bytes; {name}",),
         chip=verdict,
-        stacks=(StackSummary(f"{name}|stack", (name, "b"), 1000, 24, 64_000, 1_536),),
+        stacks=(StackSummary(f"{name}|stack", (name, "b"), 1000, 64_000, 1_536, 24),),
         accelerator="x1-8",
         unit="unit",
         used=900_000,
@@ -156,7 +188,7 @@ def test_hostile_names_and_every_part_of_the_summary(name: str) -> None:
 def test_an_empty_summary_and_prose_render() -> None:
     bare = MemoryReport("toy", "t.cfg", heading="t.cfg", columns=("table",), rows=(("a",),))
     summary, own = tables(render_markdown(bare))
-    assert summary == [summary_row(bare.summary())] and summary[0]["status"] == "➖ no-chip"
+    assert summary == [summary_row(bare.summary())] and summary[0]["status"] == "➖ not-sized"
     assert own == [{"table": "a"}]
     prose = render_markdown(MemoryReport("toy", "t.cfg", prose="t.cfg: nothing\n# to lay out\n"))
     assert prose == "## t.cfg\n\nt.cfg: nothing\n#&#8203; to lay out\n\n"
@@ -213,22 +245,25 @@ def test_the_sweep_says_each_chips_smallest_fit_first_and_keeps_long_chips_short
          "HBM": "", "share": ""},
     ]  # fmt: skip
     nine = chips[0]
-    assert [row["slice"] for row in nine] == [f"v9-{n}" for n in sizes[:12]]
+    assert [row["slices"] for row in nine] == [f"v9-{n}" for n in sizes[:12]]
     for row, said in zip(nine, (v.document() for v in big.slices), strict=False):
         assert row == {
-            "slice": said["accelerator"],
+            "slices": said["accelerator"],
             "chips": count(said["chips"]),
             "status": f"{MARKS[said['status']]} {said['status']}",
             "used a device": size(said["used_bytes"]),
             "HBM a device": size(said["hbm_bytes"]),
             "share": f"{said['share']:.1%}",
         }
-    assert "Smallest slice that fits: **v9-18** (18 chips)" in page
-    assert "60 larger slices (v9-26 to v9-144): 60 fit.\n" in page
-    assert "- not the slice's figures: laid out for 4 devices" in page
-    assert "No v7 slice named fits." in page
+    # Each chip's verdict in the text view's words.
+    assert "\nTPU v9: the smallest slice that fits: v9-18 (18 chips)\n" in page
+    assert "\n60 larger slices (v9-26 to v9-144): fits (60).\n" in page
+    assert "\nTPU v8: fits only slices the document is not laid out for (\\*)" in page
+    assert "\n- \\* not the slice it is laid out for, e.g.: laid out for 4 devices\n" in page
+    assert "\nTPU v7: no slice named fits\n" in page
     assert [row["status"] for row in chips[2]] == ["❌ does-not-fit", "❌ does-not-fit"]
-    assert "**Cannot run:** no &lt;cores&gt; here" in page
+    assert "\nTPU v6: cannot run it: no &lt;cores&gt; here\n" in page
+    assert len(chips) == 3  # no table for a chip that cannot run it
 
 
 def real_sweep(path: str, names: str) -> Sweep:
@@ -248,11 +283,18 @@ def check_sweep(sweep: Sweep) -> None:
     within_limits(page)
     overview, *chips = tables(page)
     assert [row["chip"] for row in overview] == [chip.chip for chip in sweep.chips]
-    for rows, chip in zip(chips, sweep.chips, strict=True):
+    # A chip that cannot run the document, or was not sized, has its verdict and no table.
+    tabled = [
+        chip
+        for chip in sweep.chips
+        if not chip.cannot_run and not chip_heading(chip).startswith(f"TPU {chip.chip}: not sized")
+    ]
+    for rows, chip in zip(chips, tabled, strict=True):
         documents = {v.accelerator: v.document() for v in chip.slices}
         for row in rows:
-            said = documents[row["slice"]]
-            assert row["status"] == f"{MARKS[said['status']]} {said['status']}"
+            # A row of consecutive slices with the same figures: its first slice's.
+            said = documents[row["slices"].split(" .. ")[0]]
+            assert row["status"].removesuffix(" *") == f"{MARKS[said['status']]} {said['status']}"
             used = [value for key, value in row.items() if key.startswith("used")]
             assert used == [size(said["used_bytes"]) if said["used_bytes"] is not None else ""]
             assert row["share"] == (f"{said['share']:.1%}" if said["share"] is not None else "")

@@ -18,27 +18,18 @@ from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.memory_report import MemoryReport
 from tpuemb_cli.model.memory_sweep import ChipSweep, SliceVerdict, Sweep
 from tpuemb_cli.model.words import count, plural
-from tpuemb_cli.views.memory_text import chip_lines
+from tpuemb_cli.views.memory_text import VERDICT_WORDS, chip_heading, runs, span, verdict_lines
 
 # A status as a word, after a mark for the eye (the word is the JSON's, so it reads back).
 MARKS = {
     "fits": "✅",
     "near": "⚠️",
     "unknown": "❔",
-    "no-chip": "➖",
+    "not-sized": "➖",
     "does-not-fit": "❌",
     "cannot-run": "⛔",
 }
-# How a sentence counts slices of each status: "38 fit, 2 do not fit".
-SAID = {
-    "fits": "fit",
-    "near": "fit with less than 20% left",
-    "unknown": "are against a chip whose HBM is not known",
-    "no-chip": "were not sized",
-    "does-not-fit": "do not fit",
-    "cannot-run": "cannot run it",
-}
-AFTER = 3  # slices shown after the smallest that fits
+AFTER = 3  # rows of slices shown after the smallest that fits
 SEE_ALL = "`tpuemb explain --memory --format json` lists them all."
 
 
@@ -53,6 +44,14 @@ def share(value: float | None) -> str:
 
 def _size(value: int | None) -> str:
     return "" if value is None else size(value)
+
+
+def _count(value: int | None) -> str:
+    return "" if value is None else count(value)
+
+
+def _part(part: int | None, whole: int | None) -> float | None:
+    return part / whole if part is not None and whole else None
 
 
 def _unit(unit: str | None) -> str:
@@ -73,18 +72,16 @@ def _summary(summary: dict[str, Any], level: str) -> list[str | Rows]:
         share(summary["share"]),
     ]
     parts: list[str | Rows] = [*header(columns, right=(3, 4, 5)), row(cells), ""]
-    if summary["cannot_run"]:
-        parts += [f"**Cannot run:** {inline(summary['cannot_run'])}", ""]
-    if summary["mismatch"]:
-        parts += [f"**Not this slice's figures:** {inline(summary['mismatch'])}", ""]
+    # Why it cannot run, or is not this slice's figures: said with the verdict, at the end.
+    if summary["not_sized"]:
+        parts += [f"**Not sized:** {inline(summary['not_sized'])}", ""]
     used = summary["used_bytes"]
     if summary["breakdown"]:
         columns = ["part", "size", "share"]
         head = [f"{level}# Used{unit}, by part", "", *header(columns, right=(1, 2))]
         rows = [
-            row([inline(part["label"]), size(part["bytes"]), share(part["bytes"] / used)])
+            row([inline(part["label"]), _size(part["bytes"]), share(_part(part["bytes"], used))])
             for part in summary["breakdown"]
-            if used
         ]
         parts.append(Rows("part", head, rows))
     if summary["stacks"]:
@@ -95,11 +92,11 @@ def _summary(summary: dict[str, Any], level: str) -> list[str | Rows]:
                 [
                     inline(stack["name"]),
                     inline(", ".join(stack["tables"])),
-                    count(stack["rows"]),
-                    count(stack["padding_rows"]),
-                    size(stack["bytes"]),
-                    size(stack["padding_bytes"]),
-                    share(stack["padding_bytes"] / stack["bytes"] if stack["bytes"] else None),
+                    _count(stack["rows"]),
+                    _count(stack["padding_rows"]),
+                    _size(stack["bytes"]),
+                    _size(stack["padding_bytes"]),
+                    share(_part(stack["padding_bytes"], stack["bytes"])),
                 ]
             )
             for stack in summary["stacks"]
@@ -143,10 +140,7 @@ def _report(report: MemoryReport, level: str) -> list[str | Rows]:
         rows = Lazy(range(len(report.rows)), written)
         head = [f"{level}# {inline(report.columns[0]).capitalize()}s", "", *header(columns)]
         parts.append(Rows(report.columns[0], head, rows))
-    words = [*report.notes, *report.verdict]
-    if report.chip is not None:
-        words += chip_lines(report.chip)
-    return [*parts, *_bullets(words), ""]
+    return [*parts, *_bullets([*report.notes, *report.verdict, *verdict_lines(report)]), ""]
 
 
 def render_markdown(report: MemoryReport) -> str:
@@ -154,69 +148,62 @@ def render_markdown(report: MemoryReport) -> str:
     return page([f"## {inline(report.file)}", "", *_report(report, "##")], SEE_ALL)
 
 
-def _shown(chip: ChipSweep) -> tuple[SliceVerdict, ...]:
-    """The slices a chip's table shows: every one up to the smallest that fits and ``AFTER``
-    more; all when none fits (the page cuts what does not fit)."""
-    smallest = chip.smallest_fit
-    if smallest is None:
-        return chip.slices
-    return chip.slices[: chip.slices.index(smallest) + 1 + AFTER]
-
-
 def _tally(verdicts: Sequence[SliceVerdict]) -> str:
     statuses: dict[str, int] = {}
     for verdict in verdicts:
         statuses[verdict.status] = statuses.get(verdict.status, 0) + 1
-    return ", ".join(f"{count(n)} {SAID.get(word, word)}" for word, n in statuses.items())
+    return ", ".join(
+        f"{VERDICT_WORDS.get(word, word)} ({count(n)})" for word, n in statuses.items()
+    )
 
 
-def _slice_cells(verdict: SliceVerdict) -> list[str]:
-    said = verdict.document()
-    return [
-        status(said["status"]),
-        _size(said["used_bytes"]),
-        _size(said["hbm_bytes"]),
-        share(said["share"]),
-    ]
+def _run_row(run: list[SliceVerdict]) -> str:
+    """A row of consecutive slices with the same verdict and figures (``memory_text.runs``)."""
+    name, chips = span(run)
+    said = run[0].document()
+    mark = " \\*" if run[0].report.mismatch else ""
+    return row(
+        [
+            inline(name),
+            "" if run[0].chips is None else chips,
+            status(said["status"]) + mark,
+            _size(said["used_bytes"]),
+            _size(said["hbm_bytes"]),
+            share(said["share"]),
+        ]
+    )
 
 
 def _chip(chip: ChipSweep) -> list[str | Rows]:
-    """A chip's section: its verdict in a sentence, its slices' table, what the table leaves
-    out, and why slices cannot run or are another layout's figures."""
-    name = inline(chip.chip)
-    smallest = chip.smallest_fit
-    parts: list[str | Rows] = [f"### {name}", ""]
-    if chip.cannot_run:
-        parts += [f"**Cannot run:** {inline(chip.cannot_run)}", ""]
-    elif smallest is not None:
-        chips = f" ({plural(smallest.chips, 'chip')})" if smallest.chips is not None else ""
-        parts += [f"Smallest slice that fits: **{inline(smallest.accelerator)}**{chips}", ""]
-    else:
-        parts += [f"No {name} slice named fits.", ""]
+    """A chip's section: its verdict in the text view's words, then its slices (consecutive
+    ones with the same figures in one row) up to the smallest that fits and ``AFTER`` rows
+    more, what the table leaves out, and why slices cannot run or are another layout's."""
+    heading = chip_heading(chip)
+    parts: list[str | Rows] = [f"### {inline(chip.chip)}", "", paragraph(heading), ""]
+    if chip.cannot_run or heading.startswith(f"TPU {chip.chip}: not sized"):
+        return parts
     units = {verdict.report.summary()["unit"] for verdict in chip.slices} - {None}
     unit = _unit(units.pop()) if len(units) == 1 else ""
-    columns = ["slice", "chips", "status", f"used{unit}", f"HBM{unit}", "share"]
-    shown = _shown(chip)
-    rows = [
-        row(
-            [
-                inline(verdict.accelerator),
-                "" if verdict.chips is None else count(verdict.chips),
-                *_slice_cells(verdict),
-            ]
-        )
-        for verdict in shown
-    ]
-    parts.append(Rows("slice", header(columns, right=(1, 3, 4, 5)), rows))
-    rest = chip.slices[len(shown) :]
+    columns = ["slices", "chips", "status", f"used{unit}", f"HBM{unit}", "share"]
+    grouped = runs(chip.slices)
+    smallest = chip.smallest_fit
+    shown = grouped
+    if smallest is not None:
+        at = next(index for index, run in enumerate(grouped) if smallest in run)
+        shown = grouped[: at + 1 + AFTER]
+    parts.append(Rows("slice", header(columns, right=(1, 3, 4, 5)), Lazy(shown, _run_row)))
+    rest = [verdict for run in grouped[len(shown) :] for verdict in run]
     if rest:
         between = f"{inline(rest[0].accelerator)} to {inline(rest[-1].accelerator)}"
         parts += [f"{plural(len(rest), 'larger slice')} ({between}): {_tally(rest)}.", ""]
-    reasons = {v.report.cannot_run for v in chip.slices} - {"", chip.cannot_run}
-    mismatches = {v.report.mismatch for v in chip.slices} - {""}
-    parts += [f"- cannot run: {inline(reason)}" for reason in sorted(reasons)]
-    parts += [f"- not the slice's figures: {inline(said)}" for said in sorted(mismatches)]
-    return [*parts, ""] if reasons or mismatches else parts
+    # One example of each, as the text says it: each slice's words differ (its own size).
+    reason = next((v.report.cannot_run for v in chip.slices if v.report.cannot_run), "")
+    mismatch = next((v.report.mismatch for v in chip.slices if v.report.mismatch), "")
+    if reason:
+        parts.append(f"- {status('cannot-run')}, e.g.: {inline(reason)}")
+    if mismatch:
+        parts.append(f"- \\* not the slice it is laid out for, e.g.: {inline(mismatch)}")
+    return [*parts, ""] if reason or mismatch else parts
 
 
 def render_sweep_markdown(sweep: Sweep) -> str:

@@ -100,17 +100,19 @@ def _run_key(verdict: SliceVerdict) -> tuple[object, ...]:
     return (verdict.status, summary["used_bytes"], summary["hbm_bytes"], bool(report.mismatch))
 
 
-def _runs(verdicts: tuple[SliceVerdict, ...]) -> list[list[SliceVerdict]]:
-    runs: list[list[SliceVerdict]] = []
+def runs(verdicts: tuple[SliceVerdict, ...]) -> list[list[SliceVerdict]]:
+    """Consecutive slices with the same verdict and figures: one row each of a sweep's table
+    (the text's and the Markdown's)."""
+    found: list[list[SliceVerdict]] = []
     for verdict in verdicts:
-        if runs and _run_key(runs[-1][-1]) == _run_key(verdict):
-            runs[-1].append(verdict)
+        if found and _run_key(found[-1][-1]) == _run_key(verdict):
+            found[-1].append(verdict)
         else:
-            runs.append([verdict])
-    return runs
+            found.append([verdict])
+    return found
 
 
-def _span(run: list[SliceVerdict]) -> tuple[str, str]:
+def span(run: list[SliceVerdict]) -> tuple[str, str]:
     """A run's slices and chips: ``v5p-8 .. v5p-24 (3 slices)``, ``4-12``."""
     first, last = run[0], run[-1]
     if len(run) == 1:
@@ -128,7 +130,9 @@ def _span(run: list[SliceVerdict]) -> tuple[str, str]:
     return name, chips
 
 
-def _chip_heading(chip: ChipSweep) -> str:
+def chip_heading(chip: ChipSweep) -> str:
+    """A chip's verdict in one line: why it cannot run the document, the smallest slice that
+    fits, why it was not sized, or that no slice fits."""
     if chip.cannot_run:
         return f"TPU {chip.chip}: cannot run it: {chip.cannot_run}"
     smallest = chip.smallest_fit
@@ -156,15 +160,15 @@ def render_sweep_text(sweep: Sweep) -> str:
         "--tpu <slice>` says alone; `--format json` lists every slice)",
     ]
     for chip in sweep.chips:
-        heading = _chip_heading(chip)
+        heading = chip_heading(chip)
         lines += ["", heading]
         if chip.cannot_run or heading.startswith(f"TPU {chip.chip}: not sized"):
             continue
         rows = [["slice", "chips", "used a unit", "HBM a unit", "share", "verdict"]]
         mismatch = ""
-        for run in _runs(chip.slices):
+        for run in runs(chip.slices):
             summary = run[0].report.summary()
-            name, chips = _span(run)
+            name, chips = span(run)
             used, hbm, unit = summary["used_bytes"], summary["hbm_bytes"], summary["unit"]
             per = f" a {unit}" if unit else ""
             words = VERDICT_WORDS[run[0].status]
