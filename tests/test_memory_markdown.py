@@ -308,3 +308,18 @@ def test_a_sweep_of_real_reports() -> None:
 def test_a_sweep_of_real_reports_over_every_v5p_slice() -> None:
     for path in ("examples/recommender.spec.yaml", "examples/torchrec/recommender.torchrec.pbtxt"):
         check_sweep(real_sweep(path, "v5p,v6e,tpu7x"))
+
+
+def test_the_commands_sweep_in_markdown_says_what_its_json_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    args = ["explain", "--memory", "--tpu", "v6e,tpu7x", "examples/jax/recommender.stacked.pbtxt"]
+    page = CliRunner().invoke(main, [*args, "--format", "markdown"], catch_exceptions=False).stdout
+    document = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    within_limits(page)
+    overview = tables(page)[0]
+    assert [(row["chip"], row["smallest slice that fits"]) for row in overview] == [
+        (chip["chip"], chip["smallest_fit"] or ("⛔ cannot-run" if chip["cannot_run"] else "none"))
+        for chip in document["sweep"]
+    ]
