@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -176,7 +177,8 @@ def test_a_huge_name_is_cut_within_its_cell() -> None:
     assert row["help"] == "x" * 997 + "..." and row["message"].endswith("x...")
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.mark.slow  # hypothesis: a second or more
+@settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
 def test_any_string_is_one_cell_shown_as_written(text: str) -> None:
     cell = inline(text)
