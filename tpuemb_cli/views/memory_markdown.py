@@ -86,7 +86,11 @@ def _summary(summary: dict[str, Any], level: str) -> list[str | Rows]:
         parts.append(Rows("part", head, rows))
     if summary["stacks"]:
         columns = ["stack", "tables", "rows", "padding rows", "size", "padding", "padding share"]
-        head = [f"{level}# Stacks", "", *header(columns, right=(2, 3, 4, 5, 6))]
+        head = [
+            f"{level}# Stacks over the slice, and their padding",
+            "",
+            *header(columns, right=(2, 3, 4, 5, 6)),
+        ]
         rows = [
             row(
                 [
