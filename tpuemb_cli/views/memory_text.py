@@ -164,7 +164,7 @@ def render_sweep_text(sweep: Sweep) -> str:
         lines += ["", heading]
         if chip.cannot_run or heading.startswith(f"TPU {chip.chip}: not sized"):
             continue
-        rows = [["slice", "chips", "used a unit", "HBM a unit", "share", "verdict"]]
+        rows = [["slice", "chips", "used", "HBM", "share", "verdict"]]
         mismatch = ""
         for run in runs(chip.slices):
             summary = run[0].report.summary()

@@ -16,15 +16,27 @@ if TYPE_CHECKING:
     from tpuemb_cli.spec.facts import SpecFacts
 
 
+# The last config modelled and its model: the sweep asks one config's report of every slice, and
+# the TensorCore model does not depend on the TPU. The config is held, so its id is not reused.
+_LAST: list[Any] = [None, None]
+
+
+def _model(config: Any) -> Any:
+    from tpuemb_cli.model.memory import model
+
+    if _LAST[0] is not config:
+        _LAST[:] = [config, model(config)]
+    return _LAST[1]
+
+
 def memory_config(document: Document, facts: SpecFacts | None, engine: Engine) -> MemoryReport:
     """A config's tables on each TensorCore."""
-    from tpuemb_cli.model.memory import model
     from tpuemb_cli.model.memory_record import memory_report
 
     config: Any = document.message  # a TPUEmbeddingConfiguration (its kind)
     tpu = engine.accelerator()
     chip = tpu.chip if tpu is not None else None
-    return memory_report(document.name, config, model(config), chip, tpu, "")
+    return memory_report(document.name, config, _model(config), chip, tpu, "")
 
 
 def explain_refusal_spec(document: Document, facts: SpecFacts | None) -> str | None:
@@ -44,11 +56,10 @@ def memory_spec(document: Document, facts: SpecFacts | None, engine: Engine) -> 
         tpu = engine.accelerator(facts.spec.topology.accelerator)
         chip = tpu.chip if tpu is not None else None
         return sparsecore(document.name, facts.layout, facts.sparsecore_memory, chip, tpu)
-    from tpuemb_cli.model.memory import model
     from tpuemb_cli.model.memory_record import memory_report
 
     config = facts.compiled.config
     tpu = engine.accelerator(facts.spec.topology.accelerator)
     chip = tpu.chip if tpu is not None else None
     header = " (compiled as TensorFlow would)"
-    return memory_report(document.name, config, model(config), chip, tpu, header)
+    return memory_report(document.name, config, _model(config), chip, tpu, header)

@@ -184,7 +184,8 @@ def _mismatch(memory: JaxMemory, tpu: Accelerator | None) -> str:
     if tpu.devices == memory.devices:
         return ""
     return (
-        f"the slice does not match the spec: a {tpu.describe()}, but the stacks are laid out "
+        f"the slice does not match the spec: a {tpu.name} is "
+        f"{plural(tpu.devices, 'device')}, but the stacks are laid out "
         f"for {plural(memory.devices, 'device')}; the figures are the spec's"
     )
 

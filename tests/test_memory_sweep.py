@@ -1,0 +1,192 @@
+"""``explain --memory --tpu v5p,v6e,tpu7x``: the sweep (issue 42, point 1). Its verdict for every
+chip and slice is what ``explain --memory --tpu <that slice>`` says alone, on every shipped
+example and on configs built to fit, nearly fit, not fit and not run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tpuemb_cli.cli import main
+from tpuemb_cli.model.accelerators import UnknownTpu, sweep
+from tpuemb_cli.model.chips import CHIPS
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = [
+    "examples/ranking_model.pbtxt",
+    "examples/recommender.pbtxt",
+    "examples/recommender.spec.yaml",
+    "examples/sparsecore/dlrm.spec.yaml",
+    "examples/jax/recommender.stacked.pbtxt",
+    "examples/keras/ranking.keras",
+    "examples/torchrec/recommender.torchrec.pbtxt",
+]
+# A TensorCore config whose one table has rows of 32 with Adagrad and gradient accumulation (3
+# arrays): 300 million rows on 1 core (115.2 GB), 330 million on 4 (31.7 GB a core), a thousand
+# on 8: does not fit, near (on v6e), fits.
+CONFIG = """\
+table_descriptor {
+  name: "ids" vocabulary_size: %d dimension: 32
+  optimization_parameters { adagrad {} learning_rate { constant: 0.1 } }
+}
+feature_descriptor { name: "f" table_id: 0 input_shape: 64 }
+mode: TRAINING num_hosts: 1 num_tensor_cores: %d
+"""
+BUILT = {
+    "big.pbtxt": CONFIG % (300_000_000, 1),
+    "near.pbtxt": CONFIG % (330_000_000, 4),
+    "small.pbtxt": CONFIG % (1_000, 8),
+}
+# A slice or two of each kind of verdict (the slow tests sweep every chip's slices).
+FEW = "v2,v3-8,v5litepod-4,v6e-1,v6e-4,tpu7x,v5p-8,v5p-16"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(ROOT)
+    for name, text in BUILT.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def _alone(path: str, tpu: str) -> dict[str, Any]:
+    result = invoke("explain", "--memory", "--format", "json", "--tpu", tpu, path)
+    assert result.exit_code in (0, 1), result.output
+    summary: dict[str, Any] = json.loads(result.stdout)["summary"]
+    return summary
+
+
+def _swept(path: str, tpus: str) -> dict[str, Any]:
+    result = invoke("explain", "--memory", "--format", "json", "--tpu", tpus, path)
+    assert result.exit_code in (0, 1), result.output
+    document: dict[str, Any] = json.loads(result.stdout)
+    return document
+
+
+def _agrees(path: str, tpus: str) -> int:
+    """Asserts each slice of the sweep says what the slice alone says; how many there were."""
+    document = _swept(path, tpus)
+    compared = 0
+    for chip in document["sweep"]:
+        for verdict in chip["slices"]:
+            alone = _alone(path, verdict["accelerator"])
+            keys = ("status", "unit", "used_bytes", "hbm_bytes", "share", "cannot_run")
+            assert {key: verdict[key] for key in (*keys, "mismatch", "not_sized")} == {
+                key: alone[key] for key in (*keys, "mismatch", "not_sized")
+            }, (path, verdict["accelerator"])
+            compared += 1
+        # The smallest slice that fits is the first that fits and is the document's own.
+        fitting = [
+            v["accelerator"]
+            for v in chip["slices"]
+            if v["status"] in ("fits", "near") and not v["mismatch"]
+        ]
+        assert chip["smallest_fit"] == (fitting[0] if fitting else None)
+    return compared
+
+
+@pytest.mark.slow  # 1-3 s each: a dozen commands
+@pytest.mark.parametrize("path", EXAMPLES)
+def test_each_slice_says_what_it_says_alone_on_the_examples(here: Path, path: str) -> None:
+    assert _agrees(path, FEW) == len(sweep(FEW))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BUILT))
+def test_each_slice_says_what_it_says_alone_on_built_configs(here: Path, name: str) -> None:
+    assert _agrees(str(here / name), FEW) == len(sweep(FEW))
+
+
+@pytest.mark.slow  # 10-50 s each: two hundred commands
+@pytest.mark.parametrize("path", EXAMPLES)
+def test_every_slice_of_every_chip(here: Path, path: str) -> None:
+    assert _agrees(path, "all") == len(sweep("all"))
+
+
+def test_the_statuses_of_the_built_configs(here: Path) -> None:
+    statuses = {
+        name: {
+            v["accelerator"]: v["status"]
+            for chip in _swept(str(here / name), "v5e,v6e,v5p-8,tpu7x")["sweep"]
+            for v in chip["slices"]
+        }
+        for name in BUILT
+    }
+    # 115.2 GB a core: more than any core's HBM.
+    assert statuses["big.pbtxt"]["v6e-1"] == "does-not-fit"
+    assert statuses["big.pbtxt"]["v5p-8"] == "does-not-fit"
+    # 31.7 GB a core of 4: under a v6e core's 32 GiB, with less than 20% left.
+    assert statuses["near.pbtxt"]["v6e-4"] == "near"
+    assert statuses["small.pbtxt"]["v6e-8"] == "fits"
+    # TensorFlow does not run on TPU7x.
+    assert {statuses[name]["tpu7x"] for name in BUILT} == {"cannot-run"}
+
+
+def test_the_text_names_the_smallest_slice_and_why_a_chip_cannot(here: Path) -> None:
+    result = invoke("explain", "--memory", "--tpu", "v6e,tpu7x", str(here / "small.pbtxt"))
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "TPU v6e: the smallest slice that fits: v6e-8 (8 chips)" in lines
+    assert (
+        "TPU tpu7x: cannot run it: TensorFlow does not run on TPU7x (its Cloud TPU page: "
+        '"TensorFlow is not supported"; JAX is)'
+    ) in lines
+    # Slices with the same figures and verdict are one row; the mismatched are marked.
+    assert any(line.strip().startswith("v6e-1 .. v6e-4 (2 slices)") for line in lines)
+    assert any(line.strip().startswith("* not the slice it is laid out for") for line in lines)
+
+
+def test_a_slice_that_fits_nothing_says_so(here: Path) -> None:
+    result = invoke("explain", "--memory", "--tpu", "v6e-1,v5e", str(here / "big.pbtxt"))
+    assert result.exit_code == 0  # not fitting is what --memory explains, not an error
+    assert "TPU v6e: no slice named fits" in result.stdout.splitlines()
+
+
+def test_keras_layers_convert_for_each_slice(here: Path) -> None:
+    document = _swept("examples/keras/ranking.keras", "v6e-1,v6e-8,tpu7x")
+    by_name = {v["accelerator"]: v for chip in document["sweep"] for v in chip["slices"]}
+    # The COO buffers grow with the devices: each slice is sized for itself.
+    assert by_name["v6e-1"]["used_bytes"] < by_name["v6e-8"]["used_bytes"]
+    assert by_name["tpu7x"]["status"] == "not-sized"
+    assert by_name["tpu7x"]["not_sized"] == "no table goes to the SparseCores"
+
+
+def test_the_list_is_read_as_tpus_are() -> None:
+    assert [a.name for a in sweep("v5e")] == [
+        "v5litepod-1", "v5litepod-4", "v5litepod-8", "v5litepod-16", "v5litepod-32",
+        "v5litepod-64", "v5litepod-128", "v5litepod-256",
+    ]  # fmt: skip
+    assert [a.name for a in sweep("tpu7x, v6e-8 ,v6e-8")] == ["tpu7x", "v6e-8"]
+    everything = sweep("all")
+    assert {a.chip.name for a in everything} == {chip.name for chip in CHIPS}
+    for bad in ("v5p,", ",v5p", "v5p,,v6e"):
+        with pytest.raises(UnknownTpu, match="an empty name"):
+            sweep(bad)
+    with pytest.raises(UnknownTpu, match="v9x"):
+        sweep("v5p,v9x")
+
+
+def test_bad_lists_are_usage_errors(here: Path) -> None:
+    for tpus in ("v5p,v9x", "v5p,", "v5p-7,v6e"):
+        result = invoke("explain", "--memory", "--tpu", tpus, "examples/ranking_model.pbtxt")
+        assert result.exit_code == 2, tpus
+        assert "Invalid value for '--tpu'" in result.stderr
+    result = invoke("explain", "--tpu", "v5p,v6e", "examples/ranking_model.pbtxt")
+    assert result.exit_code == 2
+    assert "is for --memory" in result.stderr
+
+
+def test_the_docs_sample_is_what_it_prints(here: Path) -> None:
+    page = (ROOT / "docs" / "memory.md").read_text(encoding="utf-8")
+    command = "$ tpuemb explain --memory --tpu v6e,tpu7x,v5e examples/jax/recommender.stacked.pbtxt"
+    shown = page.split(command + "\n", 1)[1].split("```", 1)[0]
+    result = invoke(*command.split()[2:])
+    assert (result.exit_code, result.stdout) == (0, shown)
