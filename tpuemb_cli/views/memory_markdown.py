@@ -3,7 +3,7 @@ document over chips and slices, as GitHub-flavoured Markdown for a job summary o
 
 A report is its summary first (the ``summary`` every model's JSON document ends with: status,
 used and HBM a unit, share, what the figure is made of, the stacks and their padding), then the
-model's own table and words as the text view has them (``memory_text.chip_lines``: no second
+model's own table and words as the text view has them (``memory_text.verdict_lines``: no second
 wording). Strings from the document are escaped (``model.markdown``), and the page keeps within
 GitHub's limits by cutting whole rows. Like the other memory renderers it names no ecosystem.
 """
@@ -125,7 +125,7 @@ def _report(report: MemoryReport, level: str) -> list[str | Rows]:
             # The part's first line names it (``layer x``): its heading.
             named = [line for line in said if line] or [part.file]
             parts += [f"{level}# {inline(named[0])}", ""]
-            parts += [line for said in named[1:] for line in (paragraph(said), "")]
+            parts += [line for words in named[1:] for line in (paragraph(words), "")]
             parts += _report(part, level + "#")
         return parts
     if report.engine_line:
@@ -195,7 +195,10 @@ def _chip(chip: ChipSweep) -> list[str | Rows]:
     if smallest is not None:
         at = next(index for index, run in enumerate(grouped) if smallest in run)
         shown = grouped[: at + 1 + AFTER]
-    parts.append(Rows("slice", header(columns, right=(1, 3, 4, 5)), Lazy(shown, _run_row)))
+    table = Lazy(shown, _run_row)
+    parts.append(
+        Rows("row of slices", header(columns, right=(1, 3, 4, 5)), table, many="rows of slices")
+    )
     rest = [verdict for run in grouped[len(shown) :] for verdict in run]
     if rest:
         between = f"{inline(rest[0].accelerator)} to {inline(rest[-1].accelerator)}"
