@@ -183,9 +183,11 @@ venv-tf:
 	$(PYTHON) -m venv build/venv-tf
 	build/venv-tf/bin/python -m pip install -q 'tensorflow-cpu==2.21.0' keras-rs -e '.[test]'
 
+# Two workers (-n 2, as test-jax): the tests were one process, 4.5 of CI's 32 minutes; they use
+# no session fixtures, and each worker runs the SparseCore oracle's process for itself.
 test-tf: $(call oracle_venv,venv-tf)
 	@build/venv-tf/bin/python -c "import importlib.metadata as m; print('tensorflow-cpu', m.version('tensorflow-cpu'), 'keras', m.version('keras'), 'keras-rs', m.version('keras-rs'))"
-	build/venv-tf/bin/python -m pytest -q -rP -p no:cacheprovider tests/test_tf.py tests/test_tf_diff.py \
+	build/venv-tf/bin/python -m pytest -q -rP -p no:cacheprovider -n 2 tests/test_tf.py tests/test_tf_diff.py \
 	  tests/test_tf_checkpoint.py tests/test_tf_memory.py tests/test_tf_sparsecore_rules.py \
 	  tests/test_tf_sparsecore.py tests/test_tf_sparsecore_memory.py tests/test_tf_keras_oracle.py \
 	  tests/test_tf_keras_saving_oracle.py tests/test_tf_sparsecore_diff.py
