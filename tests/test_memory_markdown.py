@@ -256,11 +256,11 @@ def test_the_sweep_says_each_chips_smallest_fit_first_and_keeps_long_chips_short
             "share": f"{said['share']:.1%}",
         }
     # Each chip's verdict in the text view's words.
-    assert "\nTPU v9: the smallest slice that fits: v9-18 (18 chips)\n" in page
+    assert "\nTPU v9: the smallest slice that fits (under 20% left): v9-18 (18 chips)\n" in page
     assert "\n60 larger slices (v9-26 to v9-144): fits (60).\n" in page
     assert "\nTPU v8: fits only slices the document is not laid out for (\\*)" in page
     assert "\n- \\* not the slice it is laid out for, e.g.: laid out for 4 devices\n" in page
-    assert "\nTPU v7: no slice named fits\n" in page
+    assert "\nTPU v7: no slice fits\n" in page
     assert [row["status"] for row in chips[2]] == ["❌ does-not-fit", "❌ does-not-fit"]
     assert "\nTPU v6: cannot run it: no &lt;cores&gt; here\n" in page
     assert len(chips) == 3  # no table for a chip that cannot run it

@@ -208,7 +208,11 @@ def memory_report(
             for index, plan in enumerate(plans)
         ],
     }
-    sized = [record for record in records if record is not None and record.used is not None]
+    sized = [
+        record
+        for record in records
+        if record is not None and record.used is not None and record.status != "not-sized"
+    ]
     units = {record.unit for record in sized}
     return MemoryReport(
         "keras",
