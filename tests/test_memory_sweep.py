@@ -228,3 +228,11 @@ def test_what_cannot_be_sized_says_why(here: Path) -> None:
     assert "TPU v6e: not sized: num_tensor_cores is 0: no cores to put the tables on" in (
         result.stdout.splitlines()
     )
+
+
+def test_check_takes_one_tpu_and_says_where_lists_go(here: Path) -> None:
+    result = invoke("check", "--tpu", "v5p,v6e", "examples/ranking_model.pbtxt")
+    assert result.exit_code == 2
+    assert "a list (which of them it fits) is for `tpuemb explain --memory --tpu`" in (
+        result.stderr
+    )
