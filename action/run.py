@@ -1,6 +1,7 @@
 """The tpuemb GitHub Action's one step (action.yml): `tpuemb check` on the paths, annotations
 in the log; on a pull request, `tpuemb diff --against` its base on the configs it changes; the
-findings and changes in the job's step summary; the exit codes and counts as step outputs.
+findings and changes in the job's step summary (tpuemb's ``--format markdown``, each report within
+GitHub's limits); the exit codes and counts as step outputs.
 
 It runs in the runner's Python with tpuemb installed, and reads what a runner sets: the inputs
 (``INPUT_*``, passed by action.yml through ``env:``, never pasted into a shell line),
@@ -27,8 +28,6 @@ from typing import Any
 
 # The installed command (not `python -m`, which would put the checkout first on sys.path).
 TPUEMB = [shutil.which("tpuemb") or "tpuemb"]
-# The step summary's tables stop here: a summary past 1 MiB is refused by GitHub.
-MOST_ROWS = 50
 
 
 def _input(name: str, default: str = "") -> str:
@@ -99,67 +98,12 @@ def _report(path: Path) -> dict[str, Any]:
     return report
 
 
-def _cell(text: Any) -> str:
-    """A value in a markdown table: one line, no column break."""
-    return " ".join(str(text).split()).replace("|", "\\|")
-
-
-def _place(item: dict[str, Any]) -> str:
-    line = item.get("line")
-    return f"{item.get('file', '')}:{line}" if line else str(item.get("file", ""))
-
-
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    """A markdown table of the first MOST_ROWS rows, and how many more there are."""
-    if not rows:
-        return []
-    lines = ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows[:MOST_ROWS]]
-    if len(rows) > MOST_ROWS:
-        lines.append(f"\nand {len(rows) - MOST_ROWS} more (the annotations list them).")
-    return lines
-
-
-def _check_summary(report: dict[str, Any], code: int) -> list[str]:
-    summary = report.get("summary", {})
-    rows = [
-        [
-            _cell(_place(finding)),
-            f"{finding.get('rule')} {finding.get('name')}",
-            str(finding.get("severity")),
-            _cell(finding.get("message", "")),
-        ]
-        for finding in report.get("findings", [])
-    ]
-    return [
-        "### tpuemb check",
-        "",
-        f"{summary.get('files_checked', 0)} files checked: {summary.get('errors', 0)} errors, "
-        f"{summary.get('warnings', 0)} warnings, {summary.get('infos', 0)} infos "
-        f"(exit code {code}).",
-        *_table(["where", "rule", "severity", "message"], rows),
-    ]
-
-
-def _diff_summary(report: dict[str, Any], code: int, base: str, files: int) -> list[str]:
-    changes = report.get("changes", [])
-    rows = [
-        [
-            _cell(_place(change)),
-            str(change.get("kind")),
-            _cell(change.get("table") or ""),
-            f"{_cell(change.get('old'))} -> {_cell(change.get('new'))}",
-            _cell(change.get("message", "")),
-        ]
-        for change in changes
-    ]
-    return [
-        "### tpuemb diff",
-        "",
-        f"{files} changed files compared with `{_cell(base)}`: {len(changes)} changes "
-        f"(exit code {code}).",
-        *_table(["where", "kind", "table", "old -> new", "message"], rows),
-    ]
+def _markdown(path: Path) -> str:
+    """A report tpuemb wrote with ``--format markdown`` (within GitHub's limits), or ""."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
 
 
 def _append(variable: str, text: str) -> None:
@@ -181,19 +125,22 @@ def main() -> int:
     summary: list[str] = []
     codes: list[int] = []
     scratch = Path(tempfile.mkdtemp(prefix="tpuemb-action-"))
+    markdown = _flag("summary", True)
     if _flag("check", True):
-        report = scratch / "check.json"
+        report, written = scratch / "check.json", scratch / "check.md"
         args = ["check", "--format", "github", *shlex.split(_input("check-args"))]
         sarif = _input("sarif")
         if sarif:
             args += ["--format", "sarif", "--output-file", sarif]
+        if markdown:
+            args += ["--format", "markdown", "--output-file", str(written)]
         args += ["--format", "json", "--output-file", str(report), "--", *paths]
         code = _run(args, workspace)
         codes.append(code)
         found = _report(report)
         outputs["check-exit-code"] = str(code)
         outputs["findings"] = str(len(found.get("findings", [])))
-        summary += _check_summary(found, code)
+        summary.append(_markdown(written))
     base = _base(workspace) if _flag("diff", True) else ""
     if base:
         if not _have(base, workspace):
@@ -203,25 +150,25 @@ def main() -> int:
             _fail(f"git cannot list what changed since {base!r}")
         assert changed is not None
         if changed:
-            report = scratch / "diff.json"
+            report, written = scratch / "diff.json", scratch / "diff.md"
             args = ["diff", "--against", base, "--documents-only", "--format", "github"]
-            args += [*shlex.split(_input("diff-args")), "--format", "json"]
-            args += ["--output-file", str(report), "--", *changed]
+            args += shlex.split(_input("diff-args"))
+            if markdown:
+                args += ["--format", "markdown", "--output-file", str(written)]
+            args += ["--format", "json", "--output-file", str(report), "--", *changed]
             code = _run(args, workspace)
             codes.append(code)
             found = _report(report)
             outputs["diff-exit-code"] = str(code)
             outputs["changes"] = str(len(found.get("changes", [])))
-            summary += ["", *_diff_summary(found, code, base, len(changed))]
+            # What was compared with what, under the report's heading.
+            heading, _, rest = _markdown(written).partition("\n\n")
+            compared = f"{len(changed)} changed files compared with `{base}` (exit code {code})."
+            summary.append(f"{heading or '## tpuemb diff'}\n\n{compared}\n\n{rest}")
         else:
-            summary += [
-                "",
-                "### tpuemb diff",
-                "",
-                f"No file under the paths changed since `{base}`.",
-            ]
-    if _flag("summary", True) and summary:
-        _append("GITHUB_STEP_SUMMARY", "\n".join(["## tpuemb", "", *summary]) + "\n")
+            summary.append(f"## tpuemb diff\n\nNo file under the paths changed since `{base}`.\n")
+    if markdown and summary:
+        _append("GITHUB_STEP_SUMMARY", "\n".join(summary))
     _append("GITHUB_OUTPUT", "".join(f"{key}={value}\n" for key, value in outputs.items()))
     if 2 in codes:
         return 2

@@ -167,9 +167,14 @@ def test_a_pull_request_that_adds_a_restore_error_fails_with_it(
         ran.log,
         re.MULTILINE,
     ), ran.log
-    assert "## tpuemb\n\n### tpuemb check\n\n2 files checked: 0 errors" in ran.summary
-    assert f"1 changed files compared with `{base}`" in ran.summary
-    assert "| configs/model.spec.yaml:23 | restore-error | user_id | 64 -> 128 |" in ran.summary
+    # The step summary is tpuemb's --format markdown: check's, then diff's, each changed file's
+    # changes under its name.
+    assert ran.summary.startswith("## tpuemb check\n\nAll checks passed (2 files checked).\n")
+    assert f"## tpuemb diff\n\n1 changed files compared with `{base}` (exit code 1).\n" in (
+        ran.summary
+    )
+    assert "### configs/model.spec.yaml\n" in ran.summary
+    assert "| user_id | restore-error | error | tables\\[0\\].dim | 64 -&gt; 128 |" in ran.summary
 
 
 @pytest.mark.slow  # a git repository and tpuemb run as on a runner: seconds each
@@ -215,7 +220,7 @@ def test_sarif_and_turning_check_off(tmp_path: Path, repository: tuple[Path, str
     assert ran.code == 0, ran.log
     # README.md changed: compared, skipped as no TPU embedding document (--documents-only).
     assert (ran.outputs["check-exit-code"], ran.outputs["diff-exit-code"]) == ("", "0")
-    assert "### tpuemb check" not in ran.summary and "1 changed files compared" in ran.summary
+    assert "## tpuemb check" not in ran.summary and "1 changed files compared" in ran.summary
 
 
 @pytest.mark.slow  # a git repository and tpuemb run as on a runner: seconds each

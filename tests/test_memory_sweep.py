@@ -147,7 +147,7 @@ def test_the_text_names_the_smallest_slice_and_why_a_chip_cannot(here: Path) -> 
 def test_a_slice_that_fits_nothing_says_so(here: Path) -> None:
     result = invoke("explain", "--memory", "--tpu", "v6e-1,v5e", str(here / "big.pbtxt"))
     assert result.exit_code == 0  # not fitting is what --memory explains, not an error
-    assert "TPU v6e: no slice named fits" in result.stdout.splitlines()
+    assert "TPU v6e: no slice fits" in result.stdout.splitlines()
 
 
 def test_keras_layers_convert_for_each_slice(here: Path) -> None:
@@ -190,3 +190,49 @@ def test_the_docs_sample_is_what_it_prints(here: Path) -> None:
     shown = page.split(command + "\n", 1)[1].split("```", 1)[0]
     result = invoke(*command.split()[2:])
     assert (result.exit_code, result.stdout) == (0, shown)
+
+
+def test_slices_named_out_of_order_are_swept_smallest_first(here: Path) -> None:
+    document = _swept("examples/keras/ranking.keras", "v6e-256,v6e-8,v6e-1")
+    (chip,) = document["sweep"]
+    assert [v["accelerator"] for v in chip["slices"]] == ["v6e-1", "v6e-8", "v6e-256"]
+    assert chip["smallest_fit"] == "v6e-1"
+    # Slices not next to each other among the chip's sizes are rows of their own.
+    result = invoke("explain", "--memory", "--tpu", "v6e-256,v6e-1", str(here / "small.pbtxt"))
+    assert ".." not in result.stdout
+
+
+def test_one_chip_is_swept_with_a_star(here: Path) -> None:
+    document = _swept(str(here / "small.pbtxt"), "v6e-*")
+    assert [v["accelerator"] for v in document["sweep"][0]["slices"]][:2] == ["v6e-1", "v6e-4"]
+    assert len(document["sweep"][0]["slices"]) == 8
+    result = invoke("explain", "--memory", "--tpu", "v6e-8-*", str(here / "small.pbtxt"))
+    assert result.exit_code == 2
+
+
+def test_a_chip_whose_hbm_is_unknown_says_so(here: Path) -> None:
+    result = invoke("explain", "--memory", "--tpu", "v2,v6e", "examples/ranking_model.pbtxt")
+    assert (
+        "TPU v2: its HBM is not known (docs/memory.md); nothing to compare with"
+        in result.stdout.splitlines()
+    )
+
+
+def test_what_cannot_be_sized_says_why(here: Path) -> None:
+    (here / "nocores.pbtxt").write_text(CONFIG.replace(" num_tensor_cores: %d", "") % 1000)
+    document = _swept(str(here / "nocores.pbtxt"), "v6e-1,v6e-4")
+    for verdict in document["sweep"][0]["slices"]:
+        assert verdict["status"] == "not-sized"
+        assert verdict["not_sized"] == "num_tensor_cores is 0: no cores to put the tables on"
+    result = invoke("explain", "--memory", "--tpu", "v6e-1,v6e-4", str(here / "nocores.pbtxt"))
+    assert "TPU v6e: not sized: num_tensor_cores is 0: no cores to put the tables on" in (
+        result.stdout.splitlines()
+    )
+
+
+def test_check_takes_one_tpu_and_says_where_lists_go(here: Path) -> None:
+    result = invoke("check", "--tpu", "v5p,v6e", "examples/ranking_model.pbtxt")
+    assert result.exit_code == 2
+    assert "a list (which of them it fits) is for `tpuemb explain --memory --tpu`" in (
+        result.stderr
+    )

@@ -223,6 +223,11 @@ def _tpu(ctx: click.Context, param: click.Parameter, value: str | None) -> str |
     is a usage error (exit 2)."""
     if value is None:
         return None
+    if "," in value:
+        raise click.BadParameter(
+            f"{value!r}: one TPU here; a list (which of them it fits) is for `tpuemb explain "
+            "--memory --tpu`"
+        )
     from tpuemb_cli.model.accelerators import UnknownTpu, parse
 
     try:

@@ -30,6 +30,7 @@ from tpuemb_cli.model.findings import Severity
 
 if TYPE_CHECKING:
     from tpuemb_cli.engine import Engine
+    from tpuemb_cli.engine.settings import Selection
     from tpuemb_cli.load import Document
     from tpuemb_cli.model.accelerators import Accelerator
     from tpuemb_cli.model.findings import Finding
@@ -111,12 +112,15 @@ def execute(
         error(streams, f"{item.name}: not explained: {refusal}")
         return EXIT_ERROR
     # A spec is explained as what it compiles to (its facts): it must compile.
-    if linted.facts is not None and not _compiles(linted.findings, streams):
+    findings = linted.findings
+    if options.sweep:
+        findings = _with_each_chip(findings, selection, options, data, item.name, message_type)
+    if linted.facts is not None and not _compiles(findings, streams):
         error(streams, f"{item.name}: not explained: the spec has errors")
         return EXIT_FINDINGS
     # Any other document is explained as it was read, its errors said first (stderr) and the
     # exit code 1, as `check` would give: a misspelt `vocabulary_sise` is no 0-row table.
-    errors = _errors(linted.findings)
+    errors = _errors(findings)
     if errors:
         streams.err.write(formatters.get("concise")(formatters.Report(errors, 1), False))
         note(streams, f"{item.name}: explained as read, with the errors above")
@@ -132,6 +136,30 @@ def execute(
         streams.out.write(explain_document(document, linted.facts))
         status = EXIT_OK
     return EXIT_FINDINGS if errors and status == EXIT_OK else status
+
+
+def _with_each_chip(
+    findings: list[Finding],
+    selection: Selection,
+    options: MemoryOptions,
+    data: bytes,
+    name: str,
+    message_type: str | None,
+) -> list[Finding]:
+    """``findings`` and what linting finds with each chip the sweep names (a Keras-RS layer
+    that raises on one chip, a limit of another): the sweep hides no error a ``--tpu`` of its
+    chips would show, each said once."""
+    from tpuemb_cli.workspace import Workspace
+
+    chips = dict.fromkeys(accelerator.chip.name for accelerator in options.sweep)
+    found = dict.fromkeys(findings)
+    for chip in chips:
+        workspace = Workspace(selection=selection._replace(tpu=chip))
+        linted = workspace.lint_document(data, name, message_type=message_type, exclude=False)
+        found.update(dict.fromkeys(linted.findings))
+    from tpuemb_cli.model.findings import Finding
+
+    return sorted(found, key=Finding.sort_key)
 
 
 def _memory(
@@ -202,7 +230,7 @@ def _tpus(
     if value is None:
         return None
     try:
-        if "," in value or value.strip().lower() == "all":
+        if "," in value or value.lower() == "all" or value.endswith("-*"):
             return sweep(value)
         return parse(value).name
     except UnknownTpu as error:
@@ -225,9 +253,9 @@ def _tpus(
     callback=_tpus,
     help="The TPU the config runs on: a chip (v2, v3, v4, v5e, v5p, v6e, tpu7x) or an "
     "accelerator type (v4-32, v5p-128, v5litepod-16, v6e-256). With --memory, a list "
-    "(v5p,v6e,tpu7x; `all` for every chip) sweeps every slice size of each chip named, and "
-    "says which fits and the smallest that does. Overrides `tpu` in the settings and a spec's "
-    "accelerator.",
+    "(v5p,v6e,tpu7x; `v5p-*` for one chip; `all` for every chip) sweeps every slice size of "
+    "each chip named, and says which fits and the smallest that does. Overrides `tpu` in the "
+    "settings and a spec's accelerator.",
 )
 @front_end_options
 @stats_options
@@ -238,7 +266,8 @@ def _tpus(
     type=memory_formats(),
     default="text",
     show_default=True,
-    help="json: the --memory report as a JSON document; html: as one self-contained HTML page.",
+    help="json: the --memory report as a JSON document; markdown: as GitHub-flavoured Markdown; "
+    "html: as one self-contained HTML page.",
 )
 def command(
     path: str,

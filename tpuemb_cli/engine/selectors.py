@@ -19,8 +19,13 @@ def _rule_codes() -> tuple[Any, ...]:
 
 def selector_codes(selector: str) -> set[str]:
     """The codes a selector names: a code, a kebab-case name, or a code prefix (``TE1``, ``TE``)."""
+    from tpuemb_cli.rules import BY_CODE, BY_NAME
+
     key = selector.strip()
-    codes = {r.code for r in _rule_codes() if r.code == key.upper() or r.name == key.lower()}
+    # The rule of that code or name, looked up (codes and names are unique: tests/test_catalog.py),
+    # not searched for among the catalog's rows (each start-up reads the default `select`, "TE").
+    named = (BY_CODE.get(key.upper()), BY_NAME.get(key.lower()))
+    codes = {entry.code for entry in named if entry is not None}
     if not codes and key and key.upper()[:2] == "TE":
         codes = {r.code for r in _rule_codes() if r.code.startswith(key.upper())}
     return codes

@@ -86,6 +86,7 @@ FORMATS: dict[str, str] = {
     "json-lines": "tpuemb_cli.formatters.json_lines",
     "sarif": "tpuemb_cli.formatters.sarif",
     "github": "tpuemb_cli.formatters.github",
+    "markdown": "tpuemb_cli.formatters.markdown",
     "html": "tpuemb_cli.formatters.html",
 }
 # `text` was the first release's name for the human format.

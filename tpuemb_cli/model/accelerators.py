@@ -249,9 +249,12 @@ def _malformed(name: str) -> UnknownTpu:
 def sweep(text: str) -> tuple[Accelerator, ...]:
     """The TPUs a list names, for ``explain --memory``'s sweep: comma-separated chips (each
     every slice size it comes in, or the chip alone when tpuemb knows none: v2, TPU7x) and
-    accelerator types (each itself); ``all`` for every chip. In the order named, each once.
+    accelerator types (each itself); ``all`` for every chip; ``v5p-*`` (alone too) for one
+    chip's slices. In the order named, each once.
     Raises UnknownTpu naming the first item that is no TPU."""
-    names = [name.strip() for name in text.split(",")]
+    # Spaces after the commas are a list's layout; nothing else is stripped (a name with
+    # another character around it is no TPU, as --tpu alone says).
+    names = [name.strip(" ") for name in text.split(",")]
     if any(not name for name in names):
         raise UnknownTpu(f"{text!r}: an empty name in the list (TPUs are separated by commas)")
     found: list[Accelerator] = []
@@ -259,7 +262,9 @@ def sweep(text: str) -> tuple[Accelerator, ...]:
         if name.lower() == "all":
             chips: list[Accelerator] = [Accelerator(chip) for chip in CHIPS]
         else:
-            chips = [parse(name)]
+            chips = [parse(name.removesuffix("-*"))]
+            if name.endswith("-*") and chips[0].size is not None:
+                raise UnknownTpu(f"{name!r}: `-*` follows a chip's name (v5p-*), not a slice's")
         for named in chips:
             expanded = slices(named.chip) if named.size is None else ()
             for accelerator in expanded or (named,):

@@ -62,7 +62,7 @@ def slice_mismatch(config: TPUEmbeddingConfiguration, tpu: Accelerator | None) -
         return None
     return (
         f"the slice does not match the config: a {tpu.describe()}, but num_tensor_cores is "
-        f"{count(config.num_tensor_cores)}; the figures below are for the config's cores"
+        f"{count(config.num_tensor_cores)}; the figures are for the config's cores"
     )
 
 
@@ -228,7 +228,15 @@ def memory_report(
             f"{printable(name)}{header}\n\nnum_tensor_cores is {config.num_tensor_cores}: no cores "
             "to put the tables on (`tpuemb check` reports it)\n"
         )
-        return MemoryReport("tensorcore", name, fields, prose=prose, accelerator=_named(chip, tpu))
+        return MemoryReport(
+            "tensorcore",
+            name,
+            fields,
+            prose=prose,
+            accelerator=_named(chip, tpu),
+            cannot_run=chip.tensorflow_refusal if chip is not None else "",
+            unsized=f"num_tensor_cores is {config.num_tensor_cores}: no cores to put the tables on",
+        )
     tables = largest_first(memory)
     mismatch = slice_mismatch(config, tpu)
     return MemoryReport(

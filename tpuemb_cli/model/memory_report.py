@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tpuemb_cli.model.memory import WARNING_PERCENT
@@ -132,27 +133,45 @@ class MemoryReport:
     def status(self) -> str:
         """The verdict against the named TPU: ``cannot-run``, ``not-sized`` (no TPU named, or
         the model could not size the document for it), else its chip verdict's
-        (``ChipVerdict.status``); a report of parts takes its worst part's."""
+        (``ChipVerdict.status``). A report of parts (layers on the same devices) is judged by
+        the sum of its sized parts' figures against the HBM: parts that fit one by one may not
+        fit together; a part that cannot run makes the whole unable to."""
         if self.cannot_run:
             return "cannot-run"
         if self.unsized:
             return "not-sized"
         if self.parts:
-            return worst(part.status for _, part in self.parts)
+            statuses = [part.status for _, part in self.parts]
+            if "cannot-run" in statuses:
+                return "cannot-run"
+            sized = [part for _, part in self.parts if part.status != "not-sized"]
+            if not sized:
+                return "not-sized"
+            chip = next((part.chip for part in sized if part.chip is not None), None)
+            if self.used is None or chip is None:
+                return worst(part.status for part in sized)
+            return ChipVerdict(chip.chip, chip.hbm, self.used).status
         return self.chip.status if self.chip is not None else "not-sized"
 
     @property
     def why_not_sized(self) -> str:
-        """Why the report has no figures for the TPU, its own or its first part's ("" when it
-        has them)."""
+        """Why the report has no figures for the TPU ("" when it has them): its own reason, or
+        for a report of parts none of which is sized, its first part's."""
         if self.unsized or not self.parts:
-            return self.unsized
+            return self.unsized if self.status == "not-sized" else ""
+        if self.status != "not-sized":
+            return ""
         return next((part.why_not_sized for _, part in self.parts if part.why_not_sized), "")
 
     def summary(self) -> dict[str, Any]:
         """What every report says the same way, whatever its model: the ``summary`` of the JSON
-        document, which the HTML and Markdown reports and the sweep read. A report of parts
-        (a Keras-RS model's layers) sums its parts' figures, breakdowns and stacks."""
+        document, which the HTML and Markdown reports and the sweep read (made once: a copy
+        each call). A report of parts (a Keras-RS model's layers) sums its parts' figures,
+        breakdowns and stacks."""
+        return dict(self._summary)
+
+    @cached_property
+    def _summary(self) -> dict[str, Any]:
         layers = [{"file": part.file, **part.summary()} for _, part in self.parts]
         chip = self.chip or next((part.chip for _, part in self.parts if part.chip), None)
         used = self.used if self.used is not None else self.chip.used if self.chip else None

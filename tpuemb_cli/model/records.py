@@ -11,11 +11,11 @@ defaults, methods, docstrings, ``_replace``, pickling -- built without that work
 Nor does a record compile anything. ``collections.namedtuple`` compiles each class's
 ``__new__`` from source (``eval`` of a lambda naming the fields), about as costly as the rest of
 the class: three dozen records made 3-4% of the start-up floor `tpuemb check` is measured
-against. A record's ``__new__`` is that lambda's code for its number of fields (one
-``namedtuple`` per number of fields, kept) with the parameters renamed to its fields --
-``CodeType.replace`` renames local variables without compiling -- so its signature, defaults,
-keyword arguments and error messages are namedtuple's; the methods are namedtuple's, made here
-as closures, and the fields' descriptors are that namedtuple's (they read a position, not a
+against. A record's ``__new__`` is that lambda's code for its number of fields (compiled once
+per number of fields, from namedtuple's source, and kept) with the parameters renamed to its
+fields -- ``CodeType.replace`` renames local variables without compiling -- so its signature,
+defaults, keyword arguments and error messages are namedtuple's; the methods are namedtuple's,
+made here as closures, and the fields' descriptors are namedtuple's (they read a position, not a
 name).
 
     class Finding(Record):
@@ -41,19 +41,37 @@ else:
     _CLASS_KEYS = frozenset({"__module__", "__qualname__", "__annotations__", "__orig_bases__"})
 
     @functools.cache
-    def _shape(size: int) -> type:
-        """collections.namedtuple's class for ``size`` fields: its ``__new__``'s code and its
-        fields' descriptors serve every record of that size."""
-        return collections.namedtuple(f"Record{size}", [f"f{index}" for index in range(size)])
+    def _shape(size: int) -> tuple[FunctionType, tuple[Any, ...]]:
+        """What ``collections.namedtuple`` would make for ``size`` fields ``f0``, ``f1``, ... and
+        every record of that size shares: its ``__new__`` (the lambda namedtuple compiles, from
+        the same source, in the same namespace) and its fields' descriptors (``_tuplegetter``s
+        of the same positions and docstrings). Made without namedtuple's class, methods and
+        checks, which the records never use and which cost about as much as the compiling: the
+        start-up path's records have 15 sizes, and a whole namedtuple for each was 2.7M of the
+        283M instructions of `tpuemb check` on a one-table config."""
+        fields = [f"f{index}" for index in range(size)]
+        arguments = ", ".join(fields) + ("," if size == 1 else "")
+        namespace = {
+            "_tuple_new": tuple.__new__,
+            "__builtins__": {},
+            "__name__": f"namedtuple_Record{size}",
+        }
+        source = f"lambda _cls, {arguments}: _tuple_new(_cls, ({arguments}))"
+        # Compiled as collections compiles it: without this module's `from __future__` flags.
+        new = eval(compile(source, "<string>", "eval", dont_inherit=True), namespace)
+        # namedtuple's own descriptor for a field (the C one, or its fallback where there is none).
+        getter = collections._tuplegetter  # type: ignore[attr-defined]
+        return new, tuple(
+            getter(index, sys.intern(f"Alias for field number {index}")) for index in range(size)
+        )
 
     def _named_tuple(
         name: str, fields: tuple[str, ...], defaults: tuple[Any, ...], module: str | None
     ) -> Any:
         """``collections.namedtuple(name, fields, defaults=defaults, module=module)``, without
         compiling its ``__new__``."""
-        shape = _shape(len(fields))
+        template, getters = _shape(len(fields))
         arguments = ", ".join(fields) + ("," if len(fields) == 1 else "")
-        template = shape.__new__
         new = FunctionType(
             template.__code__.replace(co_varnames=("_cls", *fields)),
             template.__globals__,
@@ -110,8 +128,8 @@ else:
             "__getnewargs__": __getnewargs__,
             "__match_args__": fields,
         }
-        for index, field in enumerate(fields):
-            namespace[field] = shape.__dict__[f"f{index}"]
+        for field, getter in zip(fields, getters, strict=True):
+            namespace[field] = getter
         record = type(name, (tuple,), namespace)
         if module is not None:
             record.__module__ = module

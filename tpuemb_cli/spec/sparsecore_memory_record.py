@@ -150,7 +150,13 @@ def memory_report(
         )
         refusal = {"laid_out": False, "reason": str(layout), "tpu": None}
         return MemoryReport(
-            "sparsecore", name, refusal, prose=prose, accelerator=named, cannot_run=cannot_run(chip)
+            "sparsecore",
+            name,
+            refusal,
+            prose=prose,
+            accelerator=named,
+            cannot_run=cannot_run(chip),
+            unsized=f"not laid out: {layout}",
         )
     total = memory.per_sparse_core
     fields: dict[str, Any] = {

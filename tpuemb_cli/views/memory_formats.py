@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 RENDERERS: dict[str, str] = {
     "text": "tpuemb_cli.views.memory_text",
     "json": "tpuemb_cli.views.memory_json",
+    "markdown": "tpuemb_cli.views.memory_markdown",
     "html": "tpuemb_cli.views.memory_html",
 }
 

@@ -6,6 +6,7 @@ Nothing here sizes anything: the verdicts are the reports' own (``MemoryReport.s
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tpuemb_cli.model.memory_sweep import ChipSweep, SliceVerdict, Sweep
@@ -26,7 +27,7 @@ def sweep(
     accelerators: tuple[Accelerator, ...],
 ) -> Sweep:
     """Each of ``accelerators`` asked of ``memory`` (the document's front-end's memory
-    function), the chips in the order first named, each chip's slices in the order named."""
+    function), the chips in the order first named, each chip's slices smallest first."""
     from tpuemb_cli.frontends import settle_of
     from tpuemb_cli.model.schema import kind_of
 
@@ -47,7 +48,14 @@ def sweep(
             named = document._replace(message=message)
         report = memory(named, facts, for_tpu)
         engine_name = report.engine
-        verdict = SliceVerdict(accelerator.name, accelerator.chips, accelerator.devices, report)
+        # Kept: what the sweep's views read (the summary, the words); not the model's fields
+        # and table rows, thousands of them a slice.
+        kept = replace(report, fields={}, rows=(), shares=None, notes=())
+        verdict = SliceVerdict(accelerator.name, accelerator.chips, accelerator.devices, kept)
         by_chip.setdefault(accelerator.chip.name, []).append(verdict)
-    chips = tuple(ChipSweep(chip, tuple(verdicts)) for chip, verdicts in by_chip.items())
+    # Each chip's slices smallest first, whatever order they were named in.
+    chips = tuple(
+        ChipSweep(chip, tuple(sorted(verdicts, key=lambda v: v.chips or 0)))
+        for chip, verdicts in by_chip.items()
+    )
     return Sweep(engine_name, document.name, chips)

@@ -100,17 +100,35 @@ def _run_key(verdict: SliceVerdict) -> tuple[object, ...]:
     return (verdict.status, summary["used_bytes"], summary["hbm_bytes"], bool(report.mismatch))
 
 
-def _runs(verdicts: tuple[SliceVerdict, ...]) -> list[list[SliceVerdict]]:
-    runs: list[list[SliceVerdict]] = []
+def runs(verdicts: tuple[SliceVerdict, ...]) -> list[list[SliceVerdict]]:
+    """Consecutive slices with the same verdict and figures: one row each of a sweep's table
+    (the text's and the Markdown's). Consecutive in the chip's sizes, not only in the list:
+    v6e-1 and v6e-256 named alone are two rows, not a range."""
+    found: list[list[SliceVerdict]] = []
     for verdict in verdicts:
-        if runs and _run_key(runs[-1][-1]) == _run_key(verdict):
-            runs[-1].append(verdict)
+        last = found[-1][-1] if found else None
+        if last is not None and _next(last, verdict) and _run_key(last) == _run_key(verdict):
+            found[-1].append(verdict)
         else:
-            runs.append([verdict])
-    return runs
+            found.append([verdict])
+    return found
 
 
-def _span(run: list[SliceVerdict]) -> tuple[str, str]:
+def _next(before: SliceVerdict, after: SliceVerdict) -> bool:
+    """Whether ``after`` is the size that follows ``before``'s among its chip's slices."""
+    from tpuemb_cli.model.accelerators import UnknownTpu, parse, slices
+
+    try:
+        one, other = parse(before.accelerator), parse(after.accelerator)
+    except UnknownTpu:  # a sweep built of other names (the renderers' tests): no range
+        return False
+    if one.size is None or other.size is None or one.chip != other.chip:
+        return False
+    sizes = [accelerator.size for accelerator in slices(one.chip)]
+    return sizes.index(other.size) == sizes.index(one.size) + 1
+
+
+def span(run: list[SliceVerdict]) -> tuple[str, str]:
     """A run's slices and chips: ``v5p-8 .. v5p-24 (3 slices)``, ``4-12``."""
     first, last = run[0], run[-1]
     if len(run) == 1:
@@ -128,23 +146,32 @@ def _span(run: list[SliceVerdict]) -> tuple[str, str]:
     return name, chips
 
 
-def _chip_heading(chip: ChipSweep) -> str:
+def chip_heading(chip: ChipSweep) -> str:
+    """A chip's verdict in one line: why it cannot run the document, the smallest slice that
+    fits, why it was not sized, that its HBM is not known, or that no slice fits."""
     if chip.cannot_run:
         return f"TPU {chip.chip}: cannot run it: {chip.cannot_run}"
     smallest = chip.smallest_fit
     if smallest is not None:
-        what = "slice" if smallest.chips is not None else "chip"
-        chips = f" ({plural(smallest.chips, 'chip')})" if smallest.chips is not None else ""
-        return f"TPU {chip.chip}: the smallest {what} that fits: {smallest.accelerator}{chips}"
+        near = f" (under {100 - WARNING_PERCENT}% left)" if smallest.status == "near" else ""
+        if smallest.chips is None:
+            return f"TPU {chip.chip}: fits{near}"
+        chips = plural(smallest.chips, "chip")
+        return (
+            f"TPU {chip.chip}: the smallest slice that fits{near}: {smallest.accelerator} ({chips})"
+        )
+    statuses = {verdict.status for verdict in chip.slices}
     unsized = {verdict.report.why_not_sized for verdict in chip.slices}
-    if len(unsized) == 1 and "" not in unsized:
-        return f"TPU {chip.chip}: not sized: {unsized.pop()}"
-    if any(v.status in FITTING for v in chip.slices):
+    if statuses == {"not-sized"} and len(unsized) == 1:
+        return f"TPU {chip.chip}: not sized: {unsized.pop() or 'the model gives no figure'}"
+    if statuses == {"unknown"}:
+        return f"TPU {chip.chip}: its HBM is not known (docs/memory.md); nothing to compare with"
+    if statuses & set(FITTING):
         return (
             f"TPU {chip.chip}: fits only slices the document is not laid out for (*): lay it "
-            "out for one of them"
+            "out for one of them to size it there"
         )
-    return f"TPU {chip.chip}: no slice named fits"
+    return f"TPU {chip.chip}: no slice fits"
 
 
 def render_sweep_text(sweep: Sweep) -> str:
@@ -156,15 +183,15 @@ def render_sweep_text(sweep: Sweep) -> str:
         "--tpu <slice>` says alone; `--format json` lists every slice)",
     ]
     for chip in sweep.chips:
-        heading = _chip_heading(chip)
+        heading = chip_heading(chip)
         lines += ["", heading]
         if chip.cannot_run or heading.startswith(f"TPU {chip.chip}: not sized"):
-            continue
+            continue  # nothing per slice to show
         rows = [["slice", "chips", "used", "HBM", "share", "verdict"]]
         mismatch = ""
-        for run in _runs(chip.slices):
+        for run in runs(chip.slices):
             summary = run[0].report.summary()
-            name, chips = _span(run)
+            name, chips = span(run)
             used, hbm, unit = summary["used_bytes"], summary["hbm_bytes"], summary["unit"]
             per = f" a {unit}" if unit else ""
             words = VERDICT_WORDS[run[0].status]
@@ -185,5 +212,8 @@ def render_sweep_text(sweep: Sweep) -> str:
             )
         lines += ["  " + line for line in grid(rows)]
         if mismatch:
-            lines.append(f"  * not the slice it is laid out for, e.g.: {printable(mismatch)}")
+            lines.append(
+                f"  * not the slice it is laid out for; its figures are the document's: e.g. "
+                f"{printable(mismatch)}"
+            )
     return text_of(lines)

@@ -179,8 +179,17 @@ def _breakdown(memory: JaxMemory) -> tuple[tuple[str, int], ...]:
 
 def _mismatch(memory: JaxMemory, tpu: Accelerator | None) -> str:
     """When the slice named has another number of devices than the stacks are laid out for."""
-    if tpu is None or tpu.devices is None or memory.devices is None:
+    if tpu is None or memory.devices is None:
         return ""
+    if tpu.devices is None:  # a chip named alone: its chips hold whole devices
+        per_chip = tpu.chip.devices_per_chip
+        if not per_chip or memory.devices % per_chip == 0:
+            return ""
+        return (
+            f"no {tpu.chip.name} slice matches the spec: the stacks are laid out for "
+            f"{plural(memory.devices, 'device')}, no whole number of {tpu.chip.name} chips "
+            f"({per_chip} devices a chip); the figures are the spec's"
+        )
     if tpu.devices == memory.devices:
         return ""
     return (
@@ -265,6 +274,7 @@ def memory_report(
         fields,
         accelerator=tpu.name if tpu is not None else chip.name if chip is not None else "",
         cannot_run=problem.removeprefix("per device: ") if refused else "",
+        unsized=problem.removeprefix("per device: ") if problem and not refused else "",
         mismatch=_mismatch(memory, tpu) if sized else "",
         stacks=tuple(
             StackSummary(

@@ -37,6 +37,22 @@ NO_TPU = (
 )
 
 
+def no_devices(accelerator: str) -> str:
+    """Why a layer is not laid out when no slice gives its devices: no --tpu, or a chip named
+    without a size (TPU7x and v2 have none tpuemb knows)."""
+    if not accelerator:
+        return NO_TPU
+    from tpuemb_cli.model.accelerators import NAMING
+
+    said = (
+        f"--tpu {accelerator} names a chip, not a slice: the devices are not known, so neither "
+        "are the stacks the library makes nor their memory"
+    )
+    if accelerator not in NAMING:
+        return f"{said} (tpuemb knows no {accelerator} slice sizes to name)"
+    return f"{said}; name a slice (v5p-8: 4 devices of 4 SparseCores)"
+
+
 def unknown_feature(chip: str) -> str:
     """Why a TensorFlow layer on ``chip`` is not laid out: which library it builds is not known."""
     return (
@@ -163,7 +179,7 @@ def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
     if topology.backend == "tensorflow" and not topology.embedding_feature():
         return plan._replace(unknown=unknown_feature(topology.accelerator))
     if topology.global_device_count < 1:
-        return plan._replace(unknown=NO_TPU)
+        return plan._replace(unknown=no_devices(topology.accelerator))
     if topology.backend == "jax":
         from tpuemb_cli.frontends.jax.spec.compiler import compile_jax_spec
         from tpuemb_cli.frontends.jax.spec.layout import layout

@@ -35,7 +35,10 @@ def _target(topology: Topology) -> str:
             return f"{head}, {chip}, devices not known, {feature}"
         return f"{head}, {plural(topology.global_device_count, 'device')} of {chip}, {feature}"
     if topology.global_device_count < 1:
-        return f"{head}, devices not known (no --tpu)"
+        said = (
+            f"{topology.accelerator} named without a slice" if topology.accelerator else "no --tpu"
+        )
+        return f"{head}, devices not known ({said})"
     cores = topology.num_sc_per_device
     return (
         f"{head}, {plural(topology.global_device_count, 'device')}"
@@ -208,7 +211,11 @@ def memory_report(
             for index, plan in enumerate(plans)
         ],
     }
-    sized = [record for record in records if record is not None and record.used is not None]
+    sized = [
+        record
+        for record in records
+        if record is not None and record.used is not None and record.status != "not-sized"
+    ]
     units = {record.unit for record in sized}
     return MemoryReport(
         "keras",

@@ -57,6 +57,8 @@ def memory_report(name: str, spec: Any, tpu: Accelerator | None) -> MemoryReport
             name,
             {"built": True, "stacks": [], "bytes_per_device": 0},
             prose=f"{header}\n\nno table: the collection holds no weight\n",
+            accelerator=tpu.name if tpu is not None else "",
+            unsized="no table: the collection holds no weight",
         )
     if refused or memory is None:
         why = refused or (
@@ -67,6 +69,8 @@ def memory_report(name: str, spec: Any, tpu: Accelerator | None) -> MemoryReport
             name,
             {"built": False, "reason": why, "stacks": []},
             prose=f"{header}\n\nnot built: {printable(why)}\n",
+            accelerator=tpu.name if tpu is not None else "",
+            unsized=f"not built: {why}",
         )
     made = {held.name: held for held in stacking.stacks}
     rows = []
