@@ -14,7 +14,7 @@ PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
 .PHONY: venv-tf venv-jax venv-jax-next venv-keras venv-torchrec venv-protobuf oracle-venvs ci-venvs
-.PHONY: chromium test-browser bench-report
+.PHONY: chromium venv-browser test-browser bench-report
 .PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras test-torchrec fuzz fuzz-fix bench bench-venv bench-startup bench-stats examples dist test-wheel corpus-record corpus-compare
 
 install:
@@ -307,6 +307,8 @@ $(BROWSER_VENV)/.installed:
 	$(PYTHON) -m venv $(BROWSER_VENV)
 	$(BROWSER_VENV)/bin/python -m pip install -q -e '.[test]' selenium
 	touch $@
+
+venv-browser: $(BROWSER_VENV)/.installed
 
 chromium:
 	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
