@@ -98,7 +98,9 @@ details>summary{cursor:pointer}
 table.long{table-layout:fixed;margin:0}
 .file{font-family:ui-monospace,Menlo,Consolas,monospace}
 @media print{.chunk{content-visibility:visible}
-:root{--bg:#fff;--fg:#000;--muted:#333;--line:#999;--panel:#f0f0f0}
+:root{--bg:#fff;--fg:#000;--muted:#333;--line:#999;--panel:#f0f0f0;
+--ok:#1b6e34;--near:#8a5a00;--bad:#b3261e;--na:#5a5a5a;--s0:#3a6ea5;--s1:#c0722a;--s2:#5b8c3a;
+--s3:#8a4f9e;--s4:#b04a5a;--s5:#4a8f8f}
 body{max-width:none;padding:0;font-size:10pt}*{print-color-adjust:exact;-webkit-print-color-adjust:exact}
 details::details-content{content-visibility:visible;display:block}
 tr,.keep{break-inside:avoid}h2,h3{break-after:avoid}a{color:inherit;text-decoration:none}}
