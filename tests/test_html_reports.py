@@ -104,7 +104,13 @@ def test_diff_groups_changes_by_table() -> None:
 def test_hostile_names_are_text(tmp_path: Path) -> None:
     path = tmp_path / "hostile.pbtxt"
     path.write_text(hostile_config())
-    for args in (["check", str(path)], ["explain", "--memory", "--tpu", "v5p", str(path)]):
+    changed = tmp_path / "changed.pbtxt"
+    changed.write_text(hostile_config().replace("dimension: 16", "dimension: 32", 1))
+    for args in (
+        ["check", str(path)],
+        ["explain", "--memory", "--tpu", "v5p", str(path)],
+        ["diff", str(path), str(changed)],
+    ):
         page = invoke(*args, "--format", "html").stdout
         figures_of(page)
         assert "<script>" not in page and "\x1b" not in page and "\u202e" not in page
