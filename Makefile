@@ -286,8 +286,9 @@ venv-torchrec: $(TORCHREC_VENV)/.installed-torchrec-1.9.2
 oracle-venvs: venv-tf venv-jax venv-jax-next venv-keras venv-torchrec
 
 # What CI builds in the background while the suite runs, one after another (no two editable
-# installs of this tree at once): the protobuf range's environment, then the oracles'.
-ci-venvs: venv-protobuf oracle-venvs
+# installs of this tree at once): the protobuf range's environment, the oracles', then Chromium
+# (apt) and the browser tests' venv.
+ci-venvs: venv-protobuf oracle-venvs chromium venv-browser
 
 test-torchrec: $(call oracle_venv,venv-torchrec)
 	@$(TORCHREC_VENV)/bin/python -c "$(TORCHREC_VERSIONS)"
