@@ -323,8 +323,10 @@ test-browser: chromium $(BROWSER_VENV)/.installed
 
 # The HTML reports of 10,000 tables (bench/report_html.py): size, `--format html` against
 # `--format json` time, and the render time in Chromium (with build/venv-browser, if made).
-bench-report:
-	PYTHONPATH=$(CURDIR) $(if $(wildcard $(BROWSER_VENV)/.installed),$(BROWSER_VENV)/bin/python,$(PYTHON)) -m bench.report_html
+# The tpuemb measured is the wheel's, installed in build/venv-bench (a regular install, as users
+# have it), run by its console script.
+bench-report: bench-venv
+	PYTHONPATH=$(CURDIR) $(if $(wildcard $(BROWSER_VENV)/.installed),$(BROWSER_VENV)/bin/python,$(PYTHON)) -m bench.report_html --tpuemb $(CURDIR)/$(BENCH_VENV)/bin/tpuemb
 
 # Coverage-guided fuzzing (atheris) of each loader, of --add-suppressions and of --fix/--diff (fuzz-fix), for FUZZ_SECONDS
 # each; crashes land in build/fuzz/<target>/ -- copy a loader's to fuzz/regressions/, which the

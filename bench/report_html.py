@@ -64,9 +64,14 @@ def write(directory: Path, tables: int = TABLES) -> dict[str, list[str]]:
     }
 
 
+# The `tpuemb` measured: `--tpuemb PATH` (the console script of a regular install, as users have
+# it: `make bench-report` passes build/venv-bench's), else this interpreter's tpuemb_cli.
+TPUEMB = [sys.executable, "-m", "tpuemb_cli"]
+
+
 def tpuemb(args: list[str], fmt: str, output: Path | None = None) -> float:
     """One `tpuemb` process writing the report in ``fmt`` (to ``output``): its wall time."""
-    command = [sys.executable, "-m", "tpuemb_cli", *args, "--format", fmt]
+    command = [*TPUEMB, *args, "--format", fmt]
     start = time.perf_counter()
     with (output or Path("/dev/null")).open("wb") as out:
         done = subprocess.run(command, stdout=out, stderr=subprocess.DEVNULL, check=False)
@@ -160,7 +165,11 @@ def run(directory: Path, pairs: int = 3) -> list[tuple[str, float, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=3, help="html/json pairs per report")
+    parser.add_argument("--tpuemb", help="the tpuemb console script to measure")
     args = parser.parse_args()
+    if args.tpuemb:
+        TPUEMB[:] = [args.tpuemb]
+    print(f"measuring: {' '.join(TPUEMB)}")
     with tempfile.TemporaryDirectory(prefix="tpuemb-bench-html-") as name:
         rows = run(Path(name), args.pairs)
     print("\nsummary (target)")
