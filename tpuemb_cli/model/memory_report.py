@@ -166,8 +166,8 @@ class MemoryReport:
     def summary(self) -> dict[str, Any]:
         """What every report says the same way, whatever its model: the ``summary`` of the JSON
         document, which the HTML and Markdown reports and the sweep read (made once: a copy
-        each call). A report of parts (a Keras-RS model's layers) sums its parts' figures,
-        breakdowns and stacks."""
+        each call). A report of parts (a Keras-RS model's layers) sums its parts' figures and
+        breakdowns; their stacks are in ``layers``."""
         return dict(self._summary)
 
     @cached_property
@@ -204,8 +204,7 @@ class MemoryReport:
                     "padding_bytes": stack.padding_bytes,
                 }
                 for stack in self.stacks
-            ]
-            + [stack for layer in layers for stack in layer["stacks"]],
+            ],  # a report of parts: each part's stacks are in its layer's summary
             "layers": layers,
         }
 
