@@ -80,7 +80,7 @@ def test_check_groups_findings_by_file_with_the_rules_docs() -> None:
     figures = same_as_json(
         ["check", "examples/mistakes/"],
         under=("summary", "findings"),
-        shown_once=("file", "help", "end_line", "end_column"),
+        shown_once=("file", "help", "message", "name", "end_line", "end_column"),
     )
     page = invoke("check", "examples/mistakes/", "--format", "html").stdout
     codes = {f.text for f in figures if f.path.endswith(".rule")}
@@ -95,7 +95,7 @@ def test_diff_groups_changes_by_table() -> None:
     figures = same_as_json(
         args,
         under=("summary", "changes"),
-        shown_once=("name", "table", "file", "help", "end_line", "end_column"),
+        shown_once=("name", "table", "file", "help", "message", "end_line", "end_column"),
     )
     tables = [f.text for f in figures if re.fullmatch(r"changes\[\d+\]\.table", f.path)]
     assert tables == sorted(set(tables))  # one heading a table

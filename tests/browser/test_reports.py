@@ -73,9 +73,10 @@ SHOWN = {
     "sweep-recommender": ("sweep",),
     "sweep-dlrm": ("sweep",),
 }
-# A key shown once for the rows that repeat it (a finding's file, its group's heading).
+# A key shown once for the rows that repeat it (a finding's file, message, help or rule name;
+# its group's heading).
 # Where a finding ends is not shown (only where it starts, as linters say it).
-ONCE = ("file", "help", "name", "table", "end_line", "end_column")
+ONCE = ("file", "help", "message", "name", "table", "end_line", "end_column")
 
 # Every [data-json] element's attributes and text, its path made absolute under its row's.
 FIGURES_JS = """

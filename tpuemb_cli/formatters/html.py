@@ -16,7 +16,7 @@ from tpuemb_cli.model.html_page import STATUS_MARKS, attr, figure, long_table, p
 from tpuemb_cli.rules import CHANGES, load
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
-AS_ABOVE = "\0"  # a help the row before gives
+AS_ABOVE = "\0"  # a help or message the row before gives
 
 
 def format_report(report: Report, color: bool) -> str:
@@ -79,12 +79,12 @@ def _diff(report: Report) -> list[str]:
 
 
 class _Said:
-    """What the rows before said: a finding's help and file are cleared when the row before it
-    (in its table) says the same -- a report of 10,000 changes would say its one
-    acknowledgement 10,000 times."""
+    """What the rows before said: a finding's help, file, message and rule name are cleared
+    when the row before it (in its table) says the same -- a report of 10,000 changes would say
+    its one acknowledgement 10,000 times, and 10,000 findings of one rule its name as often."""
 
     def __init__(self) -> None:
-        self.help = self.file = ""
+        self.help = self.file = self.message = self.rule = ""
 
     def once(self, group: Sequence[tuple[int, Finding]]) -> list[tuple[int, Finding]]:
         out = []
@@ -92,8 +92,12 @@ class _Said:
             shown = finding._replace(
                 fix=AS_ABOVE if finding.fix and finding.fix == self.help else finding.fix,
                 file="" if finding.file == self.file else finding.file,
+                message=AS_ABOVE if finding.message == self.message else finding.message,
+                # A rule's name once for the rows of one rule in a row (its code on each).
+                name="" if finding.rule == self.rule else finding.name,
             )
             self.help, self.file = finding.fix, finding.file
+            self.message, self.rule = finding.message, finding.rule
             out.append((index, shown))
         return out
 
@@ -153,13 +157,18 @@ def _place(at: str, finding: Finding, file: bool = True) -> str:
 def _rule_cell(at: str, finding: Finding, name: str = "name") -> str:
     """The rule's code, linked to its documentation below, and its name (a change's kind)."""
     code = figure(f"{at}.rule", finding.rule, tag="a", extra=f' href="#rule-{attr(finding.rule)}"')
+    if not finding.name:  # the row before's rule: its name said there
+        return code
     return f"{code} {figure(f'{at}.{name}', finding.name)}"
 
 
 def _said(at: str, finding: Finding, field: bool = True) -> str:
     """The message, then the field and the help, each on a line the style sheet labels (as few
     elements as can be: a page of 10,000 findings must lay out in seconds)."""
-    said = figure(f"{at}.message", finding.message)
+    if finding.message == AS_ABOVE:
+        said = '<span class="above">as above</span>'
+    else:
+        said = figure(f"{at}.message", finding.message)
     if finding.field and field:
         said += figure(f"{at}.field", finding.field, css="field")
     if finding.fix == AS_ABOVE:
