@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from html.parser import HTMLParser
 from typing import Any
 
 from tpuemb_cli.model.memory import size
 from tpuemb_cli.model.words import printable
+
+# The keys of a finding or change a report's row may leave to the row above it (the same file,
+# rule, severity, message, help or table: the page says it once, its dittos drawn by the style
+# sheet), and those it never shows: where a finding ends (only where it starts, as linters say
+# it) and a change's rule name (its kind, shown, is the same word).
+ONCE = ("file", "help", "message", "name", "kind", "rule", "severity", "table")
+NOT_SHOWN = ("end_line", "end_column")
+CHANGE_NOT_SHOWN = (*NOT_SHOWN, "name")
 
 VOID = frozenset({"meta", "br", "hr", "img", "input", "link", "wbr"})
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
@@ -90,26 +99,59 @@ def leaves(value: Any, path: str) -> set[str]:
     return {path}
 
 
-def uncovered(document: Any, figures: list[Figure], under: str) -> set[str]:
+def uncovered(
+    document: Any, figures: list[Figure], under: str, once: Iterable[str] = ()
+) -> set[str]:
     """The scalars under ``under`` that no figure shows (an empty list or a null is nothing to
-    show)."""
+    show). A key in ``once`` -- said once for the rows that repeat it: a file, a rule, a
+    message -- counts as shown where the nearest row above it in the page (of the same list)
+    shows that key with the same value."""
     shown = {figure.path for figure in figures}
     every = leaves(lookup(document, under), under)
-    return {
+    missing = {
         path
         for path in every
         if path not in shown and lookup(document, path) not in ([], {}, None)
         # A list shown by its length and its items: the items are its leaves.
     }
+    said_once = set(once)
+    if not said_once:
+        return missing
+    # The rows (``findings[3]``) in the order the page shows them.
+    rows: dict[str, int] = {}
+    for figure in figures:
+        if match := _ROW.match(figure.path):
+            rows.setdefault(match[1], len(rows))
+    order = list(rows)
+    left = set()
+    for path in missing:
+        row, _, key = path.rpartition(".")
+        if key in said_once and row in rows:
+            items = row[: row.rindex("[")]
+            above = [
+                r
+                for r in order[: rows[row]]
+                if r[: r.rindex("[")] == items and f"{r}.{key}" in shown
+            ]
+            if above and lookup(document, f"{above[-1]}.{key}") == lookup(document, path):
+                continue
+        left.add(path)
+    return left
+
+
+_ROW = re.compile(r"(.*\[\d+\])\.[^.\[\]]+$")
+# Elements whose end tag HTML lets a page leave out, and the start tags that end them.
+_IMPLIED = {"td": {"td", "th"}, "th": {"td", "th"}, "tr": {"td", "th", "tr"}}
+_OPTIONAL = frozenset({"td", "th", "tr", "thead", "tbody"})
 
 
 class _Figures(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.figures: list[Figure] = []
-        # Each open element: its data-at (a row's path) and, for a figure, its attributes and
-        # the text read so far.
-        self.open: list[tuple[str | None, tuple[dict[str, str], list[str]] | None]] = []
+        # Each open element: its tag, its data-at (a row's path) and, for a figure, its
+        # attributes and the text read so far.
+        self.open: list[tuple[str, str | None, tuple[dict[str, str], list[str]] | None]] = []
         self.tags: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -117,10 +159,16 @@ class _Figures(HTMLParser):
         named = {k: v or "" for k, v in attrs}
         if tag in VOID:
             return  # no end tag follows
+        # A cell or row ends where the next begins, its end tag left out (as HTML allows).
+        while self.open and self.open[-1][0] in _IMPLIED.get(tag, ()):
+            self._close()
         if "data-json" in named and named["data-json"].startswith("."):
-            row = next(at for at, _ in reversed(self.open) if at is not None)
+            row = next(at for _, at, _ in reversed(self.open) if at is not None)
             named["data-json"] = row + named["data-json"]
-        self.open.append((named.get("data-at"), (named, []) if "data-json" in named else None))
+        figure: tuple[dict[str, str], list[str]] | None = None
+        if "data-json" in named:
+            figure = (named, [])
+        self.open.append((tag, named.get("data-at"), figure))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
@@ -128,12 +176,19 @@ class _Figures(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID:
             return
-        _, figure = self.open.pop()
+        # Rows and cells left open end with the element around them.
+        while self.open[-1][0] != tag:
+            assert self.open[-1][0] in _OPTIONAL, (tag, self.open[-1][0])
+            self._close()
+        self._close()
+
+    def _close(self) -> None:
+        _, _, figure = self.open.pop()
         if figure is not None:
             self.figures.append(Figure(figure[0], "".join(figure[1])))
 
     def handle_data(self, data: str) -> None:
-        for _, figure in self.open:
+        for _, _, figure in self.open:
             if figure is not None:
                 figure[1].append(data)
 

@@ -13,7 +13,15 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.helpers import CLEAN
-from tests.html_figures import Figure, check, parse, uncovered
+from tests.html_figures import (
+    CHANGE_NOT_SHOWN,
+    NOT_SHOWN,
+    ONCE,
+    Figure,
+    check,
+    parse,
+    uncovered,
+)
 from tpuemb_cli.cli import main
 from tpuemb_cli.formatters.html_docs import to_html
 from tpuemb_cli.model.memory_report import ChipVerdict, MemoryReport, StackSummary
@@ -39,26 +47,28 @@ def invoke(*args: str) -> Result:
 def figures_of(page: str) -> list[Figure]:
     figures, tags = parse(page)
     assert not ACTIVE & set(tags), ACTIVE & set(tags)
-    assert not re.search(r"""(src|href)=["'](?!#|https://)""", page)
+    # Links within the page or to the rules' sources only, quoted or not.
+    assert not re.search(r"""\b(src|href)=(?!["']?(#|https://))""", page)
+    # No control character, even one a style sheet's escape let through (\203 is one).
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", page)
     assert figures
     return figures
 
 
 def same_as_json(
-    args: list[str], under: tuple[str, ...] = ("summary",), shown_once: tuple[str, ...] = ()
+    args: list[str], under: tuple[str, ...] = ("summary",), hidden: tuple[str, ...] = ()
 ) -> list[Figure]:
     """The page of ``args --format html`` shows every figure under ``under`` of ``args --format
-    json``'s document, each equal to it; the keys ``shown_once`` are shown for a group (a
-    finding's file, its group's heading; a change's name, which is its kind) or not at all (where
-    a finding ends)."""
+    json``'s document, each equal to it, or, for a key a row may leave to the row above it
+    (html_figures.ONCE), as that row says it; the keys ``hidden`` are not shown."""
     page = invoke(*args, "--format", "html").stdout
     document = json.loads(invoke(*args, "--format", "json").stdout)
     figures = figures_of(page)
     for figure in figures:
         check(document, figure)
     for part in under:
-        missing = uncovered(document, figures, part)
-        assert {m for m in missing if m.rsplit(".", 1)[-1] not in shown_once} == set(), part
+        missing = uncovered(document, figures, part, once=ONCE)
+        assert {m for m in missing if m.rsplit(".", 1)[-1] not in hidden} == set(), part
     return figures
 
 
@@ -80,13 +90,13 @@ def test_check_groups_findings_by_file_with_the_rules_docs() -> None:
     figures = same_as_json(
         ["check", "examples/mistakes/"],
         under=("summary", "findings"),
-        shown_once=("file", "help", "message", "name", "end_line", "end_column"),
+        hidden=NOT_SHOWN,
     )
     page = invoke("check", "examples/mistakes/", "--format", "html").stdout
     codes = {f.text for f in figures if f.path.endswith(".rule")}
     # Each reported rule's documentation, and no other rule's.
     assert set(re.findall(r'<details id="rule-(TE\d+)"', page)) == codes
-    assert page.count('<tr class="group">') == 1  # one file
+    assert page.count("<tr class=group>") == 1  # one file
 
 
 @pytest.mark.slow  # two diffs of two specs: about a second
@@ -95,10 +105,10 @@ def test_diff_groups_changes_by_table() -> None:
     figures = same_as_json(
         args,
         under=("summary", "changes"),
-        shown_once=("name", "table", "file", "help", "message", "end_line", "end_column"),
+        hidden=CHANGE_NOT_SHOWN,
     )
     tables = [f.text for f in figures if re.fullmatch(r"changes\[\d+\]\.table", f.path)]
-    assert tables == sorted(set(tables))  # one heading a table
+    assert tables == sorted(set(tables))  # each table named once, its rows together
 
 
 def test_hostile_names_are_text(tmp_path: Path) -> None:
@@ -189,7 +199,7 @@ def test_sweep_grid_marks_the_smallest_fit_and_why_a_chip_cannot_run() -> None:
     # The smallest fit is marked in words, not by its outline alone.
     assert page.count('<td class="smallest"><span class="badge">\u2605 smallest fit') == 1
     cell = re.search(r'<td class="smallest">(.*?)</td>', page)
-    assert cell is not None and 'data-json="sweep[0].slices[1].accelerator"' in cell[1]
+    assert cell is not None and "data-json=sweep[0].slices[1].accelerator" in cell[1]
 
 
 def test_rule_docs_are_escaped_markdown() -> None:

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.html_figures import Figure, check, uncovered
+from tests.html_figures import CHANGE_NOT_SHOWN, NOT_SHOWN, ONCE, Figure, check, uncovered
 
 pytest.importorskip("selenium")
 from tests.browser.chromium import CHROMIUM, DRIVER, emulate, full_screenshot, start
@@ -73,10 +73,6 @@ SHOWN = {
     "sweep-recommender": ("sweep",),
     "sweep-dlrm": ("sweep",),
 }
-# A key shown once for the rows that repeat it (a finding's file, message, help or rule name;
-# its group's heading).
-# Where a finding ends is not shown (only where it starts, as linters say it).
-ONCE = ("file", "help", "message", "name", "table", "end_line", "end_column")
 
 # Every [data-json] element's attributes and text, its path made absolute under its row's.
 FIGURES_JS = """
@@ -133,8 +129,16 @@ def test_page_shows_the_json_report(driver: Any, tmp_path: Path, name: str) -> N
     for figure in found:
         check(document, figure)
     for part in SHOWN.get(name, ("summary",)):
-        missing = uncovered(document, found, part)
-        assert {m for m in missing if m.rsplit(".", 1)[-1] not in ONCE} == set(), part
+        missing = uncovered(document, found, part, once=ONCE)
+        hidden = CHANGE_NOT_SHOWN if part == "changes" else NOT_SHOWN
+        assert {m for m in missing if m.rsplit(".", 1)[-1] not in hidden} == set(), part
+    # A cell that leaves its value to the row above shows a ditto mark (the style sheet's).
+    dittos = driver.execute_script(
+        "return Array.from(document.querySelectorAll('table.findings td:empty,"
+        " table.changes td:empty'), c => getComputedStyle(c, '::before').content)"
+    )
+    assert all(d.startswith('"\u2033"') for d in dittos), set(dittos)
+    assert dittos or not name.startswith("diff"), name  # two changes of one table
     if args[0] == "explain":
         text_report = run(args, "text")
         cells = driver.execute_script(

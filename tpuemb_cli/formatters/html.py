@@ -12,7 +12,16 @@ from collections.abc import Iterable, Sequence
 from tpuemb_cli.formatters import Report
 from tpuemb_cli.formatters.html_docs import to_html
 from tpuemb_cli.model.findings import Finding, Severity
-from tpuemb_cli.model.html_page import STATUS_MARKS, attr, figure, long_table, page, status, text
+from tpuemb_cli.model.html_page import (
+    STATUS_MARKS,
+    attr,
+    attribute,
+    figure,
+    long_table,
+    page,
+    status,
+    text,
+)
 from tpuemb_cli.rules import CHANGES, load
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
@@ -56,48 +65,65 @@ def _diff(report: Report) -> list[str]:
         kinds[finding.name] += 1
     counts = [(text(kind), figure(f"summary.{kind}", n, kind="count")) for kind, n in kinds.items()]
     out = ["<h1>tpuemb diff</h1>", "<h2>Changes by kind</h2>", _facts(counts)]
-    by_table: dict[str | None, list[tuple[int, Finding]]] = {}
-    for index, finding in enumerate(changes):
-        assert finding.change is not None
-        by_table.setdefault(finding.change.table, []).append((index, finding))
-    groups = []
-    said = _Said()
-    for table, group in sorted(by_table.items(), key=lambda item: (item[0] is None, item[0] or "")):
-        first = group[0][0]
-        named = (
-            figure(f"changes[{first}].table", table, css="mono")
-            if table is not None
-            else "the layout (no one table)"
-        )
-        groups.append((named, [(f"changes[{i}]", _change_row(f)) for i, f in said.once(group)]))
-    if groups:
+    # By table (the layout's own changes, which are about no one table, last), each table's in
+    # the report's order.
+    ordered = sorted(
+        enumerate(changes),
+        key=lambda item: (_table_of(item[1]) is None, _table_of(item[1]) or ""),
+    )
+    if ordered:
+        said = _Said()
+        rows = [(f"changes[{i}]", _change_row(f)) for i, f in said.once(ordered)]
         out.append("<h2>Changes by table</h2>")
-        out.append(_table(CHANGE_COLUMNS, groups, css="changes"))
+        out.append(_table(CHANGE_COLUMNS, [("", rows)], css="changes"))
     out += _by_file(list(enumerate(others)), "findings", "Other findings by file")
     out += _rules(report.findings)
     return out
 
 
+def _table_of(finding: Finding) -> str | None:
+    assert finding.change is not None
+    return finding.change.table
+
+
+# What a cell clears to when the row before says the same (a table, a rule, a severity, a
+# file): left empty, the style sheet draws a ditto mark in it.
+DITTO = ""
+_FIRST = object()  # the table before the first row's: none
+
+
 class _Said:
-    """What the rows before said: a finding's help, file, message and rule name are cleared
-    when the row before it (in its table) says the same -- a report of 10,000 changes would say
-    its one acknowledgement 10,000 times, and 10,000 findings of one rule its name as often."""
+    """What the rows before said: a finding's table, rule (its code, name and severity), file,
+    message and help are cleared when the row before it says the same -- a report of 10,000
+    changes would say its one acknowledgement 10,000 times, and 10,000 findings of one rule its
+    name as often. A file's group of findings starts its rule afresh (``group``)."""
 
     def __init__(self) -> None:
-        self.help = self.file = self.message = self.rule = ""
+        self.help = self.file = self.message = self.rule = self.severity = ""
+        self.table: object = _FIRST
+
+    def group(self) -> None:
+        self.rule = self.severity = ""
 
     def once(self, group: Sequence[tuple[int, Finding]]) -> list[tuple[int, Finding]]:
         out = []
         for index, finding in group:
+            same_rule = (finding.rule, str(finding.severity)) == (self.rule, self.severity)
+            change = finding.change
+            if change is not None:
+                table = change.table
+                change = change._replace(table=DITTO if table == self.table else table)
+                self.table = table
             shown = finding._replace(
                 fix=AS_ABOVE if finding.fix and finding.fix == self.help else finding.fix,
                 file="" if finding.file == self.file else finding.file,
                 message=AS_ABOVE if finding.message == self.message else finding.message,
-                # A rule's name once for the rows of one rule in a row (its code on each).
-                name="" if finding.rule == self.rule else finding.name,
+                rule=DITTO if same_rule else finding.rule,
+                change=change,
             )
             self.help, self.file = finding.fix, finding.file
             self.message, self.rule = finding.message, finding.rule
+            self.severity = str(finding.severity)
             out.append((index, shown))
         return out
 
@@ -106,15 +132,27 @@ def _change_row(finding: Finding) -> list[str]:
     """A change's cells; its figures' paths are under its row's (``changes[i]``)."""
     change = finding.change
     assert change is not None
+    if change.table is None:
+        table = "<td>the layout (no one table)"
+    else:
+        table = _cell(".table", change.table)  # monospace: the style sheet's
     return [
-        _rule_cell("", finding, name="kind"),
-        status(".severity", str(finding.severity)),
-        figure(".field", finding.field),
-        figure(".old", change.old),
-        figure(".new", change.new),
-        _said("", finding, field=False),
-        _place("", finding),
+        table,
+        *_rule_cells(finding, name="kind"),
+        _cell(".field", finding.field),
+        _cell(".old", change.old),
+        _cell(".new", change.new),
+        "<td>" + _said("", finding, field=False),
+        "<td>" + _place("", finding),
     ]
+
+
+def _cell(at: str, value: object) -> str:
+    """A cell that is one figure (``<td data-json=...>``), or empty, its ditto drawn, where the
+    row before said the same."""
+    if value == DITTO:
+        return "<td>"
+    return figure(at, value, tag="td", end=False)
 
 
 def _by_file(numbered: Sequence[tuple[int, Finding]], key: str, title: str) -> list[str]:
@@ -128,14 +166,14 @@ def _by_file(numbered: Sequence[tuple[int, Finding]], key: str, title: str) -> l
     said = _Said()
     for file, group in by_file.items():
         named = figure(f"{key}[{group[0][0]}].file", file, css="file")
+        said.group()
         rows = [
             (
                 f"{key}[{index}]",
                 [
-                    _place("", finding, file=False),
-                    status(".severity", str(finding.severity)),
-                    _rule_cell("", finding),
-                    _said("", finding),
+                    "<td>" + _place("", finding, file=False),
+                    *_rule_cells(finding),
+                    "<td>" + _said("", finding),
                 ],
             )
             for index, finding in said.once(group)
@@ -154,25 +192,29 @@ def _place(at: str, finding: Finding, file: bool = True) -> str:
     return figure(f"{at}.file", finding.file, css="file") + " " + where
 
 
-def _rule_cell(at: str, finding: Finding, name: str = "name") -> str:
-    """The rule's code, linked to its documentation below, and its name (a change's kind)."""
-    code = figure(f"{at}.rule", finding.rule, tag="a", extra=f' href="#rule-{attr(finding.rule)}"')
-    if not finding.name:  # the row before's rule: its name said there
-        return code
-    return f"{code} {figure(f'{at}.{name}', finding.name)}"
+def _rule_cells(finding: Finding, name: str = "name") -> list[str]:
+    """The severity; the rule's code, linked to its documentation below, and its name (a
+    change's kind) -- both empty, their dittos drawn, for the row before's rule."""
+    if finding.rule == DITTO:
+        return ["<td>", "<td>"]
+    code = figure(".rule", finding.rule, tag="a", extra=attribute("href", f"#rule-{finding.rule}"))
+    return [
+        "<td>" + status(".severity", str(finding.severity)),
+        f"<td>{code} {figure(f'.{name}', finding.name)}",
+    ]
 
 
 def _said(at: str, finding: Finding, field: bool = True) -> str:
     """The message, then the field and the help, each on a line the style sheet labels (as few
     elements as can be: a page of 10,000 findings must lay out in seconds)."""
     if finding.message == AS_ABOVE:
-        said = '<span class="above">as above</span>'
+        said = "<span class=above></span>"  # the style sheet says "as above"
     else:
         said = figure(f"{at}.message", finding.message)
     if finding.field and field:
         said += figure(f"{at}.field", finding.field, css="field")
     if finding.fix == AS_ABOVE:
-        said += '<span class="help">as above</span>'
+        said += '<span class="help above"></span>'
     elif finding.fix:
         said += figure(f"{at}.help", finding.fix, css="help")
     return said
@@ -206,13 +248,14 @@ def _facts(pairs: Sequence[tuple[str, str]]) -> str:
 # Each table's columns, and their widths once it is long (model/html_page.long_table).
 FINDING_COLUMNS = (("where", "6rem"), ("severity", "8rem"), ("rule", "15rem"), ("what", ""))
 CHANGE_COLUMNS = (
-    ("rule and kind", "13rem"),
-    ("severity", "8rem"),
-    ("field", "12rem"),
-    ("old", "6rem"),
-    ("new", "6rem"),
+    ("table", "8rem"),
+    ("severity", "7rem"),
+    ("rule and kind", "10rem"),
+    ("field", "10rem"),
+    ("old", "4.5rem"),
+    ("new", "4.5rem"),
     ("what", ""),
-    ("where", "12rem"),
+    ("where", "8rem"),
 )
 
 
@@ -221,13 +264,13 @@ def _table(
     groups: Iterable[tuple[str, Sequence[tuple[str, Sequence[str]]]]],
     css: str = "findings",
 ) -> str:
-    """One table of groups: each a heading row then its rows, each row with the JSON path its
-    figures are under (``data-at``)."""
+    """One table of groups: each a heading row (none for a heading of "") then its rows, each
+    row with the JSON path its figures are under (``data-at``) and its cells (``<td>...``).
+    Their end tags are left out, as HTML lets a table's rows and cells leave them out: a
+    quarter of the markup of a page of 10,000 rows."""
     body = []
     for named, rows in groups:
-        body.append(f'<tr class="group"><th colspan="{len(columns)}">{named}</th></tr>')
-        body += (
-            f'<tr data-at="{at}">' + "".join(f"<td>{c}</td>" for c in row) + "</tr>"
-            for at, row in rows
-        )
+        if named:
+            body.append(f"<tr class=group><th colspan={len(columns)}>{named}")
+        body += (f"<tr{attribute('data-at', at)}>" + "".join(row) for at, row in rows)
     return long_table(css, [h for h, _ in columns], [w for _, w in columns], body)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable, Sequence
 
 from tpuemb_cli.model.memory import size
@@ -74,12 +75,15 @@ font-weight:600;white-space:nowrap}
 .st-unknown,.st-no-chip,.st-not-sized{color:var(--na)}
 .status.st-near,.status.st-warning{border-style:dashed}.status.st-cannot-run{border-style:dotted}
 .status.st-does-not-fit,.status.st-error{border-style:double;border-width:3px}
-.mono,.file,td>span[data-json]{overflow-wrap:anywhere}
-table.changes td:nth-child(n+3):nth-child(-n+5){font-family:ui-monospace,Menlo,Consolas,monospace;
-font-size:.92em}
+.mono,.file,td>span[data-json],td[data-json]{overflow-wrap:anywhere}
+table.changes td:nth-child(1),table.changes td:nth-child(n+4):nth-child(-n+6){
+font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
 .field,.help{display:block}.field{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
 .field::before{content:"field ";color:var(--muted);font-family:system-ui,sans-serif}
-.help::before{content:"help ";color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
+.help::before{content:"help ";color:var(--muted)}
+.above::before{content:"as above";color:var(--muted)}.help.above::before{content:"help as above"}
+table.findings td:empty::before,table.changes td:empty::before{content:"\\2033";
+content:"\\2033" / "as above";color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
 svg.bar{width:100%;height:44px;display:block;margin:.5rem 0 .2rem}
 svg.bar rect.frame{fill:none;stroke:var(--fg);stroke-width:1}
 svg.bar line.hbm{stroke:var(--fg);stroke-width:3;stroke-dasharray:6 3}
@@ -122,6 +126,18 @@ def attr(value: str) -> str:
     return html.escape(value, quote=True)
 
 
+# A value HTML reads without quotes, and that needs no escaping: a JSON path, a class, a number.
+_BARE = re.compile(r"[A-Za-z0-9_.:#\[\]/-]+")
+
+
+def attribute(name: str, value: str) -> str:
+    """`` name=value``, quoted (and escaped) only where it must be: a page of 10,000 rows
+    carries ten figures a row, and their quotes are a tenth of its attributes."""
+    if _BARE.fullmatch(value):
+        return f" {name}={value}"
+    return f' {name}="{attr(value)}"'
+
+
 def figure(
     path: str,
     value: object,
@@ -130,12 +146,14 @@ def figure(
     tag: str = "span",
     css: str = "",
     extra: str = "",
+    end: bool = True,
 ) -> str:
     """One figure of the report: its value shown, with the JSON path it is at (``.line``: under
     the ``data-at`` path of the nearest element around it that has one, a finding's row) and,
     when the text is not the value as JSON would give it, the exact value. ``kind`` (``bytes``,
     ``share``, ``count``) says how the text renders the value; ``shown`` overrides the text
-    (escaped); ``extra``: more attributes (a derived figure's ``data-minus`` or ``data-per``)."""
+    (escaped); ``extra``: more attributes (a derived figure's ``data-minus`` or ``data-per``);
+    ``end=False`` leaves out an end tag HTML lets a table's cell leave out (``</td>``)."""
     if shown is None:
         shown = _shown(value, kind)
     # The text is the value when a string is shown as it is (nothing in it escaped), or an
@@ -144,18 +162,18 @@ def figure(
         plain = not kind and shown == value == printable(value)
     else:
         plain = type(value) is int and not kind and shown == str(value)
-    data = f' data-json="{attr(path)}"'
+    data = attribute("data-json", path)
     if not plain:
         # ASCII: no control or bidi character in the page, even in an attribute.
-        data += f' data-value="{attr(json.dumps(value))}"'
+        data += attribute("data-value", json.dumps(value))
     if kind:
-        data += f' data-format="{kind}"'
+        data += attribute("data-format", kind)
     if css:
-        data += f' class="{css}"'
+        data += attribute("class", css)
     data += extra
     if kind == "bytes" and isinstance(value, int):
         data += f' title="{value:,} bytes"'
-    return f"<{tag}{data}>{text(shown)}</{tag}>"
+    return f"<{tag}{data}>{text(shown)}" + (f"</{tag}>" if end else "")
 
 
 def _shown(value: object, kind: str) -> str:
