@@ -14,7 +14,7 @@ PROTOBUF_OLDEST := 5.28.0
 PROTOBUF_NEWEST := 7.36.2
 
 .PHONY: venv-tf venv-jax venv-jax-next venv-keras venv-torchrec venv-protobuf oracle-venvs ci-venvs
-.PHONY: chromium venv-browser test-browser bench-report
+.PHONY: chromium venv-browser test-browser bench-report test-sweep
 .PHONY: install test test-slow check-test-split lint format generate check-generated docs check-docs docs-site test-protobuf-range test-tf test-jax test-jax-next test-keras test-torchrec fuzz fuzz-fix bench bench-venv bench-startup bench-stats examples dist test-wheel corpus-record corpus-compare
 
 install:
@@ -40,6 +40,18 @@ test:
 
 test-slow:
 	$(PYTEST) -n auto $(SLOW_TESTS)
+
+# Every `explain --memory` the memory tests run (the modules that run one), run again once the
+# test has passed as a sweep of a slice or two of each kind of verdict, and each slice of it
+# against that slice alone (tests/sweep_check.py): the sweep says what each slice says.
+SWEEP_TESTS = $(shell grep -l -- '"--memory"' tests/test_*.py tests/rules/test_*.py | grep -v -e test_memory_sweep -e test_html_reports -e test_memory_markdown)
+test-sweep:
+	mkdir -p build && rm -f build/sweep-count
+	TPUEMB_SWEEP_COUNT=$(CURDIR)/build/sweep-count $(PYTEST) -n auto -q -p tests.sweep_check \
+	  -m "slow or not slow" $(SWEEP_TESTS)
+	@# Fails if the plugin compared too few (it would pass, silently, if it compared none).
+	@awk '{n += $$1} END {print n " explain --memory runs compared as sweeps"; exit n < 1000}' \
+	  build/sweep-count
 
 # Collects the whole suite and each part (without running them) and fails unless the parts are
 # disjoint and together the whole.

@@ -128,6 +128,14 @@ def test_explain_memory_on_v4_is_the_tensorcore_model(tmp_path: Path) -> None:
     assert layer["memory"]["cores"] == 4
 
 
+def test_a_sweep_of_v3_and_v4_has_no_error_of_the_chip_assumed_without_one(tmp_path: Path) -> None:
+    # Without a chip, TPUEmbeddingV2 is assumed and its refusal of weight decay (TE663) is an
+    # error; neither v3 nor v4 builds TPUEmbeddingV2, and the sweep of them said TE663 (exit 1)
+    # though each of its slices alone is clean.
+    text = _explained(_model(tmp_path), "v3-8,v4-8", "--memory")
+    assert "TPU v3: the smallest slice that fits: v3-8" in text
+
+
 def test_without_a_tpu_v2_is_assumed_and_said(tmp_path: Path) -> None:
     path = _model(tmp_path)
     assert {"TE663", "TE662"} <= set(_codes(path, ""))

@@ -236,3 +236,40 @@ def test_check_takes_one_tpu_and_says_where_lists_go(here: Path) -> None:
     assert "a list (which of them it fits) is for `tpuemb explain --memory --tpu`" in (
         result.stderr
     )
+
+
+# tests/sweep_check.py (`make test-sweep`) runs every memory test's `explain --memory` again as a
+# sweep; it must catch a sweep that says another verdict, another figure or hides an error.
+
+
+@pytest.mark.slow  # three comparisons of nine slices each
+def test_the_sweep_check_catches_what_it_is_for(
+    here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests import sweep_check
+    from tpuemb_cli.views import memory_formats
+
+    runner = CliRunner()
+    args = ["explain", "--memory", "examples/recommender.pbtxt"]
+    sweep_check.compare(runner, main, args)  # the sweep as it is: no complaint
+    render = memory_formats.render_sweep
+
+    def planted(key: str, value: object) -> Any:
+        def render_sweep(found: Any, output_format: str) -> str:
+            document = json.loads(render(found, output_format))
+            document["sweep"][0]["slices"][0][key] = value
+            return json.dumps(document)
+
+        return render_sweep
+
+    for key, value in (("status", "planted"), ("used_bytes", -1)):
+        with monkeypatch.context() as patch:
+            patch.setattr(memory_formats, "render_sweep", planted(key, value))
+            with pytest.raises(AssertionError, match="the sweep of"):
+                sweep_check.compare(runner, main, args)
+    # A sweep that hides the errors its slices have alone (the Keras model's two).
+    from tpuemb_cli.cli import explain
+
+    monkeypatch.setattr(explain, "_with_each_chip", lambda *_: [])
+    with pytest.raises(AssertionError, match="exits 0, its slices alone"):
+        sweep_check.compare(runner, main, ["explain", "--memory", "examples/keras/ranking.keras"])

@@ -114,7 +114,7 @@ def execute(
     # A spec is explained as what it compiles to (its facts): it must compile.
     findings = linted.findings
     if options.sweep:
-        findings = _with_each_chip(findings, selection, options, data, item.name, message_type)
+        findings = _with_each_chip(selection, options, data, item.name, message_type)
     if linted.facts is not None and not _compiles(findings, streams):
         error(streams, f"{item.name}: not explained: the spec has errors")
         return EXIT_FINDINGS
@@ -139,20 +139,20 @@ def execute(
 
 
 def _with_each_chip(
-    findings: list[Finding],
     selection: Selection,
     options: MemoryOptions,
     data: bytes,
     name: str,
     message_type: str | None,
 ) -> list[Finding]:
-    """``findings`` and what linting finds with each chip the sweep names (a Keras-RS layer
-    that raises on one chip, a limit of another): the sweep hides no error a ``--tpu`` of its
-    chips would show, each said once."""
+    """What linting finds with each chip the sweep names (a Keras-RS layer that raises on one
+    chip, a limit of another): the sweep hides no error a ``--tpu`` of its chips would show,
+    each said once, and shows none that only the document linted without its chips has (a
+    Keras-RS layer's TPUEmbeddingV2, assumed when no chip is named, is none of a v4's)."""
     from tpuemb_cli.workspace import Workspace
 
     chips = dict.fromkeys(accelerator.chip.name for accelerator in options.sweep)
-    found = dict.fromkeys(findings)
+    found: dict[Finding, None] = {}
     for chip in chips:
         workspace = Workspace(selection=selection._replace(tpu=chip))
         linted = workspace.lint_document(data, name, message_type=message_type, exclude=False)
