@@ -273,3 +273,18 @@ def test_the_sweep_check_catches_what_it_is_for(
     monkeypatch.setattr(explain, "_with_each_chip", lambda *_: [])
     with pytest.raises(AssertionError, match="exits 0, its slices alone"):
         sweep_check.compare(runner, main, ["explain", "--memory", "examples/keras/ranking.keras"])
+
+
+def test_a_keras_layer_that_raises_on_a_chip_cannot_run_there(here: Path) -> None:
+    from tests.keras_config_text import model_text, table, write
+
+    path = str(write(here, model_text([table("users", placement="sparsecore")], {"u": 0})))
+    document = _swept(path, "v4,v5p-8")
+    by_name = {v["accelerator"]: v for chip in document["sweep"] for v in chip["slices"]}
+    # keras-rs's JAX layer finds SparseCores on v5p and v6e only: "sparsecore" elsewhere raises.
+    assert {by_name["v4-8"]["status"], by_name["v4-32"]["status"]} == {"cannot-run"}
+    assert "finds no SparseCores on v4" in by_name["v4-8"]["cannot_run"]
+    assert by_name["v5p-8"]["status"] == "fits"
+    assert _agrees(path, "v4-8,v5p-8,v5e") == 1 + 1 + len(sweep("v5e"))
+    text = invoke("explain", "--memory", "--tpu", "v4-8", path).stdout
+    assert text.splitlines()[-1].startswith("TPU v4-8: cannot run it: layer m/embedding: table")

@@ -58,6 +58,8 @@ def render_text(report: MemoryReport) -> str:
         for said, part in report.parts:
             # The part's report is escaped already: its lines.
             lines += ["", *said, *render_text(part).rstrip("\n").split("\n")]
+        if report.cannot_run:  # a part that cannot run: the whole cannot
+            lines += ["", *verdict_lines(report)]
         return text_of(lines)
     rows = [list(report.columns), *(list(row) for row in report.rows)]
     if report.shares is not None:
@@ -75,7 +77,8 @@ def verdict_lines(report: MemoryReport) -> list[str]:
     match (the figures are the document's), then the figures against the chip's HBM."""
     if report.cannot_run:
         chip = report.chip.chip if report.chip is not None else report.accelerator
-        return [f"TPU {chip}: cannot run it: {report.cannot_run}"]
+        # A reason may name the document's tables (input): escaped.
+        return [f"TPU {printable(chip)}: cannot run it: {printable(report.cannot_run)}"]
     lines = [report.mismatch] if report.mismatch else []
     if report.chip is not None:
         lines += chip_lines(report.chip)
@@ -150,7 +153,7 @@ def chip_heading(chip: ChipSweep) -> str:
     """A chip's verdict in one line: why it cannot run the document, the smallest slice that
     fits, why it was not sized, that its HBM is not known, or that no slice fits."""
     if chip.cannot_run:
-        return f"TPU {chip.chip}: cannot run it: {chip.cannot_run}"
+        return f"TPU {chip.chip}: cannot run it: {printable(chip.cannot_run)}"
     smallest = chip.smallest_fit
     if smallest is not None:
         near = f" (under {100 - WARNING_PERCENT}% left)" if smallest.status == "near" else ""
@@ -196,7 +199,7 @@ def render_sweep_text(sweep: Sweep) -> str:
             per = f" a {unit}" if unit else ""
             words = VERDICT_WORDS[run[0].status]
             if run[0].status == "cannot-run":
-                words += f": {run[0].report.cannot_run}"
+                words += f": {printable(run[0].report.cannot_run)}"
             if run[0].report.mismatch:
                 mismatch = mismatch or run[0].report.mismatch
                 words += " *"

@@ -84,7 +84,9 @@ class LayerPlan(Record):
     ``spec``: what the conversion hands the library (the tables on SparseCores); ``jax``: the
     library's stacks for the JAX backend (``compile --target jax``'s, each table's optimizer
     named); ``facts``: the TensorFlow spec's layout and memory;
-    ``unknown``: why neither is computed (no TPU named, or the library refuses the layout)."""
+    ``unknown``: why neither is computed (no TPU named, or the library refuses the layout);
+    ``refused``: why the layer cannot run on ``topology`` at all, when it cannot (it raises
+    when it is constructed, or its library refuses the layout): then ``unknown`` too."""
 
     path: str
     topology: Topology
@@ -93,6 +95,28 @@ class LayerPlan(Record):
     jax: EmbeddingSpecProto | None = None
     facts: SpecFacts | None = None
     unknown: str = ""
+    refused: str = ""
+
+
+def refusal(layer: Any, topology: Topology) -> str:
+    """Why the layer raises when it is constructed on ``topology`` ("" if it does not): a table
+    some feature looks up placed where it refuses (TE764's cases: a placement it does not know,
+    or "sparsecore" on a chip where the JAX layer finds none)."""
+    used = sorted({f.table for f in layer.features if 0 <= f.table < len(layer.tables)})
+    for index in used:
+        table = layer.tables[index]
+        if table.placement not in PLACEMENTS:
+            return (
+                f"table {table.name!r} has placement {table.placement!r}, which the layer "
+                "refuses with ValueError when it is constructed (TE764)"
+            )
+        if table.placement == "sparsecore" and not topology.auto_on_sparsecore():
+            return (
+                f"table {table.name!r} is placed on 'sparsecore', and keras-rs 0.4.0's JAX "
+                f"layer finds no SparseCores on {topology.accelerator}: it raises ValueError "
+                "when it is constructed (TE764)"
+            )
+    return ""
 
 
 def _why(placement: str, topology: Topology) -> str:
@@ -174,6 +198,9 @@ def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
     """The plan of one KerasModel layer on ``topology``."""
     converted = convert(layer, topology)
     plan = LayerPlan(layer.path, topology, _tables(layer, topology), converted.spec)
+    refused = refusal(layer, topology)
+    if refused:
+        return plan._replace(unknown=refused, refused=refused)
     if not converted.spec.features:
         return plan._replace(unknown="no table goes to the SparseCores")
     if topology.backend == "tensorflow" and not topology.embedding_feature():
@@ -189,8 +216,9 @@ def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
             # Laid out from the stacking the conversion worked out.
             compiled = compile_jax_spec(converted.spec, layout(converted.spec, converted.stacking))
             return plan._replace(jax=with_optimizers(compiled, converted.spec))
-        except JaxStackingError as refused:
-            return plan._replace(unknown=f"jax-tpu-embedding refuses the layout: {refused}")
+        except JaxStackingError as error:
+            why = f"jax-tpu-embedding refuses the layout: {error}"
+            return plan._replace(unknown=why, refused=why)
     from tpuemb_cli.spec.facts import SpecFacts
 
     return plan._replace(facts=SpecFacts(converted.spec))

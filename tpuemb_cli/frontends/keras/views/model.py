@@ -217,11 +217,14 @@ def memory_report(
         if record is not None and record.used is not None and record.status != "not-sized"
     ]
     units = {record.unit for record in sized}
+    # A layer that cannot run on the TPU makes the model unable to (its construction raises).
+    refused = [f"layer {plan.path}: {plan.refused}" for plan in plans if plan.refused]
     return MemoryReport(
         "keras",
         name,
         fields,
         accelerator=accelerator,
+        cannot_run="; ".join(refused),  # raw: each view escapes it
         # The layers' figures add up when they are of one unit (each layer's tables are on
         # every device): the model's own.
         unit=units.pop() if len(units) == 1 else "",
