@@ -15,6 +15,27 @@ DATA = Path(__file__).parent / "data"
 TF_FIXTURES = DATA / "tf-2.21"
 CONFIGS = TF_FIXTURES / "config"
 OPTIMS = TF_FIXTURES / "optim"
+# The shipped examples `explain --memory` reports on, one of each kind of document (the ranking
+# model's JSON and binary are its text's; the `changes/` folders hold next versions for `diff`;
+# the mistakes file is the check's): the browser's pages and the sweep's tests take them from
+# here, and test_memory_sweep fails if an example with a memory report is missing.
+MEMORY_EXAMPLES = (
+    "examples/ranking_model.pbtxt",
+    "examples/recommender.pbtxt",
+    "examples/recommender.spec.yaml",
+    "examples/sparsecore/dlrm.spec.yaml",
+    "examples/jax/recommender.stacked.pbtxt",
+    "examples/keras/ranking.keras",
+    "examples/torchrec/recommender.torchrec.pbtxt",
+)
+# Examples with a memory report that are another's in another format or version.
+MEMORY_EXAMPLES_ALIKE = (
+    "examples/ranking_model.json",
+    "examples/ranking_model.pb",
+    "examples/changes/recommender.next.spec.yaml",
+    "examples/jax/changes/recommender.next.stacked.pbtxt",
+    "examples/mistakes/common_mistakes.pbtxt",
+)
 
 
 def lint(text: str, message_type: str | None = None, fmt: str = "text") -> list[Finding]:

@@ -11,20 +11,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.helpers import MEMORY_EXAMPLES, MEMORY_EXAMPLES_ALIKE
 from tpuemb_cli.cli import main
 from tpuemb_cli.model.accelerators import UnknownTpu, sweep
 from tpuemb_cli.model.chips import CHIPS
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = [
-    "examples/ranking_model.pbtxt",
-    "examples/recommender.pbtxt",
-    "examples/recommender.spec.yaml",
-    "examples/sparsecore/dlrm.spec.yaml",
-    "examples/jax/recommender.stacked.pbtxt",
-    "examples/keras/ranking.keras",
-    "examples/torchrec/recommender.torchrec.pbtxt",
-]
+EXAMPLES = list(MEMORY_EXAMPLES)
 # A TensorCore config whose one table has rows of 32 with Adagrad and gradient accumulation (3
 # arrays): 300 million rows on 1 core (115.2 GB), 330 million on 4 (31.7 GB a core), a thousand
 # on 8: does not fit, near (on v6e), fits.
@@ -288,3 +281,14 @@ def test_a_keras_layer_that_raises_on_a_chip_cannot_run_there(here: Path) -> Non
     assert _agrees(path, "v4-8,v5p-8,v5e") == 1 + 1 + len(sweep("v5e"))
     text = invoke("explain", "--memory", "--tpu", "v4-8", path).stdout
     assert text.splitlines()[-1].startswith("TPU v4-8: cannot run it: layer m/embedding: table")
+
+
+def test_every_example_with_a_memory_report_is_swept(here: Path) -> None:
+    reported = set()
+    for path in sorted((ROOT / "examples").rglob("*")):
+        if path.is_file() and path.suffix != ".py":
+            name = str(path.relative_to(ROOT))
+            result = invoke("explain", "--memory", "--format", "json", name)
+            if result.exit_code in (0, 1) and result.stdout.strip():
+                reported.add(name)
+    assert reported == set(MEMORY_EXAMPLES) | set(MEMORY_EXAMPLES_ALIKE)

@@ -6,14 +6,13 @@ event) in under 3 s and under 5 MB."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("selenium")
-from tests.browser.chromium import CHROMIUM, DRIVER, full_screenshot, start
+from tests.browser.chromium import CHROMIUM, DRIVER, full_screenshot
 
 if not (CHROMIUM.exists() and DRIVER.exists()):
     pytest.skip(f"no {CHROMIUM} or {DRIVER}: `make test-browser`", allow_module_level=True)
@@ -25,15 +24,6 @@ from tests.test_html_reports import hostile_config, sweep_of
 from tpuemb_cli.views.memory_html import render_sweep_html
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    session = start(tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield session
-    finally:
-        session.quit()
 
 
 def test_hostile_names_run_nothing(driver: Any, tmp_path: Path) -> None:

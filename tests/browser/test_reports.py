@@ -15,17 +15,17 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from tests.helpers import MEMORY_EXAMPLES
 from tests.html_figures import CHANGE_NOT_SHOWN, NOT_SHOWN, ONCE, Figure, check, uncovered
 
 pytest.importorskip("selenium")
-from tests.browser.chromium import CHROMIUM, DRIVER, emulate, full_screenshot, start
+from tests.browser.chromium import CHROMIUM, DRIVER, emulate, full_screenshot
 
 if not (CHROMIUM.exists() and DRIVER.exists()):
     pytest.skip(f"no {CHROMIUM} or {DRIVER}: `make test-browser`", allow_module_level=True)
@@ -39,15 +39,6 @@ SCREENSHOTS = ROOT / "build" / "screenshots"
 # The README's picture of a memory report (TPUEMB_README_SCREENSHOT=1 writes it).
 README_SCREENSHOT = ROOT / "docs" / "images" / "report-memory.png"
 
-MEMORY_EXAMPLES = (
-    "examples/ranking_model.pbtxt",
-    "examples/recommender.pbtxt",
-    "examples/recommender.spec.yaml",
-    "examples/sparsecore/dlrm.spec.yaml",
-    "examples/jax/recommender.stacked.pbtxt",
-    "examples/keras/ranking.keras",
-    "examples/torchrec/recommender.torchrec.pbtxt",
-)
 # Each page: its name and the command that writes it.
 PAGES: dict[str, list[str]] = {
     "check-examples": ["check", "examples/"],
@@ -90,15 +81,6 @@ def run(args: list[str], fmt: str) -> str:
     result = CliRunner().invoke(main, [*args, "--format", fmt], catch_exceptions=False)
     assert result.exit_code in (0, 1), result.output
     return result.stdout
-
-
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    session = start(tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield session
-    finally:
-        session.quit()
 
 
 def open_page(driver: Any, path: Path) -> None:
