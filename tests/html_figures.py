@@ -23,7 +23,23 @@ ONCE = ("file", "help", "message", "name", "kind", "rule", "severity", "table")
 NOT_SHOWN = ("end_line", "end_column")
 CHANGE_NOT_SHOWN = (*NOT_SHOWN, "name")
 
-VOID = frozenset({"meta", "br", "hr", "img", "input", "link", "wbr"})
+VOID = frozenset(
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+    }
+)
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
 
 
@@ -102,8 +118,8 @@ def leaves(value: Any, path: str) -> set[str]:
 def uncovered(
     document: Any, figures: list[Figure], under: str, once: Iterable[str] = ()
 ) -> set[str]:
-    """The scalars under ``under`` that no figure shows (an empty list or a null is nothing to
-    show). A key in ``once`` -- said once for the rows that repeat it: a file, a rule, a
+    """The scalars under ``under`` that no figure shows (an empty list or string or a null is
+    nothing to show). A key in ``once`` -- said once for the rows that repeat it: a file, a rule, a
     message -- counts as shown where the nearest row above it in the page (of the same list)
     shows that key with the same value."""
     shown = {figure.path for figure in figures}
@@ -111,31 +127,33 @@ def uncovered(
     missing = {
         path
         for path in every
-        if path not in shown and lookup(document, path) not in ([], {}, None)
-        # A list shown by its length and its items: the items are its leaves.
+        if path not in shown and lookup(document, path) not in ([], {}, None, "")
+        # A list shown by its length and its items: the items are its leaves. An empty string
+        # is a finding's field when it is about the whole file: no field to show.
     }
     said_once = set(once)
     if not said_once:
         return missing
-    # The rows (``findings[3]``) in the order the page shows them.
-    rows: dict[str, int] = {}
+    # The rows (``findings[3]``) in the order the page shows them, and for each list and key the
+    # last row above that shows it.
+    rows: dict[str, None] = {}
     for figure in figures:
         if match := _ROW.match(figure.path):
-            rows.setdefault(match[1], len(rows))
-    order = list(rows)
-    left = set()
-    for path in missing:
-        row, _, key = path.rpartition(".")
-        if key in said_once and row in rows:
-            items = row[: row.rindex("[")]
-            above = [
-                r
-                for r in order[: rows[row]]
-                if r[: r.rindex("[")] == items and f"{r}.{key}" in shown
-            ]
-            if above and lookup(document, f"{above[-1]}.{key}") == lookup(document, path):
-                continue
-        left.add(path)
+            rows.setdefault(match[1], None)
+    left = {path for path in missing if path.rpartition(".")[2] not in said_once}
+    last: dict[tuple[str, str], str] = {}
+    for row in rows:
+        items = row[: row.rindex("[")]
+        for key in said_once:
+            path = f"{row}.{key}"
+            if path in shown:
+                last[items, key] = row
+            elif path in missing:
+                above = last.get((items, key))
+                if above is None or lookup(document, f"{above}.{key}") != lookup(document, path):
+                    left.add(path)
+    # A missing key of a row no figure of which is shown is not said above either.
+    left |= {p for p in missing if p.rpartition(".")[0] not in rows}
     return left
 
 

@@ -25,7 +25,7 @@ from click.testing import CliRunner, Result
 
 # A slice or two of each kind of verdict: chips without SparseCores, TensorFlow's refusal of
 # TPU7x, one and several chips of the same kind.
-SLICES = ("v2", "v3-8", "v5litepod-4", "v6e-1", "v6e-4", "tpu7x", "v5p-8", "v5p-16")
+SLICES = ("v2", "v3-8", "v5litepod-4", "v6e-1", "v6e-4", "tpu7x", "v5p-8", "v5p-16", "v5p-24")
 # What each slice must say the same in both: the summary's verdict and figures.
 KEYS = ("status", "unit", "used_bytes", "hbm_bytes", "share", "cannot_run", "mismatch", "not_sized")
 

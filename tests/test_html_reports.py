@@ -111,6 +111,66 @@ def test_diff_groups_changes_by_table() -> None:
     assert tables == sorted(set(tables))  # each table named once, its rows together
 
 
+def _mistaken(tables: int) -> str:
+    """A config whose every table has a decay multiplier and no decay: one TE305 a table."""
+    optimizer = (
+        "adagrad {} learning_rate { constant: 0.1 } "
+        "multiply_weight_decay_factor_by_learning_rate: true"
+    )
+    return (
+        "".join(
+            f'table_descriptor {{ name: "t{i}" vocabulary_size: 10 dimension: 4 '
+            f"optimization_parameters {{ {optimizer} }} }}\n"
+            for i in range(tables)
+        )
+        + "".join(
+            f'feature_descriptor {{ name: "f{i}" table_id: {i} input_shape: 8 }}\n'
+            for i in range(tables)
+        )
+        + "mode: TRAINING num_hosts: 1 num_tensor_cores: 8\n"
+    )
+
+
+@pytest.mark.slow  # 260 findings, twice: about a second
+def test_a_long_page_says_each_table_and_file_in_full_at_its_top(tmp_path: Path) -> None:
+    # 2 files of 130 findings: 262 rows with the files' headings, written as tables of 200 rows
+    # (model/html_page.long_table); the second file's heading and the second table's first row
+    # are each a row with nothing above it to leave anything to.
+    for name in ("a.pbtxt", "b.pbtxt"):
+        (tmp_path / name).write_text(_mistaken(130))
+    figures = same_as_json(
+        ["check", str(tmp_path)], under=("summary", "findings"), hidden=NOT_SHOWN
+    )
+    assert len({f.path.split(".")[0] for f in figures if f.path.startswith("findings")}) == 260
+    page = invoke("check", str(tmp_path), "--format", "html").stdout
+    tables = re.findall(r"<tbody>(.*?)</tbody>", page)
+    assert len(tables) == 2
+    tops, dittos = [], 0
+    for body in tables:
+        top = True
+        for row in re.split(r"(?=<tr)", body)[1:]:
+            if row.startswith("<tr class=group>"):
+                top = True
+                continue
+            said_above = "<td><td>" in row or "class=above" in row
+            assert not (top and said_above), row
+            dittos += said_above
+            tops += [row] if top else []
+            top = False
+    # Each file's first row and the second table's first: each says it all; the rest leave it.
+    assert len(tops) == 3 and dittos == 260 - 3
+
+
+def test_an_empty_value_is_shown_not_left_to_the_row_above(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.pbtxt", tmp_path / "new.pbtxt"
+    old.write_text(CLEAN)
+    new.write_text(CLEAN.replace('name: "watched"', 'name: ""', 1))  # a feature's
+    figures = same_as_json(
+        ["diff", str(old), str(new)], under=("summary", "changes"), hidden=CHANGE_NOT_SHOWN
+    )
+    assert any(f.text == "" for f in figures if f.path.endswith((".old", ".new")))
+
+
 def test_hostile_names_are_text(tmp_path: Path) -> None:
     path = tmp_path / "hostile.pbtxt"
     path.write_text(hostile_config())

@@ -6,6 +6,7 @@ event) in under 3 s and under 5 MB."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ if not (CHROMIUM.exists() and DRIVER.exists()):
 
 from bench.report_html import RENDER_TARGET, SIZE_TARGET, render_time, write
 from tests.browser.test_reports import SCREENSHOTS, figures, open_page, run
-from tests.html_figures import check, uncovered
+from tests.html_figures import CHANGE_NOT_SHOWN, NOT_SHOWN, ONCE, check, uncovered
 from tests.test_html_reports import hostile_config, sweep_of
 from tpuemb_cli.views.memory_html import render_sweep_html
 
@@ -68,6 +69,7 @@ def large(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for label, args in write(folder).items():
         pages[label] = folder / f"{label.split()[0]}.html"
         pages[label].write_text(run(args, "html"))
+        pages[label].with_suffix(".json").write_text(run(args, "json"))
     return pages
 
 
@@ -80,6 +82,16 @@ def test_ten_thousand_tables_render_in_time(
     each with its message)."""
     page = large[label]
     open_page(driver, page)
+    if label != "explain --memory":
+        # Every figure of the 10,000 rows, over the tables of 200 rows they are written in.
+        document = json.loads(page.with_suffix(".json").read_text())
+        found = figures(driver)
+        for figure in found:
+            check(document, figure)
+        part = "changes" if label == "diff" else "findings"
+        hidden = CHANGE_NOT_SHOWN if label == "diff" else NOT_SHOWN
+        missing = uncovered(document, found, part, once=ONCE)
+        assert {m for m in missing if m.rsplit(".", 1)[-1] not in hidden} == set()
     seconds = render_time(driver, page)
     print(f"{label}: {page.stat().st_size / 1e6:.2f} MB, rendered in {seconds:.2f} s")
     assert seconds < RENDER_TARGET

@@ -145,16 +145,16 @@ def _with_each_chip(
     name: str,
     message_type: str | None,
 ) -> list[Finding]:
-    """What linting finds with each chip the sweep names (a Keras-RS layer that raises on one
-    chip, a limit of another): the sweep hides no error a ``--tpu`` of its chips would show,
-    each said once, and shows none that only the document linted without its chips has (a
-    Keras-RS layer's TPUEmbeddingV2, assumed when no chip is named, is none of a v4's)."""
+    """What linting finds with each slice the sweep names (a Keras-RS layer that raises on one
+    chip, a batch a slice's devices do not divide, a limit of another): the sweep hides no error
+    a ``--tpu`` of its slices would show, each said once, and shows none that only the document
+    linted without them has (a Keras-RS layer's TPUEmbeddingV2, assumed when no chip is named,
+    is none of a v4's)."""
     from tpuemb_cli.workspace import Workspace
 
-    chips = dict.fromkeys(accelerator.chip.name for accelerator in options.sweep)
     found: dict[Finding, None] = {}
-    for chip in chips:
-        workspace = Workspace(selection=selection._replace(tpu=chip))
+    for accelerator in options.sweep:
+        workspace = Workspace(selection=selection._replace(tpu=accelerator.name))
         linted = workspace.lint_document(data, name, message_type=message_type, exclude=False)
         found.update(dict.fromkeys(linted.findings))
     from tpuemb_cli.model.findings import Finding

@@ -13,6 +13,7 @@ from tpuemb_cli.formatters import Report
 from tpuemb_cli.formatters.html_docs import to_html
 from tpuemb_cli.model.findings import Finding, Severity
 from tpuemb_cli.model.html_page import (
+    CHUNK,
     STATUS_MARKS,
     attr,
     attribute,
@@ -25,7 +26,6 @@ from tpuemb_cli.model.html_page import (
 from tpuemb_cli.rules import CHANGES, load
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
-AS_ABOVE = "\0"  # a help or message the row before gives
 
 
 def format_report(report: Report, color: bool) -> str:
@@ -73,7 +73,7 @@ def _diff(report: Report) -> list[str]:
     )
     if ordered:
         said = _Said()
-        rows = [(f"changes[{i}]", _change_row(f)) for i, f in said.once(ordered)]
+        rows = [(f"changes[{i}]", _change_row(f, above)) for i, f, above in said.once(ordered)]
         out.append("<h2>Changes by table</h2>")
         out.append(_table(CHANGE_COLUMNS, [("", rows)], css="changes"))
     out += _by_file(list(enumerate(others)), "findings", "Other findings by file")
@@ -86,72 +86,78 @@ def _table_of(finding: Finding) -> str | None:
     return finding.change.table
 
 
-# What a cell clears to when the row before says the same (a table, a rule, a severity, a
-# file): left empty, the style sheet draws a ditto mark in it.
-DITTO = ""
-_FIRST = object()  # the table before the first row's: none
+_NOTHING = object()  # what no row says
 
 
 class _Said:
-    """What the rows before said: a finding's table, rule (its code, name and severity), file,
-    message and help are cleared when the row before it says the same -- a report of 10,000
+    """What the rows above said: a finding's table, rule (its code, name and severity), file,
+    message and help are left to the row above when it says the same -- a report of 10,000
     changes would say its one acknowledgement 10,000 times, and 10,000 findings of one rule its
-    name as often. A file's group of findings starts its rule afresh (``group``)."""
+    name as often. A row under a heading (a file's) or at the top of one of a long table's
+    tables (model/html_page.long_table: ``CHUNK`` rows each, the heading rows counted) says
+    everything again: nothing is above it in its table."""
 
     def __init__(self) -> None:
-        self.help = self.file = self.message = self.rule = self.severity = ""
-        self.table: object = _FIRST
+        self.last: dict[str, object] = {}
+        self.rows = 0  # the rows of the table so far, headings included
 
-    def group(self) -> None:
-        self.rule = self.severity = ""
+    def heading(self) -> None:
+        self.rows += 1
+        self.last = {}
 
-    def once(self, group: Sequence[tuple[int, Finding]]) -> list[tuple[int, Finding]]:
+    def once(self, group: Sequence[tuple[int, Finding]]) -> list[tuple[int, Finding, set[str]]]:
+        """Each finding with the keys (``table``, ``rule``, ``file``, ``message``, ``help``)
+        the row above says the same of."""
         out = []
         for index, finding in group:
-            same_rule = (finding.rule, str(finding.severity)) == (self.rule, self.severity)
-            change = finding.change
-            if change is not None:
-                table = change.table
-                change = change._replace(table=DITTO if table == self.table else table)
-                self.table = table
-            shown = finding._replace(
-                fix=AS_ABOVE if finding.fix and finding.fix == self.help else finding.fix,
-                file="" if finding.file == self.file else finding.file,
-                message=AS_ABOVE if finding.message == self.message else finding.message,
-                rule=DITTO if same_rule else finding.rule,
-                change=change,
-            )
-            self.help, self.file = finding.fix, finding.file
-            self.message, self.rule = finding.message, finding.rule
-            self.severity = str(finding.severity)
-            out.append((index, shown))
+            if self.rows % CHUNK == 0:
+                self.last = {}
+            self.rows += 1
+            said: dict[str, object] = {
+                "table": finding.change.table if finding.change is not None else None,
+                "rule": (finding.rule, finding.severity),
+                "file": finding.file,
+                "message": finding.message,
+                "help": finding.fix,
+            }
+            above = {key for key, value in said.items() if self.last.get(key, _NOTHING) == value}
+            if not finding.fix:
+                above.discard("help")  # no help is none to repeat
+            if finding.change is None:
+                above.discard("table")
+            self.last = said
+            out.append((index, finding, above))
         return out
 
 
-def _change_row(finding: Finding) -> list[str]:
+def _change_row(finding: Finding, above: set[str]) -> list[str]:
     """A change's cells; its figures' paths are under its row's (``changes[i]``)."""
     change = finding.change
     assert change is not None
-    if change.table is None:
-        table = "<td>the layout (no one table)"
+    if "table" in above:
+        table = DITTO
+    elif change.table is None:
+        table = "<td class=muted>the layout (no one table)"
     else:
-        table = _cell(".table", change.table)  # monospace: the style sheet's
+        table = figure(".table", change.table, tag="td", end=False)  # monospace: the style's
     return [
         table,
-        *_rule_cells(finding, name="kind"),
+        *_rule_cells(finding, above, name="kind"),
         _cell(".field", finding.field),
         _cell(".old", change.old),
         _cell(".new", change.new),
-        "<td>" + _said("", finding, field=False),
-        "<td>" + _place("", finding),
+        "<td>" + _said("", finding, above, field=False),
+        "<td>" + _place("", finding, file="file" not in above),
     ]
 
 
+# A cell that leaves its value to the row above: empty, and no figure, the style sheet draws a
+# ditto mark in it (a figure's cell with an empty value is not empty: it has ``data-json``).
+DITTO = "<td>"
+
+
 def _cell(at: str, value: object) -> str:
-    """A cell that is one figure (``<td data-json=...>``), or empty, its ditto drawn, where the
-    row before said the same."""
-    if value == DITTO:
-        return "<td>"
+    """A cell that is one figure (``<td data-json=...>``)."""
     return figure(at, value, tag="td", end=False)
 
 
@@ -166,17 +172,17 @@ def _by_file(numbered: Sequence[tuple[int, Finding]], key: str, title: str) -> l
     said = _Said()
     for file, group in by_file.items():
         named = figure(f"{key}[{group[0][0]}].file", file, css="file")
-        said.group()
+        said.heading()
         rows = [
             (
                 f"{key}[{index}]",
                 [
                     "<td>" + _place("", finding, file=False),
-                    *_rule_cells(finding),
-                    "<td>" + _said("", finding),
+                    *_rule_cells(finding, above),
+                    "<td>" + _said("", finding, above),
                 ],
             )
-            for index, finding in said.once(group)
+            for index, finding, above in said.once(group)
         ]
         groups.append((named, rows))
     return [f"<h2>{title}</h2>", _table(FINDING_COLUMNS, groups)]
@@ -187,16 +193,16 @@ def _place(at: str, finding: Finding, file: bool = True) -> str:
     line = figure(f"{at}.line", position.line if position else None)
     column = figure(f"{at}.column", position.column if position else None)
     where = f"{line}:{column}"  # where it starts, as every linter says it (not its end)
-    if not file or not finding.file:  # no file, or the row before's
+    if not file or not finding.file:  # no file, or the row above's
         return where
     return figure(f"{at}.file", finding.file, css="file") + " " + where
 
 
-def _rule_cells(finding: Finding, name: str = "name") -> list[str]:
+def _rule_cells(finding: Finding, above: set[str], name: str = "name") -> list[str]:
     """The severity; the rule's code, linked to its documentation below, and its name (a
-    change's kind) -- both empty, their dittos drawn, for the row before's rule."""
-    if finding.rule == DITTO:
-        return ["<td>", "<td>"]
+    change's kind) -- both dittos for the row above's rule and severity."""
+    if "rule" in above:
+        return [DITTO, DITTO]
     code = figure(".rule", finding.rule, tag="a", extra=attribute("href", f"#rule-{finding.rule}"))
     return [
         "<td>" + status(".severity", str(finding.severity)),
@@ -204,16 +210,17 @@ def _rule_cells(finding: Finding, name: str = "name") -> list[str]:
     ]
 
 
-def _said(at: str, finding: Finding, field: bool = True) -> str:
+def _said(at: str, finding: Finding, above: set[str], field: bool = True) -> str:
     """The message, then the field and the help, each on a line the style sheet labels (as few
-    elements as can be: a page of 10,000 findings must lay out in seconds)."""
-    if finding.message == AS_ABOVE:
+    elements as can be: a page of 10,000 findings must lay out in seconds). A finding of the
+    whole file (no field) has no field line."""
+    if "message" in above:
         said = "<span class=above></span>"  # the style sheet says "as above"
     else:
         said = figure(f"{at}.message", finding.message)
     if finding.field and field:
         said += figure(f"{at}.field", finding.field, css="field")
-    if finding.fix == AS_ABOVE:
+    if "help" in above:
         said += '<span class="help above"></span>'
     elif finding.fix:
         said += figure(f"{at}.help", finding.fix, css="help")

@@ -75,15 +75,16 @@ font-weight:600;white-space:nowrap}
 .st-unknown,.st-no-chip,.st-not-sized{color:var(--na)}
 .status.st-near,.status.st-warning{border-style:dashed}.status.st-cannot-run{border-style:dotted}
 .status.st-does-not-fit,.status.st-error{border-style:double;border-width:3px}
-.mono,.file,td>span[data-json],td[data-json]{overflow-wrap:anywhere}
-table.changes td:nth-child(1),table.changes td:nth-child(n+4):nth-child(-n+6){
+.mono,.file,td>span[data-json]{overflow-wrap:anywhere}
+table.changes td[data-json]:nth-child(1),table.changes td:nth-child(n+4):nth-child(-n+6){
 font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
 .field,.help{display:block}.field{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
 .field::before{content:"field ";color:var(--muted);font-family:system-ui,sans-serif}
 .help::before{content:"help ";color:var(--muted)}
 .above::before{content:"as above";color:var(--muted)}.help.above::before{content:"help as above"}
-table.findings td:empty::before,table.changes td:empty::before{content:"\\2033";
-content:"\\2033" / "as above";color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
+table.findings td:empty:not([data-json])::before,table.changes td:empty:not([data-json])::before{
+content:"\\2033";content:"\\2033" / "as above";color:var(--muted)}
+td[data-json]:empty::before{content:"(empty)";color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
 svg.bar{width:100%;height:44px;display:block;margin:.5rem 0 .2rem}
 svg.bar rect.frame{fill:none;stroke:var(--fg);stroke-width:1}
 svg.bar line.hbm{stroke:var(--fg);stroke-width:3;stroke-dasharray:6 3}
