@@ -86,10 +86,12 @@ def test_no_verdict_depends_on_a_feature_not_known(tmp_path: Path, tpu: str) -> 
     assert "TE663" not in codes and "TE662" not in codes
     result = invoke("explain", "--tpu", tpu, "--keras-backend", "tensorflow", str(path))
     assert (result.exit_code, result.stderr) == (0, "")
-    chip = "v5e" if tpu.startswith("v5") else "tpu7x"
     assert "(TPUEmbedding or TPUEmbeddingV2)" in result.stdout
     assert "TPU embedding feature not known" in result.stdout.splitlines()[0]
-    assert f"which TPU embedding feature {chip} reports is not known" in result.stdout
+    if tpu == "tpu7x":  # and TensorFlow does not run there at all: the layer cannot either
+        assert "TensorFlow does not run on TPU7x" in result.stdout
+    else:
+        assert "which TPU embedding feature v5e reports is not known" in result.stdout
     assert "SparseCores" not in result.stdout
 
 
@@ -134,6 +136,14 @@ def test_a_sweep_of_v3_and_v4_has_no_error_of_the_chip_assumed_without_one(tmp_p
     # though each of its slices alone is clean.
     text = _explained(_model(tmp_path), "v3-8,v4-8", "--memory")
     assert "TPU v3: the smallest slice that fits: v3-8" in text
+
+
+def test_tensorflow_on_tpu7x_cannot_run_the_model(tmp_path: Path) -> None:
+    text = _explained(_model(tmp_path), "v4-8,tpu7x", "--memory")
+    assert (
+        "TPU tpu7x: cannot run it: layer m/embedding: TensorFlow does not run on TPU7x (its "
+        'Cloud TPU page: "TensorFlow is not supported"; JAX is)'
+    ) in text.splitlines()
 
 
 def test_without_a_tpu_v2_is_assumed_and_said(tmp_path: Path) -> None:

@@ -42,7 +42,9 @@ def _report(report: MemoryReport, summary: dict[str, Any], path: str, level: int
     out += _verdict(summary, path)
     out += _stacks(summary["stacks"], path, level + 1)
     if report.prose is not None:
-        out.append(f"<pre>{text(report.prose)}</pre>")
+        # Lines of prose: each escaped (its line breaks are not control characters to show).
+        prose = "\n".join(text(line) for line in report.prose.rstrip("\n").split("\n"))
+        out.append(f"<pre>{prose}</pre>")
     out += _table(report, level + 1)
     lines = [*report.notes, *report.verdict]
     if report.chip is not None:
@@ -239,15 +241,20 @@ def _run_cell(chip: dict[str, Any], at: str, run: list[int]) -> str:
         names += " .. " + figure(f"{last}.accelerator", slices[run[-1]]["accelerator"], css="badge")
         chips += "\u2013" + figure(f"{last}.chips", slices[run[-1]]["chips"], kind="count")
     mark = " <b>*</b>" if verdict["mismatch"] is not None else ""
-    lines = [
-        names,
-        status(f"{first}.status", verdict["status"]) + mark,
-        "chips: " + chips,
-        "used: " + figure(f"{first}.used_bytes", verdict["used_bytes"], kind="bytes")
-        + " a " + figure(f"{first}.unit", verdict["unit"]),
-        "HBM: " + figure(f"{first}.hbm_bytes", verdict["hbm_bytes"], kind="bytes")
-        + " (" + figure(f"{first}.share", verdict["share"], kind="share") + ")",
-    ]  # fmt: skip
+    lines = [names, status(f"{first}.status", verdict["status"]) + mark, "chips: " + chips]
+    # The figures a slice has (none where it cannot run or is not sized).
+    if verdict["used_bytes"] is not None:
+        unit = " a " + figure(f"{first}.unit", verdict["unit"]) if verdict["unit"] else ""
+        lines.append(
+            "used: " + figure(f"{first}.used_bytes", verdict["used_bytes"], kind="bytes") + unit
+        )
+    if verdict["hbm_bytes"] is not None:
+        share = figure(f"{first}.share", verdict["share"], kind="share")
+        lines.append(
+            "HBM: "
+            + figure(f"{first}.hbm_bytes", verdict["hbm_bytes"], kind="bytes")
+            + f" ({share})"
+        )
     if verdict["cannot_run"] is not None and chip["cannot_run"] is None:
         lines.append("cannot run: " + figure(f"{first}.cannot_run", verdict["cannot_run"]))
     smallest = chip["smallest_fit"] in [slices[i]["accelerator"] for i in run]

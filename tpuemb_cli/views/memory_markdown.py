@@ -121,6 +121,8 @@ def _report(report: MemoryReport, level: str) -> list[str | Rows]:
     parts: list[str | Rows] = [paragraph(report.heading), ""]
     if report.parts:
         parts += [f"**Status:** {status(report.status)}", ""]
+        if report.cannot_run:  # why, as the text says it (a part that cannot run: the whole)
+            parts += [paragraph(line) for line in verdict_lines(report)] + [""]
         for said, part in report.parts:
             # The part's first line names it (``layer x``): its heading.
             named = [line for line in said if line] or [part.file]

@@ -77,8 +77,10 @@ def verdict_lines(report: MemoryReport) -> list[str]:
     match (the figures are the document's), then the figures against the chip's HBM."""
     if report.cannot_run:
         chip = report.chip.chip if report.chip is not None else report.accelerator
-        # A reason may name the document's tables (input): escaped.
-        return [f"TPU {printable(chip)}: cannot run it: {printable(report.cannot_run)}"]
+        # A reason may name the document's tables (input): escaped. Without a TPU named, the
+        # document runs on none (a layer that refuses a table's placement whatever the chip).
+        where = f"TPU {printable(chip)}: cannot run it" if chip else "It cannot run"
+        return [f"{where}: {printable(report.cannot_run)}"]
     lines = [report.mismatch] if report.mismatch else []
     if report.chip is not None:
         lines += chip_lines(report.chip)

@@ -199,6 +199,11 @@ def plan_layer(layer: Any, topology: Topology) -> LayerPlan:
     converted = convert(layer, topology)
     plan = LayerPlan(layer.path, topology, _tables(layer, topology), converted.spec)
     refused = refusal(layer, topology)
+    if not refused and topology.backend == "tensorflow":
+        from tpuemb_cli.model.chips import BY_NAME
+
+        chip = BY_NAME.get(topology.accelerator)
+        refused = chip.tensorflow_refusal if chip is not None else ""  # TPU7x's
     if refused:
         return plan._replace(unknown=refused, refused=refused)
     if not converted.spec.features:

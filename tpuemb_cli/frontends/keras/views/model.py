@@ -129,7 +129,8 @@ def explain_keras_memory(
 def _said(plan: LayerPlan) -> tuple[str, ...]:
     """A layer's lines before its library's report: its path, the tables not counted."""
     lines = [printable(f"layer {plan.path}")]
-    off = [table.name for table in plan.tables if not table.on_sparsecore]
+    # A table whose placement the layer refuses goes nowhere: the layer raises.
+    off = [table.name for table in plan.tables if not table.on_sparsecore and not table.refused]
     if off:
         shown = ", ".join(off)
         lines.append(printable(f"  on the default device, not counted here: {shown}"))
@@ -139,6 +140,8 @@ def _said(plan: LayerPlan) -> tuple[str, ...]:
 def _unknown(name: str, plan: LayerPlan) -> MemoryReport:
     """The report of a layer whose memory is not computed: why, in one line."""
     prose = f"{printable(layer_name(name, plan))}: memory not computed: {printable(plan.unknown)}\n"
+    if plan.refused:  # it cannot run there at all
+        return MemoryReport("keras", layer_name(name, plan), prose=prose, cannot_run=plan.refused)
     return MemoryReport("keras", layer_name(name, plan), prose=prose, unsized=plan.unknown)
 
 
