@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tpuemb_cli.model.words import count, listed
+from tpuemb_cli.model.words import count, listed, ticked
 
 
 def test_counts() -> None:
@@ -18,3 +18,11 @@ def test_listed_quotes_the_first_names_and_counts_the_rest() -> None:
     assert listed(["a"]) == "'a'"
     assert listed(["a", "b"], most=2) == "'a', 'b'"
     assert listed([f"t{i}" for i in range(1010)], most=2) == "'t0', 't1' and 1,008 more"
+
+
+def test_ticked_names_the_first_names_and_counts_the_rest() -> None:
+    assert ticked(["a", "b"]) == "`a`, `b`"
+    assert ticked([], none="none") == "none"
+    assert ticked((f"t{i}" for i in range(3000)), most=2) == "`t0`, `t1` and 2,998 more"
+    # A stack of 3,000 tables in a message: eight of them.
+    assert ticked(f"t{i}" for i in range(3000)).count("`") == 16

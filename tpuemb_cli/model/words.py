@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Iterable
 
 
 def count(value: int) -> str:
@@ -49,6 +50,15 @@ def listed(names: list[str], most: int = 8) -> str:
     """Names quoted in a message, the first ``most`` of them: ``'a', 'b' and 3 more``."""
     shown = ", ".join(repr(name) for name in names[:most])
     return shown + (f" and {count(len(names) - most)} more" if len(names) > most else "")
+
+
+def ticked(names: Iterable[str], most: int = 8, none: str = "") -> str:
+    """Names (escaped already) in backticks, as a message lists them, the first ``most`` of
+    them: ```a`, `b` and 3 more`` (a stack of 3,000 tables is not a 3,000-name message);
+    ``none`` for none."""
+    every = list(names)
+    shown = ", ".join(f"`{name}`" for name in every[:most]) or none
+    return shown + (f" and {count(len(every) - most)} more" if len(every) > most else "")
 
 
 # Characters that a terminal acts on instead of showing: C0 and C1 controls and DEL (a newline

@@ -47,12 +47,12 @@ from collections.abc import Iterator
 
 from tpuemb_cli.load.limits import shown
 from tpuemb_cli.model.findings import Violation
-from tpuemb_cli.model.words import plural
+from tpuemb_cli.model.words import plural, ticked
 from tpuemb_cli.rules.base import Measured
 
 
 def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(f"`{shown(name)}`" for name in names)
+    return ticked(shown(name) for name in names)
 
 
 def check_stats(measured: Measured) -> Iterator[Violation]:

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from tpuemb_cli.frontends.tensorflow.compat.stacks import StackVariable
+from tpuemb_cli.model.words import ticked
 from tpuemb_cli.pb.layouts import SparseCoreTableLayout
 
 Layouts = dict[str, SparseCoreTableLayout]
@@ -149,7 +150,7 @@ def before_build(
 
 
 def _names(names: Sequence[str]) -> str:
-    return ", ".join(f"`{name}`" for name in names)
+    return ticked(names)
 
 
 def _rows_add_up(new: Sequence[SparseCoreTableLayout], old: Layouts) -> bool:

@@ -20,6 +20,7 @@ from tpuemb_cli.load.checkpoint import Checkpoint, UnreadableCheckpoint, objects
 from tpuemb_cli.load.checkpoint_strings import read_string
 from tpuemb_cli.model.findings import Position
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.words import ticked
 from tpuemb_cli.pb.layouts import SparseCoreTableLayout, SparseCoreTableLayouts
 
 # The key TPUEmbeddingV2 saves its layouts under (SPARSECORE_LAYOUTS_CHECKPOINT_KEY in
@@ -94,7 +95,7 @@ def checkpoint_side(
                 "holds (was it saved by TPUEmbedding, or TPUEmbeddingForServing?)"
             )
         if len(found) > 1:
-            shown = ", ".join(f"`{path}`" for path in found)
+            shown = ticked(found)
             raise CannotCompare(
                 f"{checkpoint.path}: TPUEmbeddingV2 state under {len(found)} objects ({shown}): "
                 "say which one is this spec's (--checkpoint-prefix)"

@@ -39,7 +39,7 @@ from tpuemb_cli.frontends.torchrec.compat.state import (
 )
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.model.words import printable
+from tpuemb_cli.model.words import printable, ticked
 
 _WEIGHT_SUFFIX = ".weight"
 _SAVE_WITH = (
@@ -291,7 +291,7 @@ def _prefix(path: str, state: CollectionState, entries: Any, said: str | None) -
     best = max(found.values())
     chosen = [p for p, n in found.items() if n == best]
     if len(chosen) > 1 or best == 0:
-        listed = ", ".join(f"`{printable(p) or '(the root)'}`" for p in sorted(found))
+        listed = ticked(printable(p) or "(the root)" for p in sorted(found))
         raise CannotCompare(
             f"{path}: cannot compare: it holds the stacks of {len(found)} collections (under "
             f"{listed}): name the spec's with --checkpoint-prefix"

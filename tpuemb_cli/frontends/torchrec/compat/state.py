@@ -31,7 +31,7 @@ from tpuemb_cli.frontends.torchrec.spec.stacking import (
 )
 from tpuemb_cli.model.paths import FieldPath
 from tpuemb_cli.model.records import Record
-from tpuemb_cli.model.words import printable
+from tpuemb_cli.model.words import printable, ticked
 
 # Each optimizer the fused collection takes, and the state it keeps per stack.
 SLOTS: dict[str, tuple[str, ...]] = {
@@ -252,4 +252,4 @@ def shape_text(shape: tuple[int, ...] | None) -> str:
 
 
 def names(items: Any) -> str:
-    return ", ".join(f"`{printable(str(n))}`" for n in items) or "none"
+    return ticked((printable(str(n)) for n in items), none="none")

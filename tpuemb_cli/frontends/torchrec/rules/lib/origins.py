@@ -8,11 +8,12 @@ from typing import Any
 
 from tpuemb_cli.frontends.torchrec.spec.stacking import Stack
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.words import ticked
 
 
 def table_names(stack: Stack) -> str:
     """``a``, ``b``: the stack's tables, as a message lists them."""
-    return ", ".join(f"`{place.name}`" for place in stack.tables)
+    return ticked(place.name for place in stack.tables)
 
 
 def made_by(spec: Any, stack: Stack) -> str:
