@@ -78,7 +78,8 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
             placement = layer.tables[t].placement
             where = f"{table_label(layer, t)} of {layer_label(layer)}"
             path = (*table_path(li, t), "placement")
-            if placement not in PLACEMENTS:
+            why = topology.refuses(placement)
+            if why == "unknown":
                 close = nearest(placement, list(PLACEMENTS))
                 yield Violation(
                     path,
@@ -87,7 +88,7 @@ def check_keras(model: Any, topology: Any) -> Iterator[Violation]:
                     + did_you_mean(close),
                     f"use {close!r}" if close else "use 'auto', 'sparsecore' or 'default_device'",
                 )
-            elif placement == "sparsecore" and not topology.auto_on_sparsecore():
+            elif why == "no-sparsecore":
                 yield Violation(
                     path,
                     f"{where} is placed on 'sparsecore', but keras-rs 0.4.0's JAX layer finds "

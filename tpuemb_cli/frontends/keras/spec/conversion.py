@@ -80,6 +80,16 @@ class Topology(Record):
             return self.accelerator in JAX_SPARSECORE_CHIPS
         return True
 
+    def refuses(self, placement: str) -> str:
+        """Why the layer raises, when it is constructed, for a table placed so ("" when it does
+        not; TE764): ``unknown``, a placement it does not know, or ``no-sparsecore``, on
+        "sparsecore" where the JAX layer finds none."""
+        if placement not in PLACEMENTS:
+            return "unknown"
+        if placement == "sparsecore" and not self.auto_on_sparsecore():
+            return "no-sparsecore"
+        return ""
+
     def embedding_feature(self) -> str:
         """The TensorFlow layer's TPU embedding feature: "V1", "V2", or "" when the chip's is not
         known (v5e, TPU7x). No chip named: "V2", assumed (the SparseCore chips')."""

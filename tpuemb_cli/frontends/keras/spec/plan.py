@@ -105,12 +105,13 @@ def refusal(layer: Any, topology: Topology) -> str:
     used = sorted({f.table for f in layer.features if 0 <= f.table < len(layer.tables)})
     for index in used:
         table = layer.tables[index]
-        if table.placement not in PLACEMENTS:
+        why = topology.refuses(table.placement)
+        if why == "unknown":
             return (
                 f"table {table.name!r} has placement {table.placement!r}, which the layer "
                 "refuses with ValueError when it is constructed (TE764)"
             )
-        if table.placement == "sparsecore" and not topology.auto_on_sparsecore():
+        if why == "no-sparsecore":
             return (
                 f"table {table.name!r} is placed on 'sparsecore', and keras-rs 0.4.0's JAX "
                 f"layer finds no SparseCores on {topology.accelerator}: it raises ValueError "
