@@ -263,7 +263,7 @@ def test_the_sweep_check_catches_what_it_is_for(
     # A sweep that hides the errors its slices have alone (the Keras model's two).
     from tpuemb_cli.cli import explain
 
-    monkeypatch.setattr(explain, "_with_each_chip", lambda *_: [])
+    monkeypatch.setattr(explain, "_with_each_slice", lambda *_: [])
     with pytest.raises(AssertionError, match="exits 0, its slices alone"):
         sweep_check.compare(runner, main, ["explain", "--memory", "examples/keras/ranking.keras"])
 

@@ -114,7 +114,7 @@ def execute(
     # A spec is explained as what it compiles to (its facts): it must compile.
     findings = linted.findings
     if options.sweep:
-        findings = _with_each_chip(selection, options, data, item.name, message_type)
+        findings = _with_each_slice(selection, options, data, item.name, message_type)
     if linted.facts is not None and not _compiles(findings, streams):
         error(streams, f"{item.name}: not explained: the spec has errors")
         return EXIT_FINDINGS
@@ -138,7 +138,7 @@ def execute(
     return EXIT_FINDINGS if errors and status == EXIT_OK else status
 
 
-def _with_each_chip(
+def _with_each_slice(
     selection: Selection,
     options: MemoryOptions,
     data: bytes,

@@ -139,7 +139,7 @@ def _change_row(finding: Finding, above: set[str]) -> list[str]:
     elif change.table is None:
         table = "<td class=muted>the layout (no one table)"
     else:
-        table = figure(".table", change.table, tag="td", end=False)  # monospace: the style's
+        table = _cell(".table", change.table)  # monospace: the style sheet's
     return [
         table,
         *_rule_cells(finding, above, name="kind"),

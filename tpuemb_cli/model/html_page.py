@@ -84,7 +84,8 @@ font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
 .above::before{content:"as above";color:var(--muted)}.help.above::before{content:"help as above"}
 table.findings td:empty:not([data-json])::before,table.changes td:empty:not([data-json])::before{
 content:"\\2033";content:"\\2033" / "as above";color:var(--muted)}
-td[data-json]:empty::before{content:"(empty)";color:var(--muted)}th{white-space:nowrap}.nowrap{white-space:nowrap}
+td[data-json]:empty::before{content:"(empty)";color:var(--muted)}
+th{white-space:nowrap}.nowrap{white-space:nowrap}
 svg.bar{width:100%;height:44px;display:block;margin:.5rem 0 .2rem}
 svg.bar rect.frame{fill:none;stroke:var(--fg);stroke-width:1}
 svg.bar line.hbm{stroke:var(--fg);stroke-width:3;stroke-dasharray:6 3}

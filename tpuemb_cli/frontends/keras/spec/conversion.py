@@ -133,6 +133,12 @@ class Converted(Record):
     stacking: Stacking | None = None
 
 
+def used_tables(layer: Any) -> list[int]:
+    """The tables some feature looks up, in table order (the layer builds no other)."""
+    used = {f.table for f in layer.features if 0 <= f.table < len(layer.tables)}
+    return sorted(used)
+
+
 def shadowed_features(layer: Any, topology: Topology) -> dict[int, int]:
     """The features the layer drops because a later one of the same placement has the same
     path, each with the index of the feature that replaces it: keras-rs 0.4.0 keys each

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 from tpuemb_cli.frontends.jax.spec.named_optimizers import with_optimizers
 from tpuemb_cli.frontends.keras.spec.conversion import (
     JAX_SPARSECORE_CHIPS,
-    PLACEMENTS,
     Topology,
     convert,
     replaced_tables,
     shadowed_features,
+    used_tables,
 )
 from tpuemb_cli.model.records import Record
 from tpuemb_cli.model.words import count
@@ -102,8 +102,7 @@ def refusal(layer: Any, topology: Topology) -> str:
     """Why the layer raises when it is constructed on ``topology`` ("" if it does not): a table
     some feature looks up placed where it refuses (TE764's cases: a placement it does not know,
     or "sparsecore" on a chip where the JAX layer finds none)."""
-    used = sorted({f.table for f in layer.features if 0 <= f.table < len(layer.tables)})
-    for index in used:
+    for index in used_tables(layer):
         table = layer.tables[index]
         why = topology.refuses(table.placement)
         if why == "unknown":
@@ -186,7 +185,7 @@ def _tables(layer: Any, topology: Topology) -> list[TablePlacement]:
                 table.embedding_dim,
                 table.placement,
                 topology.sparsecore_placement(table.placement),
-                table.placement not in PLACEMENTS,
+                topology.refuses(table.placement) == "unknown",
                 why,
                 features.get(index, []),
                 kept,

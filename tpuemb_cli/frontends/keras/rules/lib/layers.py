@@ -7,6 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from tpuemb_cli.frontends.keras.spec.conversion import Topology, replaced_tables
+
+# The tables a layer builds, which the conversion reads too: the rules take it from here.
+from tpuemb_cli.frontends.keras.spec.conversion import used_tables as used_tables
 from tpuemb_cli.model.paths import FieldPath
 
 # keras-rs 0.4.0's sources, at its tag: every Keras rule's References link them.
@@ -32,12 +35,6 @@ def table_path(layer: int, table: int) -> FieldPath:
 
 def feature_path(layer: int, feature: int) -> FieldPath:
     return ("layers", layer, "features", feature)
-
-
-def used_tables(layer: Any) -> list[int]:
-    """The tables some feature looks up, in table order (the layer builds no other)."""
-    used = {f.table for f in layer.features if 0 <= f.table < len(layer.tables)}
-    return sorted(used)
 
 
 def converted_tables(model: Any, topology: Topology) -> Iterator[tuple[int, Any, int, Any]]:
