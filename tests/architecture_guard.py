@@ -212,12 +212,16 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
     # Not an import: code run from text, which the guard refuses whatever it says.
     (
         "tpuemb_cli.model.records",
-        "eval(compile(source, '<string>', 'eval', dont_inherit=True), namespace)",
+        "compile(source, '<string>', 'eval', dont_inherit=True)",
     ): (
-        "a record's `__new__` for a number of fields: the lambda `collections.namedtuple` "
-        "compiles for it (`lambda _cls, f0, f1: _tuple_new(_cls, (f0, f1))`, the text built from "
-        "the count alone, in a namespace without builtins), compiled here without the rest of a "
-        "namedtuple; it imports nothing"
+        "a record's `__new__` for more than 32 fields (fewer are written out in the module): the "
+        "lambda `collections.namedtuple` compiles for it (`lambda _cls, f0, f1: _tuple_new(_cls, "
+        "(f0, f1))`, the text built from the count alone, run in a namespace without builtins), "
+        "compiled here without the rest of a namedtuple; it imports nothing"
+    ),
+    ("tpuemb_cli.__main__", "self.__name__"): (
+        "the standard modules the console script defers (`calendar`, a literal where it is "
+        "deferred), imported by their own name when first used"
     ),
 }
 
@@ -488,12 +492,13 @@ def _refused(
 # Calls that import the module their first argument names: `importlib.import_module(name)` (under
 # any alias of importlib), `import_module(name)` (however it was imported), `__import__(name)`,
 # `runpy.run_module(name)`. Refused whatever their argument: code run by its text (`exec`,
-# `eval`) or loaded from a path (`runpy.run_path`, `spec_from_file_location`, `exec_module`,
-# `load_module`), which names no module the guard can read; and an importing function taken
-# out of a call (`load = importlib.import_module`, `getattr(importlib, "import_module")`), which
-# hides the calls made through it.
+# `eval`, `compile`, whose code a `FunctionType` or `exec` then runs) or loaded from a path
+# (`runpy.run_path`, `spec_from_file_location`, `exec_module`, `load_module`), which names no
+# module the guard can read; and an importing function taken out of a call (`load =
+# importlib.import_module`, `getattr(importlib, "import_module")`), which hides the calls made
+# through it.
 _IMPORTING_ATTRIBUTES = frozenset({"import_module", "__import__", "run_module"})
-_CODE_RUNNERS = frozenset({"exec", "eval"})
+_CODE_RUNNERS = frozenset({"exec", "eval", "compile"})
 _PATH_LOADERS = frozenset({"run_path", "spec_from_file_location", "exec_module", "load_module"})
 
 

@@ -325,6 +325,11 @@ PLANTED = {
         "eval(\"__import__('tpuemb_cli.cli')\")\n",
         "not a literal (eval(\"__import__('tpuemb_cli.cli')\"))",
     ),
+    "code compiled from text": (
+        RULE,
+        'code = compile("import tpuemb_cli.cli", "<string>", "exec")\n',
+        "not a literal (compile('import tpuemb_cli.cli', '<string>', 'exec'))",
+    ),
     # Private names reached through a module.
     "a private name through a module attribute": (
         ENGINE,

@@ -179,3 +179,58 @@ def test_the_collector_is_off_before_click_is_imported() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (result.returncode, result.stderr) == (0, "off\n")
     assert result.stdout.startswith("tpuemb, version ")
+
+
+def test_the_console_script_defers_calendar_and_imports_no_locale(tmp_path: Path) -> None:
+    # protobuf's runtime imports `calendar` (and with it `locale`) for Timestamp conversions a
+    # check never makes, and click's --help and --version text went through gettext, which
+    # imports `locale`: 5-6M instructions of the start-up bench/startup.py measures. The console
+    # script (tpuemb_cli/__main__.py) defers `calendar`; the CLI makes both options without gettext.
+    from bench.configs import build, render
+
+    config = tmp_path / "one_table.pbtxt"
+    config.write_bytes(render(build(1))["text"])
+    code = (
+        "import os, sys\n"
+        "def exit_(code):\n"
+        "    calendar = sys.modules.get('calendar')\n"
+        "    print(type(calendar).__name__, 'locale' in sys.modules, code, file=sys.stderr)\n"
+        "    sys.stderr.flush()\n"
+        "    real(code)\n"
+        "real, os._exit = os._exit, exit_\n"
+        f"sys.argv = ['tpuemb', 'check', {str(config)!r}]\n"
+        "from tpuemb_cli.__main__ import run\n"
+        "run()\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stderr == "_Deferred False 0\n", result.stderr
+    assert result.stdout == "All checks passed (1 file checked).\n"
+
+
+def test_a_deferred_module_is_the_real_one_once_used() -> None:
+    # What protobuf would use it for, through the module it imported: the real calendar's.
+    code = (
+        "import sys\n"
+        "from tpuemb_cli.__main__ import _defer\n"
+        "_defer('calendar')\n"
+        "from google.protobuf.internal import well_known_types\n"
+        "import calendar\n"
+        "deferred = sys.modules['calendar']\n"
+        "from google.protobuf.timestamp_pb2 import Timestamp\n"
+        "import datetime\n"
+        "stamp, when = Timestamp(), datetime.datetime(2026, 11, 29, tzinfo=datetime.timezone.utc)\n"
+        "stamp.FromDatetime(when)\n"
+        "real = sys.modules['calendar']\n"
+        "print(stamp.seconds == when.timestamp(), file=sys.stderr)\n"
+        "print(type(deferred).__name__, type(real).__name__, file=sys.stderr)\n"
+        "print(calendar.timegm is real.timegm, calendar.isleap(2024), file=sys.stderr)\n"
+        "print(hasattr(calendar, 'no_such_name'), sys.modules['calendar'] is real,\n"
+        "      file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stderr.splitlines() == [
+        "True",
+        "_Deferred module",
+        "True True",
+        "False True",
+    ], result.stderr

@@ -122,3 +122,45 @@ def test_records_of_one_size_share_nothing_but_their_positions() -> None:
 
     assert Other(0) == (0, "y", (1,)) and Three(0) == (0, "b", ())
     assert repr(Other(0)) == "Other(x=0, y='y', z=(1,))" and Other(0)._fields == ("x", "y", "z")
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 5, 31, 32, 33, 40])
+def test_a_record_of_any_size_is_namedtuples_and_compiles_nothing_up_to_32_fields(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Up to 32 fields a record's __new__ is written out in model/records.py (compiling one was
+    # 0.5M instructions of start-up a size); beyond, it compiles namedtuple's lambda.
+    import builtins
+
+    from tpuemb_cli.model import records
+
+    records._shape.cache_clear()  # type: ignore[attr-defined]
+    compiled: list[object] = []
+    real = builtins.compile
+
+    def compile_(*args: Any, **kwargs: Any) -> Any:
+        compiled.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(builtins, "compile", compile_)
+    fields = [f"field_{index}" for index in range(size)]
+    record: Any = records._RecordMeta(  # type: ignore[attr-defined]
+        "Wide", (Record,), {"__annotations__": dict.fromkeys(fields, "int"), "__module__": __name__}
+    )
+    monkeypatch.undo()
+    made: Any = collections.namedtuple("Wide", fields)  # type: ignore[misc]
+    assert len(compiled) == (1 if size > 32 else 0)
+    values = list(range(size))
+    assert record(*values) == tuple(values) == record(**dict(zip(fields, values, strict=True)))
+    assert inspect.signature(record) == inspect.signature(made)
+    assert record.__new__.__code__.co_varnames == made.__new__.__code__.co_varnames
+    calls: list[Callable[[Any], Any]] = [
+        lambda t: t(*values, 0),
+        lambda t: t(*values[1:]) if size else t(x=1),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError) as ours:
+            call(record)
+        with pytest.raises(TypeError) as theirs:
+            call(made)
+        assert str(ours.value) == str(theirs.value)

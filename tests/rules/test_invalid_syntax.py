@@ -30,6 +30,16 @@ def test_not_utf8() -> None:
     assert "not UTF-8" in finding.message
 
 
+def test_not_utf8_after_a_byte_order_mark_names_the_bad_byte_where_it_is() -> None:
+    # The mark is not text (U+FEFF is not shown, nor counted in columns) but is a byte of the
+    # file: the offset counts it, the line and column do not.
+    data = b"\xef\xbb\xbfmode: TRAINING\n# \xff\n"
+    (finding,) = [f for f in lint_string(data) if f.rule == "TE001"]
+    assert finding.message.startswith("the file is not UTF-8 text: byte 0xff at offset 20")
+    assert finding.position is not None
+    assert (finding.position.line, finding.position.column) == (2, 3)
+
+
 def test_stops_other_rules() -> None:
     # No message was built, so no rule reports on a half-parsed config.
     assert [f.rule for f in lint("mode: TRAINING\nnum_hosts {")] == ["TE001"]

@@ -20,6 +20,7 @@ from tpuemb_cli.cli.common import (
     run,
     write_output,
 )
+from tpuemb_cli.cli.main import Command
 from tpuemb_cli.frontends.jax.spec.versions import DEFAULT as JAX_DEFAULT
 from tpuemb_cli.frontends.jax.spec.versions import VERSIONS as JAX_VERSIONS
 from tpuemb_cli.model.findings import Severity
@@ -93,7 +94,7 @@ def execute(options: CompileOptions, streams: Streams) -> int:
     return write_output(output, options.output, streams, not encodings.get(options.to).text)
 
 
-@click.command("compile")
+@click.command("compile", cls=Command)
 @click.argument("spec")
 @click.option("-o", "--output", metavar="OUT", help="Write here (atomically) instead of stdout.")
 @click.option(

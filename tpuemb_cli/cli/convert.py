@@ -20,6 +20,7 @@ from tpuemb_cli.cli.common import (
     type_option,
     write_output,
 )
+from tpuemb_cli.cli.main import Command
 from tpuemb_cli.model.findings import Finding, Severity
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def _mapping_type(data: bytes, name: str) -> str | None:
     return identity.message_type if identity.outcome == "load" else None
 
 
-@click.command("convert")
+@click.command("convert", cls=Command)
 @click.argument("path")
 @click.option("--to", "to", type=choices.encodings(), required=True, help="Output format.")
 @click.option("-o", "--output", metavar="OUT", help="Write here (atomically) instead of stdout.")

@@ -26,6 +26,7 @@ from tpuemb_cli.cli.common import (
     stats_options,
     type_option,
 )
+from tpuemb_cli.cli.main import Command
 from tpuemb_cli.model.findings import Severity
 
 if TYPE_CHECKING:
@@ -237,7 +238,7 @@ def _tpus(
         raise click.BadParameter(str(error)) from None
 
 
-@click.command("explain")
+@click.command("explain", cls=Command)
 @click.argument("path")
 @type_option
 @max_size_option

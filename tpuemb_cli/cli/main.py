@@ -28,8 +28,58 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# click makes its --help and --version options' text with gettext when a command runs, and
+# gettext imports `locale` and looks for translations: 3-4M instructions of a one-file check's
+# start-up (bench/startup.py), for messages tpuemb shows in English only. Both options are made
+# here as click makes them, with their text as is.
+_HELP = "Show this message and exit."
+
+
+def _show_help(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"tpuemb, version {__version__}", color=ctx.color)
+        ctx.exit()
+
+
+def help_option(command: click.Command, ctx: click.Context) -> click.Option | None:
+    """``command``'s help option, as click's ``Command.get_help_option`` makes it (once, for
+    ``iter_params_for_processing`` compares options by identity), without gettext."""
+    names = command.get_help_option_names(ctx)
+    if not names or not command.add_help_option:
+        return None
+    made: click.Option | None = command.__dict__.get("_plain_help_option")
+    if made is None:
+        # Stored under a name no parameter of ours has, as click 8.5 stores its own.
+        made = click.Option(
+            [*names, "_tpuemb_help"],
+            is_flag=True,
+            is_eager=True,
+            expose_value=False,
+            callback=_show_help,
+            help=_HELP,
+        )
+        command.__dict__["_plain_help_option"] = made
+    return made
+
+
+class Command(click.Command):
+    """A ``tpuemb`` command: click's, with its help option made without gettext."""
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return help_option(self, ctx)
+
+
 class _Commands(click.Group):
     """A group whose commands are imported when asked for."""
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        return help_option(self, ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*COMMANDS, *super().list_commands(ctx)})
@@ -84,6 +134,13 @@ def _escaped(error: click.ClickException) -> click.ClickException:
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="tpuemb")
+@click.option(
+    "--version",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def main() -> None:
     """Lint TensorFlow TPU embedding configurations before they reach a TPU."""

@@ -13,6 +13,7 @@ import click
 
 from tpuemb_cli import formatters
 from tpuemb_cli.cli.common import Streams, error, named_input, why
+from tpuemb_cli.cli.main import Command
 from tpuemb_cli.model.findings import Finding
 from tpuemb_cli.model.records import Record
 
@@ -22,7 +23,7 @@ class Output(Record):
     path: str | None  # None: stdout
 
 
-class OrderedCommand(click.Command):
+class OrderedCommand(Command):
     """Keeps the order of --format and --output-file, so that each file pairs with its format."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from tpuemb_cli.cli.main import Command
+
 _FORMAT = click.option(
     "--output-format",
     "--format",
@@ -35,7 +37,7 @@ def _described(rule: Any, explanation: bool) -> dict[str, Any]:
     return described
 
 
-@click.command("rules")
+@click.command("rules", cls=Command)
 @_FORMAT
 def list_command(output_format: str) -> None:
     """List every rule: code, name, default severity and what it checks."""
@@ -54,7 +56,7 @@ def list_command(output_format: str) -> None:
         )
 
 
-@click.command("rule")
+@click.command("rule", cls=Command)
 @click.argument("key")
 @_FORMAT
 def show_command(key: str, output_format: str) -> None:

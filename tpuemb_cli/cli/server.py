@@ -12,6 +12,7 @@ import sys
 import click
 
 from tpuemb_cli.cli.common import EXIT_ERROR, Streams, error
+from tpuemb_cli.cli.main import Command
 
 MISSING = (
     "`tpuemb server` needs the language-server libraries (pygls, lsprotocol): "
@@ -19,7 +20,7 @@ MISSING = (
 )
 
 
-@click.command("server")
+@click.command("server", cls=Command)
 @click.option(
     "--stdio",
     is_flag=True,

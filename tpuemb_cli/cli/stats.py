@@ -26,6 +26,7 @@ from tpuemb_cli.cli.common import (
     type_option,
     write_output,
 )
+from tpuemb_cli.cli.main import Command
 from tpuemb_cli.frontends.jax.views.stats import formats
 from tpuemb_cli.model.findings import Severity
 
@@ -288,7 +289,7 @@ def _devices(options: StatsOptions, spec: Spec, streams: Streams) -> Any:
     return Devices(global_devices, options.local_devices or global_devices, per_device)
 
 
-@click.command("stats")
+@click.command("stats", cls=Command)
 @click.argument("ids", nargs=-1, required=True)
 @click.argument("spec")
 @click.option(

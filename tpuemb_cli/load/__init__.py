@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 
 from tpuemb_cli.load import encodings
 from tpuemb_cli.load.document import Document, UnknownHeaderType
-from tpuemb_cli.load.source import SourceMap
+from tpuemb_cli.load.source import SourceMap, utf8
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.records import Record
 
@@ -159,7 +159,7 @@ def load_bytes(
         # The type came from the file's own `# proto-message:` header: an input problem.
         from tpuemb_cli.load.problems import LoadProblem
 
-        text = data.decode("utf-8-sig", errors="replace")
+        text = utf8(data, errors="replace")
         at = max(text.find("proto-message"), 0)
         problem = LoadProblem(
             "invalid-value",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from google.protobuf.message import Message
 
-from tpuemb_cli.load.source import SourceMap
+from tpuemb_cli.load.source import SourceMap, utf8
 from tpuemb_cli.load.text_tokenizer import proto_message_header
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.paths import FieldPath
@@ -63,11 +63,11 @@ class UnknownHeaderType(Exception):
 def decode(data: bytes, name: str, fmt: str, message_type: str | None) -> str | Document:
     """``data`` as text, or a Document whose problem says where it is not UTF-8."""
     try:
-        return data.decode("utf-8-sig")
+        return utf8(data)
     except UnicodeDecodeError as error:
         from tpuemb_cli.load.problems import LoadProblem  # only for a problem
 
-        prefix = data[: error.start].decode("utf-8-sig", errors="replace")
+        prefix = utf8(data[: error.start], errors="replace")
         problem = LoadProblem(
             "invalid-syntax",
             f"the file is not UTF-8 text: byte 0x{data[error.start]:02x} at offset {error.start}",
@@ -75,7 +75,7 @@ def decode(data: bytes, name: str, fmt: str, message_type: str | None) -> str | 
             fix="save the file as UTF-8, or give binary input a .pb or .binpb extension",
             fatal=True,
         )
-        source = SourceMap(data.decode("utf-8", errors="replace"))
+        source = SourceMap(utf8(data, errors="replace"))
         return Document(name, fmt, message_type or schema.DEFAULT_TYPE, None, source, [problem])
 
 

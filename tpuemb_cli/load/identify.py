@@ -21,6 +21,7 @@ from typing import Literal
 
 from tpuemb_cli.load import encodings
 from tpuemb_cli.load.signatures import EMPTY, PREFIX, by_header
+from tpuemb_cli.load.source import utf8
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.records import Record
 
@@ -130,7 +131,7 @@ def _reads_as_yaml(data: bytes, name: str, message_type: str) -> bool:
 
     if not recognise(name, data, "yaml").ok:
         return False
-    if by_header(data.decode("utf-8-sig", errors="replace")) is None:
+    if by_header(utf8(data, errors="replace")) is None:
         return True  # recognised by its keys: YAML's parser read it
     try:
         read = encodings.get("text").load(data, name, message_type)
@@ -159,5 +160,5 @@ def name_says(name: str) -> NameSays:
 def headed(data: bytes) -> bool:
     """Whether ``data`` (the start of a file is enough) opens with a `# proto-message:` header
     naming a type tpuemb reads: what makes a ``.txt`` file one of ours in a directory walk."""
-    verdict = by_header(data[:PREFIX].decode("utf-8-sig", errors="replace"))
+    verdict = by_header(utf8(data[:PREFIX], errors="replace"))
     return verdict is not None and verdict.ok

@@ -30,6 +30,7 @@ from tpuemb_cli.load.signatures import (
     parse_binary,
     text_check,
 )
+from tpuemb_cli.load.source import utf8
 from tpuemb_cli.load.text_tokenizer import TOKEN
 from tpuemb_cli.model import schema
 
@@ -61,7 +62,7 @@ def recognise(name: str, data: bytes, encoding: str) -> Verdict:
         verdict = _text(text)
         return verdict._replace(encoding="text") if verdict.ok else verdict
     try:
-        text = data.decode("utf-8-sig")
+        text = utf8(data)
     except UnicodeDecodeError:
         # Binary saved under a text name (the mirror of text in a .pb)?
         verdict = _binary(base, data)
@@ -153,7 +154,7 @@ def _as_text(data: bytes) -> str | None:
     """``data`` as text when it is text format saved under a binary name: UTF-8 with no control
     characters but whitespace, starting with a field name or a comment."""
     try:
-        text = data.decode("utf-8-sig")
+        text = utf8(data)
     except UnicodeDecodeError:
         return None
     if re.search(r"[\x00-\x08\x0b\x0e-\x1f\x7f]", text[:PREFIX]):
@@ -199,7 +200,7 @@ def held_encoding(data: bytes, encoding: str, message_type: str) -> str | None:
     if encoding == "binary":
         return "text" if _as_text(data) is not None else None
     try:
-        data.decode("utf-8-sig")
+        utf8(data)
     except UnicodeDecodeError:
         parsed = parse_binary(schema.lookup(message_type).name, data)
         return "binary" if parsed in ("", UNSIGNED) else None

@@ -11,9 +11,9 @@ defaults, methods, docstrings, ``_replace``, pickling -- built without that work
 Nor does a record compile anything. ``collections.namedtuple`` compiles each class's
 ``__new__`` from source (``eval`` of a lambda naming the fields), about as costly as the rest of
 the class: three dozen records made 3-4% of the start-up floor `tpuemb check` is measured
-against. A record's ``__new__`` is that lambda's code for its number of fields (compiled once
-per number of fields, from namedtuple's source, and kept) with the parameters renamed to its
-fields -- ``CodeType.replace`` renames local variables without compiling -- so its signature,
+against. A record's ``__new__`` is that lambda's code for its number of fields (written out
+below for up to 32 fields: compiling it once a size still cost 0.5M instructions a size) with the
+parameters renamed to its fields -- ``CodeType.replace`` renames local variables without compiling -- so its signature,
 defaults, keyword arguments and error messages are namedtuple's; the methods are namedtuple's,
 made here as closures, and the fields' descriptors are namedtuple's (they read a position, not a
 name).
@@ -35,30 +35,78 @@ __all__ = ["Record"]
 if TYPE_CHECKING:
     from typing import NamedTuple as Record
 else:
-    from types import FunctionType
+    from types import CodeType, FunctionType
 
     # What the class body defines that is not a field, a method or a docstring of the record.
     _CLASS_KEYS = frozenset({"__module__", "__qualname__", "__annotations__", "__orig_bases__"})
 
+    # namedtuple's ``__new__`` for 0, 1, 2, ... fields: the lambda it compiles (``collections``'
+    # source), written out here so that no record compiles one when it is defined -- compiling is
+    # 0.5M instructions a size, and the start-up path's records have 15 sizes (7.6M of the 280M of
+    # `tpuemb check` on a one-table config). The parameters' names do not matter: a record's
+    # ``__new__`` renames them to its fields. A record of more fields compiles its own.
+    _tuple_new = tuple.__new__
+    # fmt: off
+    _NEW: tuple[FunctionType, ...] = (
+        lambda _cls: _tuple_new(_cls, ()),
+        lambda _cls, a,: _tuple_new(_cls, (a,)),
+        lambda _cls, a, b: _tuple_new(_cls, (a, b)),
+        lambda _cls, a, b, c: _tuple_new(_cls, (a, b, c)),
+        lambda _cls, a, b, c, d: _tuple_new(_cls, (a, b, c, d)),
+        lambda _cls, a, b, c, d, e: _tuple_new(_cls, (a, b, c, d, e)),
+        lambda _cls, a, b, c, d, e, f: _tuple_new(_cls, (a, b, c, d, e, f)),
+        lambda _cls, a, b, c, d, e, f, g: _tuple_new(_cls, (a, b, c, d, e, f, g)),
+        lambda _cls, a, b, c, d, e, f, g, h: _tuple_new(_cls, (a, b, c, d, e, f, g, h)),
+        lambda _cls, a, b, c, d, e, f, g, h, i: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad, ae: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad, ae)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad, ae, af: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad, ae, af)),
+        lambda _cls, a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad, ae, af, ag: _tuple_new(_cls, (a, b, c, d, e, f, g, h, i, j, k, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab, ac, ad, ae, af, ag)),
+    )
+    # fmt: on
+
     @functools.cache
     def _shape(size: int) -> tuple[FunctionType, tuple[Any, ...]]:
         """What ``collections.namedtuple`` would make for ``size`` fields ``f0``, ``f1``, ... and
-        every record of that size shares: its ``__new__`` (the lambda namedtuple compiles, from
-        the same source, in the same namespace) and its fields' descriptors (``_tuplegetter``s
-        of the same positions and docstrings). Made without namedtuple's class, methods and
-        checks, which the records never use and which cost about as much as the compiling: the
-        start-up path's records have 15 sizes, and a whole namedtuple for each was 2.7M of the
-        283M instructions of `tpuemb check` on a one-table config."""
-        fields = [f"f{index}" for index in range(size)]
-        arguments = ", ".join(fields) + ("," if size == 1 else "")
+        every record of that size shares: its ``__new__`` (namedtuple's lambda, in the namespace
+        namedtuple evaluates it in) and its fields' descriptors (``_tuplegetter``s of the same
+        positions and docstrings). Made without namedtuple's class, methods and checks, which the
+        records never use: the start-up path's records have 15 sizes, and a whole namedtuple for
+        each was 2.7M of the 283M instructions of `tpuemb check` on a one-table config."""
         namespace = {
             "_tuple_new": tuple.__new__,
             "__builtins__": {},
             "__name__": f"namedtuple_Record{size}",
         }
-        source = f"lambda _cls, {arguments}: _tuple_new(_cls, ({arguments}))"
-        # Compiled as collections compiles it: without this module's `from __future__` flags.
-        new = eval(compile(source, "<string>", "eval", dont_inherit=True), namespace)
+        if size < len(_NEW):
+            code = _NEW[size].__code__
+        else:
+            fields = [f"f{index}" for index in range(size)]
+            arguments = ", ".join(fields)
+            source = f"lambda _cls, {arguments}: _tuple_new(_cls, ({arguments}))"
+            # Compiled as collections compiles it: without this module's `from __future__` flags.
+            compiled = compile(source, "<string>", "eval", dont_inherit=True)
+            code = next(const for const in compiled.co_consts if isinstance(const, CodeType))
+        new = FunctionType(code, namespace)
         # namedtuple's own descriptor for a field (the C one, or its fallback where there is none).
         getter = collections._tuplegetter  # type: ignore[attr-defined]
         return new, tuple(

@@ -7,6 +7,7 @@ from google.protobuf.message import DecodeError, Message
 from tpuemb_cli.load.document import Document
 from tpuemb_cli.load.problems import LoadProblem
 from tpuemb_cli.load.sniff import binary_type
+from tpuemb_cli.load.source import utf8
 from tpuemb_cli.model import schema
 
 __all__ = ["load", "parses_as", "render", "sniff"]
@@ -15,7 +16,7 @@ __all__ = ["load", "parses_as", "render", "sniff"]
 def sniff(data: bytes) -> bool:
     """Bytes that are not UTF-8 text, or hold a NUL."""
     try:
-        return "\x00" in data.decode("utf-8-sig")
+        return "\x00" in utf8(data)
     except UnicodeDecodeError:
         return True
 

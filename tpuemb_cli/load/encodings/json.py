@@ -14,7 +14,7 @@ from tpuemb_cli.load.encodings import lossless
 from tpuemb_cli.load.encodings.mapping_out import printable
 from tpuemb_cli.load.json_editor import text_edits
 from tpuemb_cli.load.json_parser import json_spans, parse_json
-from tpuemb_cli.load.source import SourceMap, Span
+from tpuemb_cli.load.source import SourceMap, Span, utf8
 from tpuemb_cli.model import schema
 from tpuemb_cli.model.shorthands import PLAIN_VALUE_HINTS
 
@@ -27,7 +27,7 @@ __all__ = ["load", "render", "sniff", "text_edits"]
 def sniff(data: bytes) -> bool:
     """A JSON object: text whose first character is ``{``."""
     try:
-        return data.decode("utf-8-sig").lstrip().startswith("{")
+        return utf8(data).lstrip().startswith("{")
     except UnicodeDecodeError:
         return False
 

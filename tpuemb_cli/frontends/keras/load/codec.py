@@ -10,6 +10,7 @@ from google.protobuf.message import Message
 from tpuemb_cli.frontends.keras.load.archive import CONFIG, is_zip, members_of_file, read_archive
 from tpuemb_cli.load.document import Document
 from tpuemb_cli.load.encodings import ConversionError
+from tpuemb_cli.load.source import utf8
 
 __all__ = ["load", "members_of_file", "render", "sniff"]
 
@@ -31,7 +32,7 @@ def load(data: bytes, name: str, message_type: str | None) -> Document:
         return Document(name, "keras", MESSAGE_TYPE, None, None, [problem])
     member = f"{name}!{CONFIG}"
     try:
-        text = archive.config.decode("utf-8-sig")
+        text = utf8(archive.config)
     except UnicodeDecodeError as error:
         problem = LoadProblem(
             "invalid-syntax",
