@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import itertools
 import math
 import os
 import re
@@ -18,7 +19,9 @@ from google.protobuf.descriptor import FieldDescriptor
 import tpuemb_cli.rules
 from tpuemb_cli.engine import Engine
 from tpuemb_cli.frontends import front_ends
+from tpuemb_cli.model.pbcompat import is_map_entry, is_repeated
 from tpuemb_cli.pb.tpu.optimization_parameters_pb2 import OptimizationParameters
+from tpuemb_cli.pb.tpu.tpu_embedding_configuration_pb2 import TPUEmbeddingConfiguration
 from tpuemb_cli.rules import CATALOG, all_rules, find, load
 from tpuemb_cli.rules.base import STANDALONE, Rule, Site
 
@@ -214,26 +217,46 @@ def test_every_rule_module_is_in_the_catalog() -> None:
     }
 
 
-def test_a_config_run_imports_no_spec_or_graph_rule() -> None:
-    # The point of the catalog: start-up pays only for the rules a document can trigger.
+def _rule_modules_imported(config: str) -> set[str]:
+    """The rule modules (``tpuemb_cli.rules.<family>.<name>``) linting ``config`` imports, and
+    whether it imported a spec or graph rule's."""
     code = (
         "import sys\n"
         "from tpuemb_cli.api import lint_string\n"
-        "lint_string('table_descriptor { optimization_parameters { adam {} } }', 'a.pbtxt')\n"
+        f"lint_string({config!r}, 'a.pbtxt')\n"
         "print(sorted(m for m in sys.modules if m.startswith('tpuemb_cli.rules.')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     loaded = {name for name in ast.literal_eval(out) if name.rsplit(".", 1)[1][0] != "_"}
-    # Of the optimizer rules of one algorithm (their `variant`), Adam's only.
-    expected = {
+    assert not {"tpuemb_cli.rules.spec", "tpuemb_cli.frontends.tensorflow.rules"} & loaded
+    return {m for m in loaded if m.count(".") == 3 and ".lib." not in m}
+
+
+def test_a_config_run_imports_no_spec_or_graph_rule() -> None:
+    # The point of the catalog: start-up pays only for the rules a document can trigger. Of the
+    # optimizer rules of one algorithm (their `variant`), Adam's only; of the rules that need a
+    # field (their `needs`), those of the fields the config sets.
+    imported = _rule_modules_imported("table_descriptor { optimization_parameters { adam {} } }")
+    assert imported == {
         e.module
         for e in CATALOG
-        if {"config", "optimizer"} & set(e.runs) and e.variant in ("", "adam")
+        if {"config", "optimizer"} & set(e.runs) and e.variant in ("", "adam") and not e.needs
     }
-    assert {m for m in loaded if m.count(".") == 3 and ".lib." not in m} == expected
-    assert not {"tpuemb_cli.rules.spec", "tpuemb_cli.frontends.tensorflow.rules"} & loaded
+    config = (
+        "pipeline_execution_with_tensor_core: true\n"
+        "table_descriptor { optimization_parameters { adam {} weight_decay_factor: 0.1\n"
+        "  clipping_limits { lower { value: -1 } } } }"
+    )
+    fields = {"pipeline_execution_with_tensor_core", "weight_decay_factor", "clipping_limits"}
+    assert _rule_modules_imported(config) == {
+        e.module
+        for e in CATALOG
+        if {"config", "optimizer"} & set(e.runs)
+        and e.variant in ("", "adam")
+        and (not e.needs or fields & set(e.needs))
+    }
 
 
 ALGORITHMS = tuple(
@@ -291,6 +314,133 @@ def test_a_rule_marked_with_a_variant_it_does_not_keep_to_is_caught() -> None:
     assert not entry.variant
     found = _outside_its_variant("adam", load(entry.code).check_optimizer)
     assert {algorithm for algorithm, _, _ in found} == set(ALGORITHMS) - {"adam"}
+
+
+def _filled(message: Any, value: float, choice: int, spread: int = 0, salt: int = 0) -> Any:
+    """``message`` with every field set: floats to ``value`` plus ``spread`` times a number of
+    the field's path (so that any two fields differ, or none do), integers alike, flags on,
+    enums to a value other than the first, strings to "x", two of every repeated field, and of
+    each oneof its ``choice``-th field (cycling); messages in it filled alike, four deep."""
+    skipped = {
+        f.name
+        for oneof in message.DESCRIPTOR.oneofs
+        for f in oneof.fields
+        if f is not oneof.fields[choice % len(oneof.fields)]
+    }
+    for field in message.DESCRIPTOR.fields:
+        if field.name in skipped:
+            continue
+        repeated = is_repeated(field)
+        place = salt * 64 + field.number  # the path's field numbers, as digits
+        if field.message_type is not None:
+            if place >= 64**4 or is_map_entry(field):
+                continue
+            if repeated:
+                for _ in range(2):
+                    _filled(getattr(message, field.name).add(), value, choice, spread, place)
+            else:
+                getattr(message, field.name).SetInParent()
+                _filled(getattr(message, field.name), value, choice, spread, place)
+            continue
+        number = (int(value) if math.isfinite(value) else -1) + spread * place
+        if field.cpp_type in _FLOATS:
+            item: Any = value + spread * place
+        elif field.cpp_type == FieldDescriptor.CPPTYPE_BOOL:
+            item = True
+        elif field.cpp_type == FieldDescriptor.CPPTYPE_ENUM:
+            values = field.enum_type.values
+            item = values[1 + choice % (len(values) - 1)].number if len(values) > 1 else 0
+        elif field.cpp_type == FieldDescriptor.CPPTYPE_STRING:
+            item = "x" if field.type == FieldDescriptor.TYPE_STRING else b"x"
+        else:
+            item = number if field.cpp_type in _SIGNED else abs(number)
+        if repeated:
+            getattr(message, field.name).extend([item, item])
+        else:
+            setattr(message, field.name, item)
+    return message
+
+
+_SIGNED = (FieldDescriptor.CPPTYPE_INT32, FieldDescriptor.CPPTYPE_INT64)
+
+
+def _cleared(message: Any, names: tuple[str, ...]) -> Any:
+    """``message`` without the fields named ``names``, wherever they are in it."""
+    waiting = [message]
+    while waiting:
+        current = waiting.pop()
+        for field, value in current.ListFields():
+            if field.name in names:
+                current.ClearField(field.name)
+            elif field.message_type is not None and not is_map_entry(field):
+                waiting.extend(value if is_repeated(field) else [value])
+    return message
+
+
+def _without_its_needs(rule: Rule, needs: tuple[str, ...]) -> list[tuple[float, int, int]]:
+    """Where ``rule`` finds something in messages that set every field but ``needs`` (every
+    field, with ``needs`` empty): where the engine, which runs it only on a message that sets
+    one, would miss what it finds."""
+    found = []
+    for value in (-1.0, 0.0, 2.0, 3.0, math.inf, math.nan):
+        for choice, spread in itertools.product(range(4), (0, 1, -1)):
+            if rule.check_optimizer is not None:
+                params = _filled(OptimizationParameters(), value, choice, spread)
+                for site in (STANDALONE, Site(in_config=True, trains=True)):
+                    if list(rule.check_optimizer(_cleared(params, needs), site)):
+                        found.append((value, choice, spread))
+            if rule.check_config is not None:
+                config = _filled(TPUEmbeddingConfiguration(), value, choice, spread)
+                if list(rule.check_config(_cleared(config, needs))):
+                    found.append((value, choice, spread))
+    return found
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOG if e.needs], ids=lambda e: e.code)
+def test_a_rule_that_needs_a_field_finds_nothing_without_it(
+    entry: tpuemb_cli.rules.Entry,
+) -> None:
+    # The engine imports and runs a rule with `needs` only on a message that sets one of those
+    # fields (Engine.rules): that is right only if it finds nothing in any message that sets
+    # none -- here, every other field set, to every kind of value.
+    assert set(entry.runs) <= {"config", "optimizer"}
+    assert _without_its_needs(load(entry.code), entry.needs) == []
+    # The same messages with those fields set are ones it finds something in: the test above
+    # is not passed by messages the rule has nothing to say about.
+    assert _without_its_needs(load(entry.code), ())
+
+
+def test_a_rule_marked_with_a_field_it_does_without_is_caught() -> None:
+    # Planted: TE104 (invalid-learning-rate) judges a constant learning rate too, and TE103
+    # (missing-learning-rate) a table without one; neither needs a dynamic one.
+    assert _without_its_needs(load("TE104"), ("dynamic",))
+    assert _without_its_needs(load("TE412"), ("batch_size_per_tensor_core",))
+
+
+def test_the_engine_runs_a_rule_that_needs_a_field_where_it_is_set() -> None:
+    engine = Engine()
+    sgd = "stochastic_gradient_descent"
+    plain = OptimizationParameters()
+    plain.stochastic_gradient_descent.SetInParent()
+    clipped = OptimizationParameters()
+    clipped.CopyFrom(plain)
+    clipped.gradient_clipping_limits.lower.value = -1
+    every = {rule.code for rule in engine.rules("optimizer", sgd)}
+    without = {rule.code for rule in engine.rules("optimizer", sgd, plain)}
+    with_limits = {rule.code for rule in engine.rules("optimizer", sgd, clipped)}
+    needing = {e.code for e in CATALOG if e.needs and "optimizer" in e.runs}
+    assert without == every - needing
+    assert with_limits - without == {"TE301", "TE302", "TE303"}
+    # A message too large to walk is read as setting everything: every rule runs.
+    config = TPUEmbeddingConfiguration()
+    for _ in range(300):
+        config.table_descriptor.add().optimization_parameters.CopyFrom(plain)
+    assert {rule.code for rule in engine.rules("config", message=config)} == {
+        rule.code for rule in engine.rules("config")
+    }
+    assert {rule.code for rule in engine.rules("config", message=config.table_descriptor[0])} < {
+        rule.code for rule in engine.rules("config")
+    }
 
 
 def test_the_engine_runs_the_rules_of_a_documents_variant_and_of_every_variant() -> None:

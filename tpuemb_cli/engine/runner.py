@@ -17,6 +17,7 @@ from tpuemb_cli.load import Document
 from tpuemb_cli.load.limits import escaped
 from tpuemb_cli.model.findings import Finding, Position, Transition, Violation
 from tpuemb_cli.model.paths import FieldPath
+from tpuemb_cli.model.pbcompat import is_map_entry, is_repeated
 from tpuemb_cli.model.schema import kind_of
 from tpuemb_cli.rules import BY_CODE, BY_NAME, CATALOG, CHANGES, Entry, command_codes, load
 from tpuemb_cli.rules.base import Fit, Measured, Rule
@@ -134,6 +135,37 @@ def _enabled(settings: Settings, command: str) -> frozenset[str]:
     return frozenset((enabled - _CHANGE_CODES) | ((named or _CHANGE_CODES) - ignored))
 
 
+# The most messages ``_names_set`` reads before giving up: enough for a config of a few dozen
+# tables, whose start-up it spares the rules it has no field for; a larger one lints long
+# enough for every rule's import not to count, and its walk would cost more than they do.
+_WALKED = 256
+
+
+def _names_set(message: Message) -> frozenset[str] | None:
+    """The names of the fields set anywhere in ``message``; None when it holds more than
+    ``_WALKED`` messages."""
+    names: set[str] = set()
+    waiting = [message]
+    walked = 0
+    while waiting:
+        walked += 1
+        if walked > _WALKED:
+            return None
+        for field, value in waiting.pop().ListFields():
+            names.add(field.name)
+            if field.message_type is None:
+                continue
+            if is_map_entry(field):
+                names.update(("key", "value"))
+                if field.message_type.fields_by_name["value"].message_type is not None:
+                    waiting.extend(value.values())
+            elif is_repeated(field):
+                waiting.extend(value)
+            else:
+                waiting.append(value)
+    return frozenset(names)
+
+
 class Engine:
     """Runs the rules ``settings`` select, with its severities and suppressions."""
 
@@ -145,7 +177,8 @@ class Engine:
         self.scope = command_codes(command)
         self.enabled = _enabled(self.settings, command) & self.scope
         self._entries = tuple(entry for entry in CATALOG if entry.code in self.enabled)
-        self._loaded: dict[tuple[str, str | None], tuple[Rule, ...]] = {}
+        self._loaded: dict[tuple[str, str | None, frozenset[str] | None], tuple[Rule, ...]] = {}
+        self._needs: dict[str, frozenset[str]] = {}
         self._superseded: dict[str, frozenset[str]] = {}
         self.config_use: ConfigUse | None = None
         # What failed unexpectedly in the last ``lint`` (a bug in tpuemb): where, and the
@@ -376,20 +409,38 @@ class Engine:
         if settle is not None:
             settle(self, message)
 
-    def rules(self, kind: str, variant: str | None = None) -> tuple[Rule, ...]:
+    def rules(
+        self, kind: str, variant: str | None = None, message: Message | None = None
+    ) -> tuple[Rule, ...]:
         """The enabled rules whose checks run on ``kind``, their modules imported on first use;
         with ``variant`` (its catalog rows' ``variant``: an optimizer's algorithm, "" for none),
         only those that check documents of that variant: the rules of every variant and the
-        rules of this one."""
-        rules = self._loaded.get((kind, variant))
+        rules of this one. With ``message``, the one the checks are given, not the rules that
+        need a field it does not set (their catalog rows' ``needs``)."""
+        needed = self._needed(kind)
+        present = _names_set(message) if message is not None and needed else None
+        key = (kind, variant, None if present is None else needed & present)
+        rules = self._loaded.get(key)
         if rules is None:
             rules = tuple(
                 load(entry.code)
                 for entry in self._entries
-                if kind in entry.runs and (variant is None or entry.variant in ("", variant))
+                if kind in entry.runs
+                and (variant is None or entry.variant in ("", variant))
+                and (present is None or not entry.needs or not present.isdisjoint(entry.needs))
             )
-            self._loaded[kind, variant] = rules
+            self._loaded[key] = rules
         return rules
+
+    def _needed(self, kind: str) -> frozenset[str]:
+        """The fields the enabled rules of ``kind`` need (their ``needs``), all together."""
+        found = self._needs.get(kind)
+        if found is None:
+            found = frozenset(
+                name for entry in self._entries if kind in entry.runs for name in entry.needs
+            )
+            self._needs[kind] = found
+        return found
 
     def superseded_by(self, kind: str) -> frozenset[str]:
         """The codes of the rules that the enabled rules of ``kind`` report better (their

@@ -101,6 +101,14 @@ class Entry(Record):
     # of that variant (a config of SGD tables imports no Adam rule). tests/test_catalog.py runs
     # each such rule on every other variant and requires it to find nothing there.
     variant: str = ""
+    # Fields (by name, anywhere in the message its checks are given) one of which that message
+    # must set for the rule to find anything in it: the clipping rules find nothing in optimizer
+    # settings without clipping limits. Where the front-end hands the engine the message
+    # (Engine.rules), the engine imports and runs the rule only on a message that sets one: a
+    # one-table config imports no clipping, decay, quantization or sharding rule.
+    # tests/test_catalog.py runs each such rule on messages that set every other field and
+    # requires it to find nothing.
+    needs: tuple[str, ...] = ()
 
     @property
     def module(self) -> str:
@@ -129,8 +137,16 @@ CATALOG: tuple[Entry, ...] = (
     # Reported by the engine and the CLI: tpuemb itself failed on the file (exit code 2).
     Entry("TE010", "internal-error", "parse", ERROR, "no", ()),
     # Learning rates and dynamic tags
-    Entry("TE101", "negative-dynamic-tag", "optimizer", ERROR, "no", ("optimizer",)),
-    Entry("TE102", "dynamic-tag-gap", "config", ERROR, "safe", ("config",)),
+    Entry(
+        "TE101",
+        "negative-dynamic-tag",
+        "optimizer",
+        ERROR,
+        "no",
+        ("optimizer",),
+        needs=("dynamic",),
+    ),
+    Entry("TE102", "dynamic-tag-gap", "config", ERROR, "safe", ("config",), needs=("dynamic",)),
     Entry(
         "TE103",
         "missing-learning-rate",
@@ -225,6 +241,7 @@ CATALOG: tuple[Entry, ...] = (
         "unsafe",
         ("optimizer",),
         on_sparsecore=False,
+        needs=("clipping_limits", "gradient_clipping_limits"),
     ),
     Entry(
         "TE302",
@@ -234,6 +251,7 @@ CATALOG: tuple[Entry, ...] = (
         "no",
         ("optimizer",),
         on_sparsecore=False,
+        needs=("clipping_limits", "gradient_clipping_limits"),
     ),
     Entry(
         "TE303",
@@ -243,6 +261,7 @@ CATALOG: tuple[Entry, ...] = (
         "no",
         ("optimizer",),
         on_sparsecore=False,
+        needs=("gradient_clipping_limits",),
     ),
     Entry(
         "TE304",
@@ -252,6 +271,7 @@ CATALOG: tuple[Entry, ...] = (
         "no",
         ("optimizer",),
         on_sparsecore=False,
+        needs=("weight_decay_factor",),
     ),
     Entry(
         "TE305",
@@ -261,6 +281,7 @@ CATALOG: tuple[Entry, ...] = (
         "safe",
         ("optimizer",),
         on_sparsecore=False,
+        needs=("multiply_weight_decay_factor_by_learning_rate",),
     ),
     Entry(
         "TE306",
@@ -271,8 +292,17 @@ CATALOG: tuple[Entry, ...] = (
         ("config",),
         on_sparsecore=False,
         follows=("dimension", "dim"),
+        needs=("low_dimensional_packing_status",),
     ),
-    Entry("TE307", "invalid-simulated-quantization", "optimizer", ERROR, "no", ("optimizer",)),
+    Entry(
+        "TE307",
+        "invalid-simulated-quantization",
+        "optimizer",
+        ERROR,
+        "no",
+        ("optimizer",),
+        needs=("simulated_quantization",),
+    ),
     Entry("TE308", "undeclared-enum-value", "config", ERROR, "no", ("config", "optimizer")),
     # Tables and features
     Entry("TE401", "empty-table-name", "config", ERROR, "no", ("config",)),
@@ -295,13 +325,30 @@ CATALOG: tuple[Entry, ...] = (
         ERROR,
         "no",
         ("config",),
+        needs=("batch_size_per_tensor_core", "num_features"),
     ),
     # Topology
     Entry("TE501", "unspecified-mode", "config", ERROR, "no", ("config",)),
     Entry("TE502", "invalid-core-count", "config", ERROR, "no", ("config",)),
     Entry("TE503", "cores-not-multiple-of-hosts", "config", WARNING, "no", ("config",)),
-    Entry("TE504", "pipelining-outside-training", "config", WARNING, "no", ("config",)),
-    Entry("TE505", "invalid-spmd-sharding", "config", ERROR, "no", ("config",)),
+    Entry(
+        "TE504",
+        "pipelining-outside-training",
+        "config",
+        WARNING,
+        "no",
+        ("config",),
+        needs=("pipeline_execution_with_tensor_core",),
+    ),
+    Entry(
+        "TE505",
+        "invalid-spmd-sharding",
+        "config",
+        ERROR,
+        "no",
+        ("config",),
+        needs=("spmd_sharding",),
+    ),
     # Memory on the TPU the config runs on (--tpu, `tpu` in the settings, a spec's accelerator)
     Entry("TE601", "embedding-state-exceeds-hbm", "memory", ERROR, "no", ("memory",)),
     Entry("TE602", "embedding-state-near-hbm", "memory", WARNING, "no", ("memory",)),

@@ -40,7 +40,7 @@ def lint_config(
 def lint_optimizer(
     engine: Engine, params: Any, emit: Emit, expected: Expected | None, facts: SpecFacts | None
 ) -> None:
-    for rule in engine.rules("optimizer", _algorithm(params)):
+    for rule in engine.rules("optimizer", _algorithm(params), params):
         assert rule.check_optimizer is not None
         for violation in engine.checked(rule, rule.check_optimizer, params, STANDALONE):
             emit(rule, (), violation)
@@ -184,14 +184,14 @@ def _lint_config(
     # fails half-way keeps the violations it yielded before failing.)
     for indexes in groups.values():
         params = tables[indexes[0]].optimization_parameters
-        for rule in engine.rules("optimizer", _algorithm(params)):
+        for rule in engine.rules("optimizer", _algorithm(params), params):
             try:
                 for violation in rule.check_optimizer(params, site):  # type: ignore[misc]
                     for index in indexes:
                         emit(rule, (*_TABLE, index, *_OPTIMIZER), violation)
             except Exception as error:  # a bug in the rule: reported on the file
                 engine.crashed_in(rule, error)
-    for rule in engine.rules("config"):
+    for rule in engine.rules("config", message=config):
         try:
             for violation in rule.check_config(config):  # type: ignore[misc]
                 emit(rule, (), violation)
