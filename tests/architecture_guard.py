@@ -220,8 +220,12 @@ DYNAMIC_IMPORTS: dict[tuple[str, str], str] = {
         "compiled here without the rest of a namedtuple; it imports nothing"
     ),
     ("tpuemb_cli.__main__", "self.__name__"): (
-        "the standard modules the console script defers (`calendar`, a literal where it is "
-        "deferred), imported by their own name when first used"
+        "DEFERRED: the modules the console script defers, literal strings in that tuple, each "
+        "imported by its own name when first used"
+    ),
+    ("tpuemb_cli.__main__", "package"): (
+        "DEFERRED: the package of a module the console script defers (a literal string in that "
+        "tuple), imported before the module is deferred"
     ),
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -181,7 +182,9 @@ def test_the_collector_is_off_before_click_is_imported() -> None:
     assert result.stdout.startswith("tpuemb, version ")
 
 
-def test_the_console_script_defers_calendar_and_imports_no_locale(tmp_path: Path) -> None:
+def test_the_console_script_defers_what_a_check_never_uses_and_imports_no_locale(
+    tmp_path: Path,
+) -> None:
     # protobuf's runtime imports `calendar` (and with it `locale`) for Timestamp conversions a
     # check never makes, and click's --help and --version text went through gettext, which
     # imports `locale`: 5-6M instructions of the start-up bench/startup.py measures. The console
@@ -193,18 +196,48 @@ def test_the_console_script_defers_calendar_and_imports_no_locale(tmp_path: Path
     code = (
         "import os, sys\n"
         "def exit_(code):\n"
-        "    calendar = sys.modules.get('calendar')\n"
-        "    print(type(calendar).__name__, 'locale' in sys.modules, code, file=sys.stderr)\n"
+        "    kinds = {type(sys.modules.get(n)).__name__ for n in DEFERRED}\n"
+        "    print(*kinds, 'locale' in sys.modules, code, file=sys.stderr)\n"
         "    sys.stderr.flush()\n"
         "    real(code)\n"
         "real, os._exit = os._exit, exit_\n"
         f"sys.argv = ['tpuemb', 'check', {str(config)!r}]\n"
-        "from tpuemb_cli.__main__ import run\n"
+        "from tpuemb_cli.__main__ import DEFERRED, run\n"
         "run()\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    # Every deferred module is still deferred when the check is done: none was used.
     assert result.stderr == "_Deferred False 0\n", result.stderr
     assert result.stdout == "All checks passed (1 file checked).\n"
+
+
+def test_the_deferred_modules_are_only_what_protobuf_imports_and_a_check_never_uses() -> None:
+    # Deferring changes when a module is imported, not what it does. Under each implementation
+    # protobuf can run -- upb, the default; pure Python, which uses python_message -- the
+    # examples' findings are the same as without any deferral.
+    runs = {}
+    for implementation in ("upb", "python"):
+        for entry in ("tpuemb_cli.__main__", "tpuemb_cli.cli.console"):  # deferring, or not
+            code = (
+                f"import sys; sys.argv = ['tpuemb', 'check', {str(EXAMPLES)!r}, "
+                "'--output-format', 'json']\n"
+                f"from {entry} import run\n"
+                "run()\n"
+            )
+            runs[implementation, entry] = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION": implementation},
+            )
+    first = runs["upb", "tpuemb_cli.cli.console"]
+    assert first.returncode == 1 and json.loads(first.stdout)
+    for result in runs.values():
+        assert (result.returncode, result.stdout, result.stderr) == (
+            first.returncode,
+            first.stdout,
+            first.stderr,
+        )
 
 
 def test_a_deferred_module_is_the_real_one_once_used() -> None:

@@ -6,10 +6,10 @@ package is imported:
 - the cyclic garbage collector is turned off (cli/console.py says why it can be): that package
   imports click, and importing it with the collector on ran a dozen collections over objects none
   of which is garbage;
-- the standard ``calendar`` module is deferred: protobuf's runtime imports it (for
-  ``Timestamp.FromDatetime``, which tpuemb never calls) when the first message class is made, and
-  with it ``locale``, 5-6M instructions of a one-file check's start-up (bench/startup.py). The
-  module in its place imports the real one the first time anything is read from it.
+- modules the protobuf runtime imports and a check never uses are deferred (``DEFERRED``): each
+  is imported the first time anything is read from it, so that nothing changes but when -- and
+  whether -- the import is paid for. Together they were 5-6M instructions of a one-file check's
+  start-up (bench/startup.py).
 """
 
 import gc
@@ -17,28 +17,50 @@ import sys
 from types import ModuleType
 from typing import Any
 
+# What the protobuf runtime imports whichever implementation runs, and what each is for:
+DEFERRED = (
+    # Timestamp.FromDatetime and its kin (well_known_types), with `locale`, which it imports.
+    "calendar",
+    # The pure-Python implementation of messages (which descriptor_pool and the gencode's
+    # builder import; upb, the default, and cpp never use it), and the pure-Python descriptor
+    # pool's database and edition defaults.
+    "google.protobuf.internal.python_message",
+    "google.protobuf.descriptor_database",
+    "google.protobuf.internal.python_edition_defaults",
+)
+
 
 class _Deferred(ModuleType):
-    """A standard module that is imported the first time one of its attributes is read."""
+    """A module that is imported the first time one of its attributes is read."""
 
     def __getattr__(self, name: str) -> Any:
         # Called for what this namespace lacks: everything, until the real module is imported.
         module = sys.modules.get(self.__name__)
         if module is None or module is self:
             sys.modules.pop(self.__name__, None)
-            module = __import__(self.__name__)
+            __import__(self.__name__)
+            module = sys.modules[self.__name__]
             self.__dict__.update(module.__dict__)  # for those that imported this one
         return getattr(module, name)
 
 
 def _defer(name: str) -> None:
-    if name not in sys.modules:
-        sys.modules[name] = _Deferred(name)
+    """Puts a ``_Deferred`` in place of module ``name``, unless it is imported already; its
+    package, imported first, holds it as ``from package import name`` expects."""
+    if name in sys.modules:
+        return
+    package, _, leaf = name.rpartition(".")
+    if package:
+        __import__(package)
+    deferred = sys.modules[name] = _Deferred(name)
+    if package:
+        setattr(sys.modules[package], leaf, deferred)
 
 
 def run() -> None:
     gc.disable()
-    _defer("calendar")
+    for name in DEFERRED:
+        _defer(name)
     from tpuemb_cli.cli.console import run as run_console
 
     run_console()
