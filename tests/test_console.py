@@ -7,7 +7,9 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -211,6 +213,7 @@ def test_the_console_script_defers_what_a_check_never_uses_and_imports_no_locale
     assert result.stdout == "All checks passed (1 file checked).\n"
 
 
+@pytest.mark.slow  # four checks of the examples, each in a process of its own
 def test_the_deferred_modules_are_only_what_protobuf_imports_and_a_check_never_uses() -> None:
     # Deferring changes when a module is imported, not what it does. Under each implementation
     # protobuf can run -- upb, the default; pure Python, which uses python_message -- the
@@ -267,3 +270,40 @@ def test_a_deferred_module_is_the_real_one_once_used() -> None:
         "True True",
         "False True",
     ], result.stderr
+
+
+def test_threads_reading_a_deferred_module_first_wait_for_its_one_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The language server lints on threads: a second thread reading a deferred module while the
+    # first imports it waits for that import, as an `import` statement would.
+    import threading
+
+    from tpuemb_cli.__main__ import _defer
+
+    (tmp_path / "tpuemb_slow_module.py").write_text(
+        "import time\nimports = globals().setdefault('imports', 0) + 1\ntime.sleep(0.2)\nX = 1\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "tpuemb_slow_module", raising=False)
+    _defer("tpuemb_slow_module")
+    deferred: Any = sys.modules["tpuemb_slow_module"]  # as `import` would give it
+
+    read: list[object] = []
+
+    def reader(delay: float) -> None:
+        time.sleep(delay)
+        try:
+            read.append(deferred.X)
+        except Exception as error:  # what the test is about
+            read.append(error)
+
+    threads = [threading.Thread(target=reader, args=(delay,)) for delay in (0, 0.05)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    real = sys.modules["tpuemb_slow_module"]
+    assert read == [1, 1] and real is not deferred and real.imports == 1
+    assert deferred.__spec__ is real.__spec__ and deferred.X == 1
+    monkeypatch.delitem(sys.modules, "tpuemb_slow_module")

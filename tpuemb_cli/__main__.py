@@ -14,6 +14,7 @@ package is imported:
 
 import gc
 import sys
+from _thread import RLock
 from types import ModuleType
 from typing import Any
 
@@ -30,17 +31,28 @@ DEFERRED = (
 )
 
 
+# One import of a deferred module at a time: the language server reads files on threads, and a
+# second thread must wait for the import the first started (as an `import` statement would), not
+# read the half-made module or make another. Reentrant, for a module whose import reads itself.
+_IMPORTING = RLock()
+
+
 class _Deferred(ModuleType):
-    """A module that is imported the first time one of its attributes is read."""
+    """A module that is imported the first time one of its attributes is read.
+
+    Until then it is only a name: it has no ``__spec__`` (``importlib.util.find_spec`` refuses
+    it), and an attribute set on it is not the real module's. Nothing in tpuemb does either with
+    the modules it defers."""
 
     def __getattr__(self, name: str) -> Any:
         # Called for what this namespace lacks: everything, until the real module is imported.
-        module = sys.modules.get(self.__name__)
-        if module is None or module is self:
-            sys.modules.pop(self.__name__, None)
+        with _IMPORTING:
+            if sys.modules.get(self.__name__) is self:
+                del sys.modules[self.__name__]
             __import__(self.__name__)
             module = sys.modules[self.__name__]
-            self.__dict__.update(module.__dict__)  # for those that imported this one
+            if self.__spec__ is None:  # once: for those that imported this one
+                self.__dict__.update(module.__dict__)
         return getattr(module, name)
 
 
