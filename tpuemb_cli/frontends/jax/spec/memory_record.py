@@ -113,6 +113,7 @@ def _chip_verdict(memory: JaxMemory, chip: Chip) -> ChipVerdict:
 
 def _rows(memory: JaxMemory, per_device: int | None) -> list[tuple[str, ...]]:
     rows = []
+    measured = memory.measured  # a look at every stack: once, not once a stack
     for number, stack in enumerate(memory.stacks, 1):
         row = [
             f"{number} {cut(stack.name)}",
@@ -122,7 +123,7 @@ def _rows(memory: JaxMemory, per_device: int | None) -> list[tuple[str, ...]]:
             size(stack.variables_per_sparse_core),
             f"{stack.coo_per_sparse_core:,} ids",
         ]
-        if memory.measured:
+        if measured:
             row.append(f"{stack.measured_ids:,}" if stack.measured_ids is not None else "-")
         if per_device:
             refused = stack.refused(per_device)
@@ -130,7 +131,7 @@ def _rows(memory: JaxMemory, per_device: int | None) -> list[tuple[str, ...]]:
                 size(stack.variables(per_device)),
                 "refused" if refused else size(stack.buffers(per_device)),
             ]
-            if memory.measured:
+            if measured:
                 row.append(size(stack.measured_buffers(per_device)) if stack.measured else "-")
         rows.append(tuple(row))
     return rows
