@@ -68,6 +68,16 @@ class One(Record):
     only: int
 
 
+def _fail_alike(record: Any, made: Any, calls: list[Callable[[Any], Any]]) -> None:
+    """Each wrong call fails on ``record`` as on namedtuple's ``made``, with its message."""
+    for call in calls:
+        with pytest.raises(TypeError) as ours:
+            call(record)
+        with pytest.raises(TypeError) as theirs:
+            call(made)
+        assert str(ours.value) == str(theirs.value)
+
+
 def test_a_record_is_what_collections_namedtuple_makes() -> None:
     # Record builds the class itself (no compiled __new__): everything namedtuple gives a class,
     # the record has, the same.
@@ -102,12 +112,7 @@ def test_a_record_is_what_collections_namedtuple_makes() -> None:
         lambda t: t(1, 2, 3, 4),
         lambda t: t(1, a=2),
     ]
-    for call in calls:
-        with pytest.raises(TypeError) as ours:
-            call(Three)
-        with pytest.raises(TypeError) as theirs:
-            call(same)
-        assert str(ours.value) == str(theirs.value)
+    _fail_alike(Three, same, calls)
     with pytest.raises(TypeError, match="Expected 3 arguments, got 2"):
         Three._make([1, 2])
     with pytest.raises(ValueError, match=r"Got unexpected field names: \['d'\]"):
@@ -158,9 +163,4 @@ def test_a_record_of_any_size_is_namedtuples_and_compiles_nothing_up_to_32_field
         lambda t: t(*values, 0),
         lambda t: t(*values[1:]) if size else t(x=1),
     ]
-    for call in calls:
-        with pytest.raises(TypeError) as ours:
-            call(record)
-        with pytest.raises(TypeError) as theirs:
-            call(made)
-        assert str(ours.value) == str(theirs.value)
+    _fail_alike(record, made, calls)
